@@ -1,0 +1,41 @@
+package io.sluice.functions.sink;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.connector.kafka.sink.KafkaSink;
+
+import static org.apache.flink.util.Preconditions.checkArgument;
+
+/** Builds the Kafka sink from {@link KafkaSinkOptions}. */
+@Internal
+public final class KafkaSinkFactory {
+
+    private KafkaSinkFactory() {}
+
+    /** A sink of Debezium JSON changes to one topic, keyed by {@code database.table}. */
+    public static KafkaSink<String> jsonSink(ReadableConfig config) {
+        String servers =
+                config.getOptional(KafkaSinkOptions.BOOTSTRAP_SERVERS)
+                        .orElseThrow(
+                                () ->
+                                        new IllegalArgumentException(
+                                                "Option '"
+                                                        + KafkaSinkOptions.BOOTSTRAP_SERVERS.key()
+                                                        + "' is required but missing"));
+        long timeoutMs = config.get(KafkaSinkOptions.TRANSACTION_TIMEOUT).toMillis();
+        checkArgument(
+                timeoutMs > 0,
+                "Option '%s' must be positive, but is %s",
+                KafkaSinkOptions.TRANSACTION_TIMEOUT.key(),
+                config.get(KafkaSinkOptions.TRANSACTION_TIMEOUT));
+        return KafkaSink.<String>builder()
+                .setBootstrapServers(servers)
+                .setDeliveryGuarantee(config.get(KafkaSinkOptions.DELIVERY_GUARANTEE))
+                .setTransactionalIdPrefix(config.get(KafkaSinkOptions.TRANSACTIONAL_ID_PREFIX))
+                .setProperty("transaction.timeout.ms", Long.toString(timeoutMs))
+                .setRecordSerializer(
+                        new DebeziumJsonKafkaSerializationSchema(
+                                config.get(KafkaSinkOptions.TOPIC)))
+                .build();
+    }
+}

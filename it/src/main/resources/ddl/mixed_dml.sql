@@ -1,0 +1,17 @@
+-- The two tables of the mixed-DML workload (REFERENCE §6).
+CREATE TABLE customers (
+    id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY,
+    name VARCHAR(64) NOT NULL,
+    email VARCHAR(128),
+    balance DECIMAL(12, 2) NOT NULL,
+    updated_at TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3)
+) DEFAULT CHARSET = utf8mb4;
+
+CREATE TABLE orders (
+    id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY,
+    customer_id BIGINT NOT NULL,
+    amount DECIMAL(10, 2) NOT NULL,
+    status VARCHAR(16) NOT NULL,
+    note TEXT,
+    created_at DATETIME(3) NOT NULL
+) DEFAULT CHARSET = utf8mb4;
