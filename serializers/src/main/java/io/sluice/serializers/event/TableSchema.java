@@ -21,6 +21,7 @@ public final class TableSchema {
     private final boolean[] key;
     private final int[] keyColumns;
     private final List<String> keyNames;
+    private final long fingerprint;
 
     private TableSchema(Builder builder) {
         this.database = builder.database;
@@ -47,6 +48,7 @@ public final class TableSchema {
             }
         }
         this.keyNames = Collections.unmodifiableList(keyNames);
+        this.fingerprint = computeFingerprint();
     }
 
     public static Builder builder(String database, String table) {
@@ -101,6 +103,14 @@ public final class TableSchema {
         return keyNames;
     }
 
+    /**
+     * A 64-bit hash of everything in this schema, so serializers can recognise a schema they have
+     * already seen without comparing it field by field.
+     */
+    public long fingerprint() {
+        return fingerprint;
+    }
+
     @Override
     public boolean equals(Object o) {
         if (this == o) {
@@ -120,7 +130,28 @@ public final class TableSchema {
 
     @Override
     public int hashCode() {
-        return Objects.hash(database, table, Arrays.hashCode(names), Arrays.hashCode(mysqlTypes));
+        return Long.hashCode(fingerprint);
+    }
+
+    private long computeFingerprint() {
+        long h = 0xcbf29ce484222325L;
+        h = mix(h, database);
+        h = mix(h, table);
+        for (int i = 0; i < names.length; i++) {
+            h = mix(h, names[i]);
+            h = mix(h, mysqlTypes[i]);
+            h = (h ^ sqlTypes[i]) * 0x100000001b3L;
+            h = (h ^ (key[i] ? 1 : 2)) * 0x100000001b3L;
+        }
+        return h;
+    }
+
+    /** FNV-1a over the chars, then a separator so ("ab","c") and ("a","bc") differ. */
+    private static long mix(long h, String s) {
+        for (int i = 0; i < s.length(); i++) {
+            h = (h ^ s.charAt(i)) * 0x100000001b3L;
+        }
+        return (h ^ 0xffff) * 0x100000001b3L;
     }
 
     @Override
