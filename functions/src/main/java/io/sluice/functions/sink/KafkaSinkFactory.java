@@ -3,6 +3,7 @@ package io.sluice.functions.sink;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
+import org.apache.flink.connector.kafka.sink.KafkaSinkBuilder;
 
 import static org.apache.flink.util.Preconditions.checkArgument;
 
@@ -28,8 +29,18 @@ public final class KafkaSinkFactory {
                 "Option '%s' must be positive, but is %s",
                 KafkaSinkOptions.TRANSACTION_TIMEOUT.key(),
                 config.get(KafkaSinkOptions.TRANSACTION_TIMEOUT));
-        return KafkaSink.<String>builder()
-                .setBootstrapServers(servers)
+        KafkaSinkBuilder<String> builder = KafkaSink.<String>builder();
+        // Client properties first, so Sluice's own settings below win over them.
+        config.toMap()
+                .forEach(
+                        (key, value) -> {
+                            if (key.startsWith(KafkaSinkOptions.PROPERTIES_PREFIX)) {
+                                builder.setProperty(
+                                        key.substring(KafkaSinkOptions.PROPERTIES_PREFIX.length()),
+                                        value);
+                            }
+                        });
+        return builder.setBootstrapServers(servers)
                 .setDeliveryGuarantee(config.get(KafkaSinkOptions.DELIVERY_GUARANTEE))
                 .setTransactionalIdPrefix(config.get(KafkaSinkOptions.TRANSACTIONAL_ID_PREFIX))
                 .setProperty("transaction.timeout.ms", Long.toString(timeoutMs))

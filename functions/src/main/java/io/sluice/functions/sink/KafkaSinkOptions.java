@@ -11,6 +11,12 @@ import java.time.Duration;
 @PublicEvolving
 public final class KafkaSinkOptions {
 
+    /**
+     * Keys under this prefix go to the producer as they are, e.g. {@code
+     * sink.properties.linger.ms}.
+     */
+    public static final String PROPERTIES_PREFIX = "sink.properties.";
+
     public static final ConfigOption<String> BOOTSTRAP_SERVERS =
             ConfigOptions.key("sink.kafka.bootstrap-servers")
                     .stringType()

@@ -3,24 +3,38 @@ package io.sluice.job.config;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.YamlParserUtils;
 
 import io.sluice.functions.sink.KafkaSinkOptions;
 import io.sluice.functions.source.MySqlSourceOptions;
 
+import java.io.File;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
- * Turns command-line arguments ({@code --set key=value}, repeatable) into a {@link Configuration}
- * of known, typed options. An unknown key or a value of the wrong type fails before any job is
- * built, naming the key, the rule and the value.
+ * Loads Sluice's configuration: a YAML file ({@code --config conf/sluice.yaml}, nested keys joined
+ * with dots) overridden by {@code --set key=value} arguments. Values may name environment variables
+ * as {@code ${env:NAME}}, so secrets stay out of files. Every key is checked against the known
+ * typed options (or a pass-through prefix) and every value against its type before any job is
+ * built; errors name the key, the rule and the value.
  */
 @Internal
 public final class JobConfigLoader {
 
+    /** Keys under these prefixes are handed to clients as they are. */
+    public static final List<String> PASS_THROUGH_PREFIXES =
+            List.of(KafkaSinkOptions.PROPERTIES_PREFIX);
+
     private static final Map<String, ConfigOption<?>> KNOWN = new TreeMap<>();
+    private static final Pattern ENV = Pattern.compile("\\$\\{env:([A-Za-z_][A-Za-z0-9_]*)}");
 
     static {
         register(JobOptions.class);
@@ -30,37 +44,139 @@ public final class JobConfigLoader {
 
     private JobConfigLoader() {}
 
+    /** Loads from the process environment. */
     public static Configuration fromArgs(String... args) {
-        Configuration config = new Configuration();
+        return fromArgs(System.getenv(), args);
+    }
+
+    /** Loads with {@code env} standing in for the environment variables. */
+    public static Configuration fromArgs(Map<String, String> env, String... args) {
+        String file = null;
+        Map<String, String> overrides = new LinkedHashMap<>();
         for (int i = 0; i < args.length; i++) {
-            if (!"--set".equals(args[i]) || i + 1 >= args.length) {
+            String flag = args[i];
+            if (i + 1 >= args.length || !("--set".equals(flag) || "--config".equals(flag))) {
                 throw new IllegalArgumentException(
-                        "Arguments take the form '--set key=value', but got '" + args[i] + "'");
+                        "Arguments take the form '--config file.yaml' and '--set key=value',"
+                                + " but got '"
+                                + flag
+                                + "'");
             }
-            set(config, args[++i]);
+            String value = args[++i];
+            if ("--config".equals(flag)) {
+                if (file != null) {
+                    throw new IllegalArgumentException("'--config' is given twice");
+                }
+                file = value;
+            } else {
+                int eq = value.indexOf('=');
+                if (eq <= 0) {
+                    throw new IllegalArgumentException(
+                            "'--set' takes 'key=value', but got '" + value + "'");
+                }
+                overrides.put(value.substring(0, eq).trim(), value.substring(eq + 1).trim());
+            }
         }
+        Map<String, String> raw = new LinkedHashMap<>();
+        if (file != null) {
+            raw.putAll(readYaml(file));
+        }
+        raw.putAll(overrides);
+        Configuration config = new Configuration();
+        raw.forEach((key, value) -> set(config, key, resolveEnv(key, value, env)));
         return config;
     }
 
-    private static void set(Configuration config, String assignment) {
-        int eq = assignment.indexOf('=');
-        if (eq <= 0) {
+    /** The keys this loader accepts, for documentation and errors. */
+    public static List<String> knownKeys() {
+        return List.copyOf(KNOWN.keySet());
+    }
+
+    private static Map<String, String> readYaml(String path) {
+        File file = new File(path);
+        if (!file.isFile()) {
             throw new IllegalArgumentException(
-                    "'--set' takes 'key=value', but got '" + assignment + "'");
+                    "The configuration file '" + path + "' does not exist or is not a file");
         }
-        String key = assignment.substring(0, eq).trim();
-        String value = assignment.substring(eq + 1).trim();
+        Map<String, Object> yaml;
+        try {
+            yaml = YamlParserUtils.loadYamlFile(file);
+        } catch (Exception e) {
+            throw new IllegalArgumentException(
+                    "The configuration file '" + path + "' is not valid YAML: " + e.getMessage(),
+                    e);
+        }
+        Map<String, String> flat = new LinkedHashMap<>();
+        flatten("", yaml == null ? Map.of() : yaml, flat, path);
+        return flat;
+    }
+
+    private static void flatten(
+            String prefix, Map<?, ?> node, Map<String, String> out, String path) {
+        for (Map.Entry<?, ?> entry : node.entrySet()) {
+            String key = prefix + entry.getKey();
+            Object value = entry.getValue();
+            if (value instanceof Map) {
+                flatten(key + ".", (Map<?, ?>) value, out, path);
+            } else if (value instanceof List) {
+                out.put(
+                        key,
+                        ((List<?>) value)
+                                .stream().map(String::valueOf).collect(Collectors.joining(";")));
+            } else if (value == null) {
+                throw new IllegalArgumentException(
+                        "Option '" + key + "' in '" + path + "' has no value");
+            } else {
+                out.put(key, String.valueOf(value));
+            }
+        }
+    }
+
+    private static String resolveEnv(String key, String value, Map<String, String> env) {
+        Matcher matcher = ENV.matcher(value);
+        StringBuilder out = new StringBuilder();
+        while (matcher.find()) {
+            String name = matcher.group(1);
+            String resolved = env.get(name);
+            if (resolved == null) {
+                throw new IllegalArgumentException(
+                        "Option '"
+                                + key
+                                + "' refers to the environment variable '"
+                                + name
+                                + "', which is not set");
+            }
+            matcher.appendReplacement(out, Matcher.quoteReplacement(resolved));
+        }
+        matcher.appendTail(out);
+        return out.toString();
+    }
+
+    private static void set(Configuration config, String key, String value) {
+        for (String prefix : PASS_THROUGH_PREFIXES) {
+            if (key.startsWith(prefix) && key.length() > prefix.length()) {
+                config.setString(key, value);
+                return;
+            }
+        }
         ConfigOption<?> option = KNOWN.get(key);
         if (option == null) {
             throw new IllegalArgumentException(
-                    "Unknown option '" + key + "'. Known options: " + KNOWN.keySet());
+                    "Unknown option '"
+                            + key
+                            + "'. Known options: "
+                            + KNOWN.keySet()
+                            + ", and any key under "
+                            + PASS_THROUGH_PREFIXES);
         }
         config.setString(key, value);
         try {
             config.get(option);
         } catch (IllegalArgumentException e) {
+            // Never echo what may be a secret.
+            String shown = key.contains("password") ? "******" : value;
             throw new IllegalArgumentException(
-                    "Option '" + key + "' cannot take the value '" + value + "': " + e.getMessage(),
+                    "Option '" + key + "' cannot take the value '" + shown + "': " + e.getMessage(),
                     e);
         }
     }

@@ -6,9 +6,14 @@ import org.apache.flink.connector.base.DeliveryGuarantee;
 import io.sluice.functions.sink.KafkaSinkOptions;
 import io.sluice.functions.source.MySqlSourceOptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -52,5 +57,68 @@ class JobConfigLoaderTest {
     void badShapeIsNamed() {
         assertThatThrownBy(() -> JobConfigLoader.fromArgs("source.port=1"))
                 .hasMessageContaining("'--set key=value'");
+    }
+
+    @Test
+    void yamlFileWithEnvironmentSecretsAndOverrides(@TempDir Path dir) throws IOException {
+        Path yaml = dir.resolve("sluice.yaml");
+        Files.writeString(
+                yaml,
+                "source:\n"
+                        + "  hostname: db.internal\n"
+                        + "  port: 3307\n"
+                        + "  password: ${env:SLUICE_DB_PASSWORD}\n"
+                        + "  tables:\n"
+                        + "    - shop.orders\n"
+                        + "    - shop.customers\n"
+                        + "sink:\n"
+                        + "  kafka.bootstrap-servers: k1:9092\n"
+                        + "  properties.linger.ms: 5\n");
+
+        Configuration config =
+                JobConfigLoader.fromArgs(
+                        Map.of("SLUICE_DB_PASSWORD", "s3cret"),
+                        "--config",
+                        yaml.toString(),
+                        "--set",
+                        "source.port=3308");
+
+        assertThat(config.get(MySqlSourceOptions.HOSTNAME)).isEqualTo("db.internal");
+        assertThat(config.get(MySqlSourceOptions.PORT)).isEqualTo(3308);
+        assertThat(config.get(MySqlSourceOptions.PASSWORD)).isEqualTo("s3cret");
+        assertThat(config.get(MySqlSourceOptions.TABLES))
+                .containsExactly("shop.orders", "shop.customers");
+        assertThat(config.toMap()).containsEntry("sink.properties.linger.ms", "5");
+    }
+
+    @Test
+    void missingEnvironmentVariableIsNamed() {
+        assertThatThrownBy(
+                        () ->
+                                JobConfigLoader.fromArgs(
+                                        Map.of(), "--set", "source.password=${env:NOPE}"))
+                .hasMessageContaining("'source.password'")
+                .hasMessageContaining("'NOPE'")
+                .hasMessageContaining("not set");
+    }
+
+    @Test
+    void unknownKeyInYamlIsNamed(@TempDir Path dir) throws IOException {
+        Path yaml = dir.resolve("bad.yaml");
+        Files.writeString(yaml, "source:\n  hots: x\n");
+
+        assertThatThrownBy(() -> JobConfigLoader.fromArgs(Map.of(), "--config", yaml.toString()))
+                .hasMessageContaining("Unknown option 'source.hots'");
+        assertThatThrownBy(() -> JobConfigLoader.fromArgs(Map.of(), "--config", "/nope.yaml"))
+                .hasMessageContaining("'/nope.yaml' does not exist");
+    }
+
+    @Test
+    void shippedExampleLoads() {
+        Configuration config =
+                JobConfigLoader.fromArgs(
+                        Map.of("SLUICE_SOURCE_PASSWORD", "pw"), "--config", "../conf/sluice.yaml");
+
+        assertThat(config.get(MySqlSourceOptions.PASSWORD)).isEqualTo("pw");
     }
 }
