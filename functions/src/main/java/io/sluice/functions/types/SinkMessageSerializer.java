@@ -1,0 +1,101 @@
+package io.sluice.functions.types;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
+import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
+import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
+import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputView;
+import org.apache.flink.types.StringValue;
+
+import io.sluice.functions.sink.SinkMessage;
+
+import java.io.IOException;
+
+/** Flink's serializer for {@link SinkMessage}: topic, partition, key, value, timestamp. */
+@Internal
+public final class SinkMessageSerializer extends TypeSerializerSingleton<SinkMessage> {
+
+    private static final long serialVersionUID = 1L;
+
+    public static final SinkMessageSerializer INSTANCE = new SinkMessageSerializer();
+
+    private static final SinkMessage EMPTY = new SinkMessage("", -1, null, new byte[0], 0);
+
+    @Override
+    public boolean isImmutableType() {
+        return true;
+    }
+
+    @Override
+    public SinkMessage createInstance() {
+        return EMPTY;
+    }
+
+    @Override
+    public SinkMessage copy(SinkMessage from) {
+        return from;
+    }
+
+    @Override
+    public SinkMessage copy(SinkMessage from, SinkMessage reuse) {
+        return from;
+    }
+
+    @Override
+    public int getLength() {
+        return -1;
+    }
+
+    @Override
+    public void serialize(SinkMessage message, DataOutputView out) throws IOException {
+        StringValue.writeString(message.topic(), out);
+        out.writeInt(message.partition());
+        byte[] key = message.key();
+        out.writeInt(key == null ? -1 : key.length);
+        if (key != null) {
+            out.write(key);
+        }
+        out.writeInt(message.value().length);
+        out.write(message.value());
+        out.writeLong(message.timestamp());
+    }
+
+    @Override
+    public SinkMessage deserialize(DataInputView in) throws IOException {
+        String topic = StringValue.readString(in);
+        int partition = in.readInt();
+        int keyLength = in.readInt();
+        byte[] key = null;
+        if (keyLength >= 0) {
+            key = new byte[keyLength];
+            in.readFully(key);
+        }
+        byte[] value = new byte[in.readInt()];
+        in.readFully(value);
+        return new SinkMessage(topic, partition, key, value, in.readLong());
+    }
+
+    @Override
+    public SinkMessage deserialize(SinkMessage reuse, DataInputView in) throws IOException {
+        return deserialize(in);
+    }
+
+    @Override
+    public void copy(DataInputView source, DataOutputView target) throws IOException {
+        serialize(deserialize(source), target);
+    }
+
+    @Override
+    public TypeSerializerSnapshot<SinkMessage> snapshotConfiguration() {
+        return new SinkMessageSerializerSnapshot();
+    }
+
+    /** Snapshot for savepoints. */
+    public static final class SinkMessageSerializerSnapshot
+            extends SimpleTypeSerializerSnapshot<SinkMessage> {
+        public SinkMessageSerializerSnapshot() {
+            super(() -> INSTANCE);
+        }
+    }
+}

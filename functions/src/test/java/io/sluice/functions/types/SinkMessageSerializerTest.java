@@ -1,0 +1,33 @@
+package io.sluice.functions.types;
+
+import org.apache.flink.api.common.typeutils.SerializerTestBase;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+
+import io.sluice.functions.sink.SinkMessage;
+
+class SinkMessageSerializerTest extends SerializerTestBase<SinkMessage> {
+
+    @Override
+    protected TypeSerializer<SinkMessage> createSerializer() {
+        return SinkMessageSerializer.INSTANCE;
+    }
+
+    @Override
+    protected int getLength() {
+        return -1;
+    }
+
+    @Override
+    protected Class<SinkMessage> getTypeClass() {
+        return SinkMessage.class;
+    }
+
+    @Override
+    protected SinkMessage[] getTestData() {
+        return new SinkMessage[] {
+            new SinkMessage("t", 2, "k".getBytes(), "{}".getBytes(), 1_700_000_000_000L),
+            new SinkMessage("topic-ü", SinkMessage.ANY_PARTITION, null, new byte[0], 0),
+            new SinkMessage("t", 0, new byte[0], new byte[100_000], 5)
+        };
+    }
+}
