@@ -2,10 +2,15 @@ package io.sluice.functions.source;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.cdc.connectors.mysql.source.MySqlSource;
+import org.apache.flink.cdc.connectors.mysql.source.MySqlSourceBuilder;
 import org.apache.flink.cdc.connectors.mysql.table.StartupOptions;
 import org.apache.flink.cdc.debezium.JsonDebeziumDeserializationSchema;
 import org.apache.flink.configuration.ReadableConfig;
 
+import io.sluice.serializers.event.ChangeEvent;
+
+import java.time.DateTimeException;
+import java.time.ZoneId;
 import java.util.List;
 import java.util.Map;
 
@@ -22,6 +27,32 @@ public final class MySqlSourceFactory {
      * emitting each change as Debezium JSON (DECIMAL rendered as numbers, not base64).
      */
     public static MySqlSource<String> jsonSource(ReadableConfig config) {
+        return MySqlSourceFactory.<String>builder(config)
+                .deserializer(
+                        new JsonDebeziumDeserializationSchema(
+                                false, Map.of("decimal.format", "numeric")))
+                .build();
+    }
+
+    /**
+     * A source that snapshots the selected tables in parallel chunks, then follows the binlog,
+     * emitting each change as a {@link ChangeEvent} whose values are Canal's text (see {@link
+     * ChangeEventDeserializationSchema}); DDL too, if {@link
+     * MySqlSourceOptions#INCLUDE_SCHEMA_CHANGES} is on.
+     */
+    public static MySqlSource<ChangeEvent> changeEventSource(ReadableConfig config) {
+        ZoneId timestampZone = timestampZone(config);
+        return MySqlSourceFactory.<ChangeEvent>builder(config)
+                .debeziumProperties(ChangeEventDeserializationSchema.debeziumProperties())
+                .includeSchemaChanges(config.get(MySqlSourceOptions.INCLUDE_SCHEMA_CHANGES))
+                // MySQL JSON from the binlog in MySQL's own layout, {"a": 1}, as Canal writes it
+                // and as snapshot reads return it (the legacy layout drops the spaces).
+                .useLegacyJsonFormat(false)
+                .deserializer(new ChangeEventDeserializationSchema(timestampZone))
+                .build();
+    }
+
+    private static <T> MySqlSourceBuilder<T> builder(ReadableConfig config) {
         String password =
                 config.getOptional(MySqlSourceOptions.PASSWORD)
                         .orElseThrow(
@@ -47,7 +78,7 @@ public final class MySqlSourceFactory {
                         .map(MySqlSourceFactory::databaseOf)
                         .distinct()
                         .toArray(String[]::new);
-        return MySqlSource.<String>builder()
+        return MySqlSource.<T>builder()
                 .hostname(config.get(MySqlSourceOptions.HOSTNAME))
                 .port(config.get(MySqlSourceOptions.PORT))
                 .username(config.get(MySqlSourceOptions.USERNAME))
@@ -57,11 +88,23 @@ public final class MySqlSourceFactory {
                 .serverId(config.get(MySqlSourceOptions.SERVER_ID))
                 .serverTimeZone(config.get(MySqlSourceOptions.SERVER_TIME_ZONE))
                 .heartbeatInterval(config.get(MySqlSourceOptions.HEARTBEAT_INTERVAL))
-                .startupOptions(StartupOptions.initial())
-                .deserializer(
-                        new JsonDebeziumDeserializationSchema(
-                                false, Map.of("decimal.format", "numeric")))
-                .build();
+                .startupOptions(StartupOptions.initial());
+    }
+
+    private static ZoneId timestampZone(ReadableConfig config) {
+        String zone = config.get(MySqlSourceOptions.TIMESTAMP_TIME_ZONE);
+        try {
+            return ZoneId.of(zone);
+        } catch (DateTimeException e) {
+            throw new IllegalArgumentException(
+                    "Option '"
+                            + MySqlSourceOptions.TIMESTAMP_TIME_ZONE.key()
+                            + "' must be a time zone id like 'UTC', 'Asia/Shanghai' or '+08:00',"
+                            + " but is '"
+                            + zone
+                            + "'",
+                    e);
+        }
     }
 
     private static String databaseOf(String qualifiedTable) {

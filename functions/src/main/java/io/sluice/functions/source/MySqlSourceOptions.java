@@ -68,5 +68,25 @@ public final class MySqlSourceOptions {
                             "How often the binlog reader asks for a heartbeat, so offsets and"
                                     + " lag move while the database is idle.");
 
+    public static final ConfigOption<String> TIMESTAMP_TIME_ZONE =
+            ConfigOptions.key("source.timestamp-time-zone")
+                    .stringType()
+                    .defaultValue("UTC")
+                    .withDescription(
+                            "Time zone in which TIMESTAMP column values are written as text"
+                                    + " ('YYYY-MM-DD HH:MM:SS'). Canal uses its JVM's default zone;"
+                                    + " set the zone your Canal consumers expect, e.g."
+                                    + " 'Asia/Shanghai' or '+08:00'. DATETIME values carry no zone"
+                                    + " and are not affected.");
+
+    public static final ConfigOption<Boolean> INCLUDE_SCHEMA_CHANGES =
+            ConfigOptions.key("source.include-schema-changes")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "Whether DDL statements on the captured tables are emitted as Canal"
+                                    + " DDL changes (CREATE, ALTER, ERASE, TRUNCATE, RENAME, CINDEX,"
+                                    + " DINDEX, QUERY), as Canal does by default.");
+
     private MySqlSourceOptions() {}
 }

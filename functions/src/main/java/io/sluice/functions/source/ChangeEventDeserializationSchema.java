@@ -1,0 +1,89 @@
+package io.sluice.functions.source;
+
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.source.SourceRecord;
+import org.apache.flink.cdc.debezium.DebeziumDeserializationSchema;
+import org.apache.flink.util.Collector;
+
+import io.sluice.functions.source.internal.ChangeRecordConverter;
+import io.sluice.functions.types.ChangeEventTypeInfo;
+import io.sluice.serializers.event.ChangeEvent;
+
+import java.time.ZoneId;
+import java.util.Objects;
+import java.util.Properties;
+
+/**
+ * Converts the Flink CDC MySQL source's Debezium records into {@link ChangeEvent}s with Canal's
+ * value text, {@code sqlType} and {@code mysqlType} (see {@code docs/value-rendering.md}).
+ *
+ * <ul>
+ *   <li>Snapshot reads and inserts become INSERT, updates UPDATE, deletes DELETE.
+ *   <li>Schema-change records (with {@code includeSchemaChanges(true)}) become DDL events: CREATE,
+ *       ALTER, ERASE, TRUNCATE, RENAME, CINDEX, DINDEX, or QUERY, carrying the statement.
+ *   <li>Heartbeats, watermarks and transaction markers produce nothing.
+ * </ul>
+ *
+ * <p>This runs on the source's single emitting thread, so the work per row is kept small: each
+ * table version's schema and per-column renderers are derived once and cached by the identity of
+ * Debezium's envelope schema, and values are rendered straight into a reused row buffer.
+ *
+ * <p>It needs the Debezium properties of {@link #debeziumProperties()}; {@link
+ * MySqlSourceFactory#changeEventSource} sets them.
+ */
+@PublicEvolving
+public final class ChangeEventDeserializationSchema
+        implements DebeziumDeserializationSchema<ChangeEvent> {
+
+    private static final long serialVersionUID = 1L;
+
+    private final ZoneId timestampZone;
+    private transient ChangeRecordConverter converter;
+
+    /**
+     * @param timestampZone the zone TIMESTAMP column values are written in
+     */
+    public ChangeEventDeserializationSchema(ZoneId timestampZone) {
+        this.timestampZone = Objects.requireNonNull(timestampZone, "timestampZone");
+    }
+
+    /**
+     * The Debezium settings the conversion relies on.
+     *
+     * <ul>
+     *   <li>{@code column.propagate.source.type}: every field schema carries the declared type,
+     *       length and scale, from which {@code mysqlType} is built.
+     *   <li>{@code decimal.handling.mode=precise}: DECIMAL as BigDecimal, with its scale.
+     *   <li>{@code bigint.unsigned.handling.mode=precise}: BIGINT UNSIGNED beyond 2^63 stays exact.
+     *   <li>{@code time.precision.mode=adaptive_time_microseconds}: TIME as signed microseconds, so
+     *       negative values and values past 24 hours survive; DATETIME as a wall-clock count.
+     *   <li>{@code binary.handling.mode=bytes}: binary values as raw bytes.
+     * </ul>
+     */
+    public static Properties debeziumProperties() {
+        Properties properties = new Properties();
+        properties.setProperty("column.propagate.source.type", ".*");
+        properties.setProperty("decimal.handling.mode", "precise");
+        properties.setProperty("bigint.unsigned.handling.mode", "precise");
+        properties.setProperty("time.precision.mode", "adaptive_time_microseconds");
+        properties.setProperty("binary.handling.mode", "bytes");
+        return properties;
+    }
+
+    @Override
+    public void deserialize(SourceRecord record, Collector<ChangeEvent> out) {
+        if (converter == null) {
+            converter = new ChangeRecordConverter(timestampZone);
+        }
+        ChangeEvent event = converter.convert(record);
+        if (event != null) {
+            out.collect(event);
+        }
+    }
+
+    @Override
+    public TypeInformation<ChangeEvent> getProducedType() {
+        return new ChangeEventTypeInfo();
+    }
+}

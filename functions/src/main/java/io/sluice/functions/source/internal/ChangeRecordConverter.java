@@ -1,0 +1,204 @@
+package io.sluice.functions.source.internal;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.data.Schema;
+import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.data.Struct;
+import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.source.SourceRecord;
+
+import io.debezium.document.Document;
+import io.debezium.document.DocumentReader;
+import io.sluice.functions.source.ChangeEventConversionException;
+import io.sluice.serializers.event.ChangeEvent;
+import io.sluice.serializers.event.ChangeType;
+import io.sluice.serializers.event.RowImage;
+import io.sluice.serializers.event.TableSchema;
+
+import java.io.IOException;
+import java.time.ZoneId;
+import java.util.Map;
+
+/**
+ * Turns Debezium change records into {@link ChangeEvent}s. Not thread-safe: one per source subtask,
+ * called from its single emitting thread, reusing one row-image buffer and one text buffer for
+ * every record.
+ */
+@Internal
+public final class ChangeRecordConverter {
+
+    /** Key schema name of Debezium MySQL schema-change (DDL) records. */
+    static final String SCHEMA_CHANGE_KEY = "io.debezium.connector.mysql.SchemaChangeKey";
+
+    /** The field of Flink CDC's schema-change value holding Debezium's history record JSON. */
+    static final String HISTORY_RECORD = "historyRecord";
+
+    private final ZoneId timestampZone;
+    private final TablePlanCache plans = new TablePlanCache();
+    private final RowImage.Builder images = new RowImage.Builder(1024, 64);
+    private final StringBuilder scratch = new StringBuilder(64);
+    private SourceFields sourceFields;
+
+    public ChangeRecordConverter(ZoneId timestampZone) {
+        this.timestampZone = timestampZone;
+    }
+
+    /**
+     * The change {@code record} carries, or null for records without one (heartbeats, watermarks,
+     * transaction markers, tombstones).
+     *
+     * @throws ChangeEventConversionException if the record cannot be converted faithfully
+     */
+    public ChangeEvent convert(SourceRecord record) {
+        Schema valueSchema = record.valueSchema();
+        if (valueSchema == null || !(record.value() instanceof Struct)) {
+            return null;
+        }
+        Struct value = (Struct) record.value();
+        TablePlan plan = plans.get(valueSchema);
+        if (plan == null) {
+            if (isSchemaChange(record)) {
+                return statement(value);
+            }
+            if (!TablePlan.isEnvelope(valueSchema)) {
+                return null;
+            }
+            plan = newPlan(record, value);
+        }
+        return row(plan, value, record);
+    }
+
+    /** Number of table plans currently cached, for tests. */
+    public int cachedPlans() {
+        return plans.size();
+    }
+
+    private TablePlan newPlan(SourceRecord record, Struct envelope) {
+        Struct source = envelope.getStruct("source");
+        sourceFields = SourceFields.of(source, sourceFields);
+        return plans.put(
+                record.valueSchema(),
+                TablePlan.build(
+                        sourceFields.db(source),
+                        sourceFields.table(source),
+                        record.valueSchema(),
+                        record.keySchema(),
+                        timestampZone,
+                        plans::intern));
+    }
+
+    private ChangeEvent row(TablePlan plan, Struct envelope, SourceRecord record) {
+        String op = plan.op(envelope);
+        TableSchema schema = plan.schema();
+        ChangeType type;
+        RowImage before = null;
+        RowImage after = null;
+        switch (op == null ? "" : op) {
+            case "r":
+            case "c":
+                type = ChangeType.INSERT;
+                after = image(plan, plan.after(envelope), "after", op);
+                break;
+            case "u":
+                type = ChangeType.UPDATE;
+                before = image(plan, plan.before(envelope), "before", op);
+                after = image(plan, plan.after(envelope), "after", op);
+                break;
+            case "d":
+                type = ChangeType.DELETE;
+                before = image(plan, plan.before(envelope), "before", op);
+                break;
+            default:
+                throw new ChangeEventConversionException(
+                        "Unsupported Debezium operation '"
+                                + op
+                                + "' in a change of "
+                                + schema.database()
+                                + "."
+                                + schema.table());
+        }
+        Struct source = plan.source(envelope);
+        sourceFields = SourceFields.of(source, sourceFields);
+        String gtid = sourceFields.gtid(source);
+        ChangeEvent.Builder event =
+                ChangeEvent.builder(schema, type)
+                        .before(before)
+                        .after(after)
+                        .executeTime(sourceFields.tsMs(source))
+                        .gtid(gtid)
+                        .transactionId(gtid)
+                        .serverId(sourceFields.serverId(source));
+        if (!op.equals("r")) {
+            event.binlog(
+                    sourceFields.file(source),
+                    position(sourceFields.pos(source), record),
+                    sourceFields.row(source));
+        }
+        return event.build();
+    }
+
+    private RowImage image(TablePlan plan, Struct row, String which, String op) {
+        if (row == null) {
+            throw new ChangeEventConversionException(
+                    String.format(
+                            "A Debezium '%s' change of %s.%s has no %s image",
+                            op, plan.schema().database(), plan.schema().table(), which));
+        }
+        return plan.image(row, images, scratch);
+    }
+
+    /**
+     * The event's binlog position. MariaDB 11.4 writes end_log_pos 0 into the events of a
+     * transaction unless binlog_legacy_event_pos=ON, so Debezium's {@code source.pos} (end minus
+     * length) comes out negative; then the position Debezium resumes from, the start of the
+     * transaction, is the best known one.
+     */
+    private static long position(long pos, SourceRecord record) {
+        if (pos >= 0) {
+            return pos;
+        }
+        Map<String, ?> offset = record.sourceOffset();
+        Object resume = offset == null ? null : offset.get("pos");
+        return resume instanceof Number ? ((Number) resume).longValue() : 0L;
+    }
+
+    private static boolean isSchemaChange(SourceRecord record) {
+        Schema key = record.keySchema();
+        return key != null
+                && SCHEMA_CHANGE_KEY.equals(key.name())
+                && record.valueSchema().field(HISTORY_RECORD) != null
+                && record.valueSchema().field("source") != null;
+    }
+
+    /** A DDL record: its statement text, typed and named as Canal does. */
+    private ChangeEvent statement(Struct value) {
+        String history = value.getString(HISTORY_RECORD);
+        Document document;
+        try {
+            document = history == null ? null : DocumentReader.defaultReader().read(history);
+        } catch (IOException e) {
+            throw new ChangeEventConversionException(
+                    "Cannot read the history record of a schema change: " + history, e);
+        }
+        String ddl = document == null ? null : document.getString("ddl");
+        if (ddl == null || ddl.isBlank()) {
+            return null; // a schema snapshot without a statement: nothing Canal would emit
+        }
+        Struct source = value.getStruct("source");
+        sourceFields = SourceFields.of(source, sourceFields);
+        String currentDatabase = document.getString("databaseName");
+        if (currentDatabase == null || currentDatabase.isEmpty()) {
+            currentDatabase = sourceFields.db(source);
+        }
+        DdlClassifier.Statement statement = DdlClassifier.classify(ddl, currentDatabase);
+        String gtid = sourceFields.gtid(source);
+        return ChangeEvent.builder(
+                        TableSchema.builder(statement.database(), statement.table()).build(),
+                        statement.type())
+                .sql(ddl)
+                .executeTime(sourceFields.tsMs(source))
+                .gtid(gtid)
+                .transactionId(gtid)
+                .binlog(sourceFields.file(source), Math.max(0L, sourceFields.pos(source)), 0)
+                .serverId(sourceFields.serverId(source))
+                .build();
+    }
+}

@@ -1,0 +1,348 @@
+package io.sluice.functions.source.internal;
+
+import org.apache.flink.annotation.Internal;
+
+import io.sluice.serializers.event.ChangeType;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Gives a DDL statement the Canal event type and target table that Canal's Druid-based parser gives
+ * it (see {@code docs/canal-format-notes.md} 4.1): CREATE, ALTER, ERASE, TRUNCATE, RENAME, CINDEX,
+ * DINDEX; QUERY for database statements and for anything it does not recognise.
+ *
+ * <p>This is a keyword scanner, not a SQL parser: it reads the statement's leading keywords, the
+ * table name and, for ALTER TABLE, the first alteration (Canal types an ALTER by its first item).
+ */
+@Internal
+public final class DdlClassifier {
+
+    private DdlClassifier() {}
+
+    /** What a statement is and which table it names. */
+    public static final class Statement {
+        private final ChangeType type;
+        private final String database;
+        private final String table;
+
+        Statement(ChangeType type, String database, String table) {
+            this.type = type;
+            this.database = database;
+            this.table = table;
+        }
+
+        public ChangeType type() {
+            return type;
+        }
+
+        /** The database the statement names, or the current database; "" if neither. */
+        public String database() {
+            return database;
+        }
+
+        /** The (new, for RENAME) table name; "" for database statements and QUERY. */
+        public String table() {
+            return table;
+        }
+
+        @Override
+        public String toString() {
+            return type + " " + database + "." + table;
+        }
+    }
+
+    /**
+     * Classifies {@code sql}.
+     *
+     * @param currentDatabase the database unqualified names belong to; may be null
+     */
+    public static Statement classify(String sql, String currentDatabase) {
+        String current = currentDatabase == null ? "" : currentDatabase;
+        List<Token> tokens = Tokenizer.tokens(sql);
+        try {
+            Statement statement = new Scanner(tokens, current).statement();
+            if (statement != null) {
+                return statement;
+            }
+        } catch (IndexOutOfBoundsException e) {
+            // The statement ended early: not something we recognise.
+        }
+        return new Statement(ChangeType.QUERY, "", "");
+    }
+
+    /** Keyword-level reading of one statement. */
+    private static final class Scanner {
+        private final List<Token> tokens;
+        private final String current;
+        private int at;
+
+        Scanner(List<Token> tokens, String current) {
+            this.tokens = tokens;
+            this.current = current;
+        }
+
+        Statement statement() {
+            if (accept("CREATE")) {
+                accept("OR");
+                accept("REPLACE");
+                acceptAny("TEMPORARY", "ONLINE", "OFFLINE");
+                if (accept("TABLE")) {
+                    ifExists("NOT");
+                    return named(ChangeType.CREATE);
+                }
+                if (acceptAny("DATABASE", "SCHEMA")) {
+                    ifExists("NOT");
+                    return database();
+                }
+                acceptAny("UNIQUE", "FULLTEXT", "SPATIAL");
+                if (accept("INDEX")) {
+                    return afterOn(ChangeType.CINDEX);
+                }
+                return null;
+            }
+            if (accept("DROP")) {
+                accept("TEMPORARY");
+                if (accept("TABLE")) {
+                    ifExists(null);
+                    return named(ChangeType.ERASE);
+                }
+                if (acceptAny("DATABASE", "SCHEMA")) {
+                    ifExists(null);
+                    return database();
+                }
+                acceptAny("ONLINE", "OFFLINE");
+                if (accept("INDEX")) {
+                    return afterOn(ChangeType.DINDEX);
+                }
+                return null;
+            }
+            if (accept("TRUNCATE")) {
+                accept("TABLE");
+                return named(ChangeType.TRUNCATE);
+            }
+            if (accept("RENAME")) {
+                if (!acceptAny("TABLE", "TABLES")) {
+                    return null;
+                }
+                name(); // the old name
+                ifExists(null);
+                if (!accept("TO")) {
+                    return null;
+                }
+                return named(ChangeType.RENAME);
+            }
+            if (accept("ALTER")) {
+                acceptAny("ONLINE", "OFFLINE");
+                accept("IGNORE");
+                if (!accept("TABLE")) {
+                    return null;
+                }
+                ifExists(null);
+                String[] table = name();
+                return alteration(table);
+            }
+            return null;
+        }
+
+        /** ALTER TABLE: typed by the first alteration, as Canal does. */
+        private Statement alteration(String[] table) {
+            if (at >= tokens.size() || peek().is(";")) {
+                return statement(ChangeType.ALTER, table);
+            }
+            if (accept("RENAME")) {
+                if (acceptAny("COLUMN", "INDEX", "KEY")) {
+                    return statement(ChangeType.ALTER, table);
+                }
+                acceptAny("TO", "AS");
+                return named(ChangeType.RENAME);
+            }
+            if (accept("ADD")) {
+                if (accept("CONSTRAINT")) {
+                    if (!peek().isAny("UNIQUE", "PRIMARY", "FOREIGN", "CHECK", "INDEX", "KEY")) {
+                        at++; // the constraint's name
+                    }
+                }
+                if (peek().isAny("INDEX", "KEY", "UNIQUE", "FULLTEXT", "SPATIAL", "PRIMARY")) {
+                    return statement(ChangeType.CINDEX, table);
+                }
+                return statement(ChangeType.ALTER, table);
+            }
+            if (accept("DROP")) {
+                if (peek().isAny("INDEX", "KEY", "CONSTRAINT")) {
+                    return statement(ChangeType.DINDEX, table);
+                }
+                return statement(ChangeType.ALTER, table);
+            }
+            return statement(ChangeType.ALTER, table);
+        }
+
+        /** {@code ... ON name}: CREATE/DROP INDEX. */
+        private Statement afterOn(ChangeType type) {
+            while (at < tokens.size() && !tokens.get(at).is("ON")) {
+                at++;
+            }
+            at++; // past ON; name() fails if there was none
+            return named(type);
+        }
+
+        private Statement database() {
+            String[] name = name();
+            return new Statement(ChangeType.QUERY, name[1], "");
+        }
+
+        private Statement named(ChangeType type) {
+            return statement(type, name());
+        }
+
+        private Statement statement(ChangeType type, String[] name) {
+            return new Statement(type, name[0] == null ? current : name[0], name[1]);
+        }
+
+        /** {@code [db.]name} as {database or null, name}. */
+        private String[] name() {
+            Token first = tokens.get(at++);
+            if (!first.isName()) {
+                throw new IndexOutOfBoundsException("not a name: " + first.text);
+            }
+            if (at + 1 < tokens.size() && tokens.get(at).is(".") && tokens.get(at + 1).isName()) {
+                at += 2;
+                return new String[] {first.text, tokens.get(at - 1).text};
+            }
+            return new String[] {null, first.text};
+        }
+
+        /** {@code IF [NOT] EXISTS}, with NOT when {@code not} is given. */
+        private void ifExists(String not) {
+            if (peek().is("IF")) {
+                at++;
+                if (not != null) {
+                    accept(not);
+                }
+                accept("EXISTS");
+            }
+        }
+
+        private Token peek() {
+            return at < tokens.size() ? tokens.get(at) : Token.END;
+        }
+
+        private boolean accept(String keyword) {
+            if (peek().is(keyword)) {
+                at++;
+                return true;
+            }
+            return false;
+        }
+
+        private boolean acceptAny(String... keywords) {
+            if (peek().isAny(keywords)) {
+                at++;
+                return true;
+            }
+            return false;
+        }
+    }
+
+    /** A word, a quoted name, a string literal or one punctuation character. */
+    private static final class Token {
+        static final Token END = new Token("", false, false);
+
+        final String text;
+        final boolean quotedName;
+        final boolean literal;
+
+        Token(String text, boolean quotedName, boolean literal) {
+            this.text = text;
+            this.quotedName = quotedName;
+            this.literal = literal;
+        }
+
+        /** Whether this is the unquoted keyword or punctuation {@code word}. */
+        boolean is(String word) {
+            return !quotedName && !literal && text.equalsIgnoreCase(word);
+        }
+
+        boolean isAny(String... words) {
+            for (String word : words) {
+                if (is(word)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        boolean isName() {
+            if (quotedName) {
+                return true;
+            }
+            if (literal || text.isEmpty()) {
+                return false;
+            }
+            char c = text.charAt(0);
+            return Character.isLetterOrDigit(c) || c == '_' || c == '$';
+        }
+    }
+
+    /** Splits SQL into tokens, dropping whitespace and comments. */
+    private static final class Tokenizer {
+        static List<Token> tokens(String sql) {
+            List<Token> out = new ArrayList<>();
+            int i = 0;
+            int n = sql.length();
+            while (i < n) {
+                char c = sql.charAt(i);
+                if (Character.isWhitespace(c)) {
+                    i++;
+                } else if (c == '#' || (c == '-' && sql.startsWith("--", i))) {
+                    int end = sql.indexOf('\n', i);
+                    i = end < 0 ? n : end + 1;
+                } else if (sql.startsWith("/*!", i) || sql.startsWith("/*M!", i)) {
+                    // Versioned comment: its body is SQL. Skip the marker and version number.
+                    i += sql.charAt(i + 2) == 'M' ? 4 : 3;
+                    while (i < n && Character.isDigit(sql.charAt(i))) {
+                        i++;
+                    }
+                } else if (sql.startsWith("/*", i)) {
+                    int end = sql.indexOf("*/", i + 2);
+                    i = end < 0 ? n : end + 2;
+                } else if (sql.startsWith("*/", i)) {
+                    i += 2;
+                } else if (c == '`' || c == '\'' || c == '"') {
+                    StringBuilder text = new StringBuilder();
+                    i++;
+                    while (i < n) {
+                        char d = sql.charAt(i);
+                        if (d == c && i + 1 < n && sql.charAt(i + 1) == c) {
+                            text.append(c);
+                            i += 2;
+                        } else if (d == c) {
+                            i++;
+                            break;
+                        } else if (d == '\\' && c != '`' && i + 1 < n) {
+                            text.append(sql.charAt(i + 1));
+                            i += 2;
+                        } else {
+                            text.append(d);
+                            i++;
+                        }
+                    }
+                    out.add(new Token(text.toString(), c == '`', c != '`'));
+                } else if (Character.isLetterOrDigit(c) || c == '_' || c == '$') {
+                    int start = i;
+                    while (i < n
+                            && (Character.isLetterOrDigit(sql.charAt(i))
+                                    || sql.charAt(i) == '_'
+                                    || sql.charAt(i) == '$')) {
+                        i++;
+                    }
+                    out.add(new Token(sql.substring(start, i), false, false));
+                } else {
+                    out.add(new Token(String.valueOf(c), false, false));
+                    i++;
+                }
+            }
+            return out;
+        }
+    }
+}

@@ -1,0 +1,482 @@
+package io.sluice.functions.source;
+
+import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.data.Decimal;
+import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.data.Schema;
+import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.data.SchemaBuilder;
+import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.data.Struct;
+import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.source.SourceRecord;
+import org.apache.flink.util.Collector;
+import org.apache.flink.util.InstantiationUtil;
+
+import io.debezium.data.Envelope;
+import io.sluice.functions.source.internal.ChangeRecordConverter;
+import io.sluice.functions.types.ChangeEventTypeInfo;
+import io.sluice.serializers.event.ChangeEvent;
+import io.sluice.serializers.event.ChangeType;
+import io.sluice.serializers.event.TableSchema;
+import org.junit.jupiter.api.Test;
+
+import java.math.BigDecimal;
+import java.sql.Types;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The whole conversion on hand-built records shaped like Flink CDC 3.5's (Debezium 1.9). */
+class ChangeEventDeserializationSchemaTest {
+
+    private static final Schema SOURCE =
+            SchemaBuilder.struct()
+                    .name("io.debezium.connector.mysql.Source")
+                    .field("version", Schema.STRING_SCHEMA)
+                    .field("connector", Schema.STRING_SCHEMA)
+                    .field("name", Schema.STRING_SCHEMA)
+                    .field("ts_ms", Schema.INT64_SCHEMA)
+                    .field("db", Schema.STRING_SCHEMA)
+                    .field("table", Schema.OPTIONAL_STRING_SCHEMA)
+                    .field("server_id", Schema.INT64_SCHEMA)
+                    .field("gtid", Schema.OPTIONAL_STRING_SCHEMA)
+                    .field("file", Schema.STRING_SCHEMA)
+                    .field("pos", Schema.INT64_SCHEMA)
+                    .field("row", Schema.INT32_SCHEMA)
+                    .build();
+
+    private static final Schema KEY =
+            SchemaBuilder.struct()
+                    .name("srv.shop.items.Key")
+                    .field("id", Schema.INT32_SCHEMA)
+                    .build();
+
+    private static final Schema ROW =
+            SchemaBuilder.struct()
+                    .name("srv.shop.items.Value")
+                    .optional()
+                    .field("id", typed(SchemaBuilder.int32(), "INT", "11", null))
+                    .field(
+                            "name",
+                            typed(
+                                    SchemaBuilder.string().optional().defaultValue("dflt"),
+                                    "VARCHAR",
+                                    "8",
+                                    null))
+                    .field("price", typed(Decimal.builder(2).optional(), "DECIMAL", "10", "2"))
+                    .build();
+
+    private static final Envelope ENVELOPE =
+            Envelope.defineSchema()
+                    .withName("srv.shop.items.Envelope")
+                    .withRecord(ROW)
+                    .withSource(SOURCE)
+                    .build();
+
+    private static final Instant NOW = Instant.ofEpochMilli(5L);
+
+    private final ChangeEventDeserializationSchema schema =
+            new ChangeEventDeserializationSchema(ZoneOffset.UTC);
+
+    @Test
+    void snapshotReadIsAnInsertWithoutBinlogCoordinates() {
+        ChangeEvent event =
+                single(
+                        record(
+                                ENVELOPE.read(
+                                        row(1, "fig", "10.00"), source(0, "", 0, 0, null), NOW)));
+
+        assertThat(event.type()).isEqualTo(ChangeType.INSERT);
+        assertThat(event.database()).isEqualTo("shop");
+        assertThat(event.table()).isEqualTo("items");
+        assertThat(event.before()).isNull();
+        assertThat(texts(event.after())).containsExactly("1", "fig", "10.00");
+        assertThat(event.executeTime()).isZero();
+        assertThat(event.binlogFile()).isEmpty();
+        assertThat(event.binlogPosition()).isZero();
+        TableSchema table = event.schema();
+        assertThat(table.mysqlType(0)).isEqualTo("int(11)");
+        assertThat(table.mysqlType(1)).isEqualTo("varchar(8)");
+        assertThat(table.mysqlType(2)).isEqualTo("decimal(10,2)");
+        assertThat(new int[] {table.sqlType(0), table.sqlType(1), table.sqlType(2)})
+                .containsExactly(Types.INTEGER, Types.VARCHAR, Types.DECIMAL);
+        assertThat(table.keyNames()).containsExactly("id");
+    }
+
+    @Test
+    void binlogChangesCarryTheirCoordinates() {
+        ChangeEvent insert =
+                single(
+                        record(
+                                ENVELOPE.create(
+                                        row(2, "kiwi", "0.99"),
+                                        source(1_700_000_000_000L, "bin.000003", 4711, 2, "uuid:7"),
+                                        NOW)));
+
+        assertThat(insert.type()).isEqualTo(ChangeType.INSERT);
+        assertThat(insert.executeTime()).isEqualTo(1_700_000_000_000L);
+        assertThat(insert.binlogFile()).isEqualTo("bin.000003");
+        assertThat(insert.binlogPosition()).isEqualTo(4711);
+        assertThat(insert.rowInEvent()).isEqualTo(2);
+        assertThat(insert.serverId()).isEqualTo(1);
+        assertThat(insert.gtid()).isEqualTo("uuid:7");
+        assertThat(insert.transactionId()).isEqualTo("uuid:7");
+    }
+
+    @Test
+    void negativeMariaDbPositionFallsBackToTheResumeOffset() {
+        Struct value =
+                ENVELOPE.create(row(2, "kiwi", "0.99"), source(1L, "bin.1", -294, 0, null), NOW);
+        SourceRecord record =
+                new SourceRecord(
+                        Map.of(),
+                        Map.of("file", "bin.1", "pos", 5723L),
+                        "topic",
+                        null,
+                        KEY,
+                        new Struct(KEY).put("id", 2),
+                        ENVELOPE.schema(),
+                        value);
+
+        assertThat(single(record).binlogPosition()).isEqualTo(5723);
+    }
+
+    @Test
+    void updateAndDeleteCarryTheirImages() {
+        ChangeEvent update =
+                single(
+                        record(
+                                ENVELOPE.update(
+                                        row(1, "fig", "10.00"),
+                                        row(1, "fig", "10.50"),
+                                        source(1L, "b", 1, 0, null),
+                                        NOW)));
+        ChangeEvent delete =
+                single(
+                        record(
+                                ENVELOPE.delete(
+                                        row(1, "fig", "10.50"), source(1L, "b", 1, 0, null), NOW)));
+
+        assertThat(update.type()).isEqualTo(ChangeType.UPDATE);
+        assertThat(texts(update.before())).containsExactly("1", "fig", "10.00");
+        assertThat(texts(update.after())).containsExactly("1", "fig", "10.50");
+        assertThat(update.isUpdated(2)).isTrue();
+        assertThat(update.isUpdated(1)).isFalse();
+        assertThat(delete.type()).isEqualTo(ChangeType.DELETE);
+        assertThat(texts(delete.before())).containsExactly("1", "fig", "10.50");
+        assertThat(delete.after()).isNull();
+    }
+
+    @Test
+    void nullStaysNullInAColumnWithADefault() {
+        ChangeEvent event =
+                single(
+                        record(
+                                ENVELOPE.create(
+                                        row(3, null, null), source(1L, "b", 1, 0, null), NOW)));
+
+        assertThat(texts(event.after())).containsExactly("3", null, null);
+    }
+
+    @Test
+    void derivesTheTableOnceAndSharesItsSchema() {
+        ChangeRecordConverter converter = new ChangeRecordConverter(ZoneOffset.UTC);
+        ChangeEvent first =
+                converter.convert(
+                        record(
+                                ENVELOPE.create(
+                                        row(1, "a", "1.00"), source(1L, "b", 1, 0, null), NOW)));
+        ChangeEvent second =
+                converter.convert(
+                        record(
+                                ENVELOPE.create(
+                                        row(2, "b", "2.00"), source(1L, "b", 2, 0, null), NOW)));
+        // A new envelope object for the same table version (Flink CDC builds one per split).
+        Envelope again =
+                Envelope.defineSchema()
+                        .withName("srv.shop.items.Envelope")
+                        .withRecord(ROW)
+                        .withSource(SOURCE)
+                        .build();
+        ChangeEvent third =
+                converter.convert(
+                        record(
+                                again.create(row(3, "c", "3.00"), source(1L, "b", 3, 0, null), NOW),
+                                again));
+
+        assertThat(second.schema()).isSameAs(first.schema());
+        assertThat(third.schema()).isSameAs(first.schema());
+        assertThat(converter.cachedPlans()).isEqualTo(2);
+    }
+
+    @Test
+    void aValueThatCannotBeRenderedNamesColumnTypeAndClass() {
+        Schema labelled =
+                SchemaBuilder.struct()
+                        .name("srv.shop.items.Value")
+                        .optional()
+                        .field(
+                                "kind",
+                                typed(io.debezium.data.Enum.builder("a,b"), "ENUM", "1", null))
+                        .build();
+        Envelope envelope =
+                Envelope.defineSchema()
+                        .withName("e")
+                        .withRecord(labelled)
+                        .withSource(SOURCE)
+                        .build();
+        Struct row = new Struct(labelled).put("kind", "zz");
+
+        assertThatThrownBy(
+                        () ->
+                                single(
+                                        record(
+                                                envelope.create(
+                                                        row, source(1L, "b", 1, 0, null), NOW),
+                                                envelope)))
+                .isInstanceOf(ChangeEventConversionException.class)
+                .hasMessageContaining("shop.items.kind")
+                .hasMessageContaining("enum('a','b')")
+                .hasMessageContaining("java.lang.String")
+                .hasMessageContaining("'zz' is not one of the labels");
+    }
+
+    @Test
+    void aSchemaTheSourceShouldNotProduceIsRefused() {
+        Schema loose =
+                SchemaBuilder.struct()
+                        .name("srv.shop.loose.Value")
+                        .optional()
+                        .field("id", typed(SchemaBuilder.string(), "INT", "11", null))
+                        .build();
+        Envelope envelope =
+                Envelope.defineSchema().withName("e").withRecord(loose).withSource(SOURCE).build();
+        Struct row = new Struct(loose).put("id", "not a number");
+
+        assertThatThrownBy(
+                        () ->
+                                single(
+                                        record(
+                                                envelope.create(
+                                                        row, source(1L, "b", 1, 0, null), NOW),
+                                                envelope)))
+                .isInstanceOf(ChangeEventConversionException.class)
+                .hasMessageContaining("shop.items.id")
+                .hasMessageContaining("int(11)")
+                .hasMessageContaining("Connect schema STRING");
+    }
+
+    @Test
+    void aColumnWithoutDeclaredTypeIsRefused() {
+        Schema untyped =
+                SchemaBuilder.struct()
+                        .name("v")
+                        .optional()
+                        .field("id", Schema.INT32_SCHEMA)
+                        .build();
+        Envelope envelope =
+                Envelope.defineSchema()
+                        .withName("e")
+                        .withRecord(untyped)
+                        .withSource(SOURCE)
+                        .build();
+
+        assertThatThrownBy(
+                        () ->
+                                single(
+                                        record(
+                                                envelope.create(
+                                                        new Struct(untyped).put("id", 1),
+                                                        source(1L, "b", 1, 0, null),
+                                                        NOW),
+                                                envelope)))
+                .isInstanceOf(ChangeEventConversionException.class)
+                .hasMessageContaining("shop.items.id")
+                .hasMessageContaining("column.propagate.source.type");
+    }
+
+    @Test
+    void schemaChangeBecomesATypedStatement() {
+        Schema key =
+                SchemaBuilder.struct()
+                        .name("io.debezium.connector.mysql.SchemaChangeKey")
+                        .field("databaseName", Schema.STRING_SCHEMA)
+                        .build();
+        Schema value =
+                SchemaBuilder.struct()
+                        .name("io.debezium.connector.mysql.SchemaChangeValue")
+                        .field("source", SOURCE)
+                        .field("historyRecord", Schema.OPTIONAL_STRING_SCHEMA)
+                        .build();
+        String ddl = "ALTER TABLE items ADD INDEX i_name (name)";
+        Struct struct =
+                new Struct(value)
+                        .put("source", source(1_700_000_000_000L, "bin.1", 9931, 0, null))
+                        .put(
+                                "historyRecord",
+                                "{\"source\":{\"file\":\"bin.1\",\"pos\":9931},\"databaseName\":\"shop\","
+                                        + "\"ddl\":\""
+                                        + ddl
+                                        + "\",\"tableChanges\":[]}");
+        SourceRecord record =
+                new SourceRecord(
+                        Map.of(),
+                        Map.of(),
+                        "srv",
+                        0,
+                        key,
+                        new Struct(key).put("databaseName", "shop"),
+                        value,
+                        struct);
+
+        ChangeEvent event = single(record);
+
+        assertThat(event.type()).isEqualTo(ChangeType.CINDEX);
+        assertThat(event.isDdl()).isTrue();
+        assertThat(event.sql()).isEqualTo(ddl);
+        assertThat(event.database()).isEqualTo("shop");
+        assertThat(event.table()).isEqualTo("items");
+        assertThat(event.schema().columnCount()).isZero();
+        assertThat(event.binlogFile()).isEqualTo("bin.1");
+        assertThat(event.binlogPosition()).isEqualTo(9931);
+        assertThat(event.executeTime()).isEqualTo(1_700_000_000_000L);
+    }
+
+    @Test
+    void heartbeatsAndTombstonesProduceNothing() {
+        Schema heartbeat =
+                SchemaBuilder.struct()
+                        .name("io.debezium.connector.common.Heartbeat")
+                        .field("ts_ms", Schema.INT64_SCHEMA)
+                        .build();
+        List<ChangeEvent> out = new ArrayList<>();
+        schema.deserialize(
+                new SourceRecord(
+                        Map.of(),
+                        Map.of(),
+                        "hb",
+                        null,
+                        null,
+                        null,
+                        heartbeat,
+                        new Struct(heartbeat).put("ts_ms", 1L)),
+                collector(out));
+        schema.deserialize(
+                new SourceRecord(
+                        Map.of(),
+                        Map.of(),
+                        "t",
+                        null,
+                        KEY,
+                        new Struct(KEY).put("id", 1),
+                        null,
+                        null),
+                collector(out));
+
+        assertThat(out).isEmpty();
+    }
+
+    @Test
+    void isSerializableAndProducesChangeEvents() throws Exception {
+        ChangeEventDeserializationSchema copy =
+                InstantiationUtil.clone(schema, getClass().getClassLoader());
+
+        assertThat(copy.getProducedType()).isInstanceOf(ChangeEventTypeInfo.class);
+        assertThat(
+                        single(
+                                        copy,
+                                        record(
+                                                ENVELOPE.create(
+                                                        row(1, "a", "1.00"),
+                                                        source(1L, "b", 1, 0, null),
+                                                        NOW)))
+                                .after())
+                .isNotNull();
+        assertThat(ChangeEventDeserializationSchema.debeziumProperties())
+                .containsEntry("column.propagate.source.type", ".*")
+                .containsEntry("time.precision.mode", "adaptive_time_microseconds");
+    }
+
+    private static SchemaBuilder typed(
+            SchemaBuilder builder, String type, String length, String scale) {
+        builder.parameter("__debezium.source.column.type", type);
+        if (length != null) {
+            builder.parameter("__debezium.source.column.length", length);
+        }
+        if (scale != null) {
+            builder.parameter("__debezium.source.column.scale", scale);
+        }
+        return builder;
+    }
+
+    private static Struct row(int id, String name, String price) {
+        return new Struct(ROW)
+                .put("id", id)
+                .put("name", name)
+                .put("price", price == null ? null : new BigDecimal(price));
+    }
+
+    private static Struct source(long tsMs, String file, long pos, int row, String gtid) {
+        return new Struct(SOURCE)
+                .put("version", "1.9.8.Final")
+                .put("connector", "mysql")
+                .put("name", "srv")
+                .put("ts_ms", tsMs)
+                .put("db", "shop")
+                .put("table", "items")
+                .put("server_id", 1L)
+                .put("gtid", gtid)
+                .put("file", file)
+                .put("pos", pos)
+                .put("row", row);
+    }
+
+    private static SourceRecord record(Struct value) {
+        return record(value, ENVELOPE);
+    }
+
+    private static SourceRecord record(Struct value, Envelope envelope) {
+        return new SourceRecord(
+                Map.of(),
+                Map.of(),
+                "srv.shop.items",
+                null,
+                KEY,
+                new Struct(KEY).put("id", 1),
+                envelope.schema(),
+                value);
+    }
+
+    private ChangeEvent single(SourceRecord record) {
+        return single(schema, record);
+    }
+
+    private static ChangeEvent single(
+            ChangeEventDeserializationSchema schema, SourceRecord record) {
+        List<ChangeEvent> out = new ArrayList<>();
+        schema.deserialize(record, collector(out));
+        assertThat(out).hasSize(1);
+        return out.get(0);
+    }
+
+    private static List<String> texts(io.sluice.serializers.event.RowImage image) {
+        List<String> texts = new ArrayList<>();
+        for (int i = 0; i < image.columnCount(); i++) {
+            texts.add(image.text(i));
+        }
+        return texts;
+    }
+
+    private static Collector<ChangeEvent> collector(List<ChangeEvent> out) {
+        return new Collector<>() {
+            @Override
+            public void collect(ChangeEvent record) {
+                out.add(record);
+            }
+
+            @Override
+            public void close() {}
+        };
+    }
+}

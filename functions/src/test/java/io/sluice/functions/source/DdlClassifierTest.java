@@ -1,0 +1,68 @@
+package io.sluice.functions.source;
+
+import io.sluice.functions.source.internal.DdlClassifier;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Canal's event type and target table for DDL statements (canal-format-notes 4.1). */
+class DdlClassifierTest {
+
+    @ParameterizedTest(name = "[{index}] {0}")
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "CREATE TABLE t (id INT) | CREATE | cur | t",
+                "create table if not exists `db2`.`t` (id int) | CREATE | db2 | t",
+                "CREATE OR REPLACE TEMPORARY TABLE t LIKE u | CREATE | cur | t",
+                "/* made by a tool */ CREATE TABLE t (id INT) | CREATE | cur | t",
+                "ALTER TABLE t ADD COLUMN c INT | ALTER | cur | t",
+                "ALTER TABLE t ENGINE = InnoDB | ALTER | cur | t",
+                "ALTER TABLE t COMMENT = 'x' | ALTER | cur | t",
+                "ALTER TABLE t | ALTER | cur | t",
+                "ALTER TABLE t MODIFY c BIGINT, ADD INDEX i (c) | ALTER | cur | t",
+                "ALTER TABLE t ADD INDEX i (c) | CINDEX | cur | t",
+                "ALTER TABLE t ADD KEY i (c), ADD COLUMN d INT | CINDEX | cur | t",
+                "ALTER TABLE t ADD UNIQUE u (c) | CINDEX | cur | t",
+                "ALTER TABLE t ADD CONSTRAINT uq UNIQUE KEY (c) | CINDEX | cur | t",
+                "ALTER TABLE t ADD PRIMARY KEY (id) | CINDEX | cur | t",
+                "ALTER TABLE t ADD FULLTEXT INDEX f (c) | CINDEX | cur | t",
+                "ALTER TABLE t ADD CONSTRAINT fk FOREIGN KEY (c) REFERENCES u (id) | ALTER | cur | t",
+                "ALTER TABLE t DROP INDEX i | DINDEX | cur | t",
+                "ALTER TABLE t DROP KEY i | DINDEX | cur | t",
+                "ALTER TABLE t DROP CONSTRAINT c1 | DINDEX | cur | t",
+                "ALTER TABLE t DROP COLUMN c | ALTER | cur | t",
+                "ALTER TABLE t DROP PRIMARY KEY | ALTER | cur | t",
+                "ALTER TABLE t DROP c | ALTER | cur | t",
+                "ALTER TABLE t RENAME TO t2 | RENAME | cur | t2",
+                "ALTER TABLE db.t RENAME AS db3.t2 | RENAME | db3 | t2",
+                "ALTER TABLE t RENAME COLUMN a TO b | ALTER | cur | t",
+                "ALTER TABLE t RENAME INDEX a TO b | ALTER | cur | t",
+                "ALTER ONLINE IGNORE TABLE IF EXISTS `we``ird` ADD c INT | ALTER | cur | we`ird",
+                "DROP TABLE t | ERASE | cur | t",
+                "DROP TABLE IF EXISTS `db2`.t, u | ERASE | db2 | t",
+                "DROP TEMPORARY TABLE t | ERASE | cur | t",
+                "CREATE INDEX i ON t (c) | CINDEX | cur | t",
+                "CREATE UNIQUE INDEX i USING BTREE ON db2.t (c) | CINDEX | db2 | t",
+                "DROP INDEX i ON t | DINDEX | cur | t",
+                "TRUNCATE TABLE t | TRUNCATE | cur | t",
+                "truncate t | TRUNCATE | cur | t",
+                "RENAME TABLE a TO b | RENAME | cur | b",
+                "RENAME TABLE a TO db2.b, c TO d | RENAME | db2 | b",
+                "CREATE DATABASE shop | QUERY | shop | ''",
+                "DROP SCHEMA IF EXISTS shop | QUERY | shop | ''",
+                "CREATE PROCEDURE p() BEGIN SELECT 1; END | QUERY | '' | ''",
+                "GRANT SELECT ON *.* TO x | QUERY | '' | ''",
+                "CREATE INDEX i | QUERY | '' | ''",
+                "ALTER | QUERY | '' | ''",
+                "'' | QUERY | '' | ''",
+            })
+    void classifiesLikeCanal(String sql, String type, String database, String table) {
+        DdlClassifier.Statement statement = DdlClassifier.classify(sql, "cur");
+
+        assertThat(statement.type().name()).isEqualTo(type);
+        assertThat(statement.database()).isEqualTo(database);
+        assertThat(statement.table()).isEqualTo(table);
+    }
+}

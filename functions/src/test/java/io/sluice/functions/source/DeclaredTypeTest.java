@@ -1,0 +1,85 @@
+package io.sluice.functions.source;
+
+import io.sluice.functions.source.internal.DeclaredType;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.sql.Types;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Canal's mysqlType and sqlType from the parameters Debezium attaches to each field. */
+class DeclaredTypeTest {
+
+    @ParameterizedTest(name = "{0}({1},{2}) -> {4}")
+    @CsvSource(
+            delimiter = '|',
+            nullValues = "-",
+            value = {
+                // type param | length | scale | allowed | mysqlType | sqlType
+                // What MariaDB 11.4 + Debezium 1.9 deliver (checked against COLUMN_TYPE).
+                "INT | 11 | - | - | int(11) | " + Types.INTEGER,
+                "TINYINT | 4 | - | - | tinyint(4) | " + Types.TINYINT,
+                "TINYINT UNSIGNED | 3 | - | - | tinyint(3) unsigned | " + Types.TINYINT,
+                "TINYINT | 1 | - | - | tinyint(1) | " + Types.TINYINT,
+                "SMALLINT UNSIGNED | 5 | - | - | smallint(5) unsigned | " + Types.SMALLINT,
+                "MEDIUMINT | 9 | - | - | mediumint(9) | " + Types.INTEGER,
+                "INT UNSIGNED | 10 | - | - | int(10) unsigned | " + Types.INTEGER,
+                "BIGINT | 20 | - | - | bigint(20) | " + Types.BIGINT,
+                "BIGINT UNSIGNED | 20 | - | - | bigint(20) unsigned | " + Types.BIGINT,
+                "INT UNSIGNED ZEROFILL | 5 | - | - | int(5) unsigned zerofill | " + Types.INTEGER,
+                "DECIMAL | 10 | 2 | - | decimal(10,2) | " + Types.DECIMAL,
+                "DECIMAL | 10 | 0 | - | decimal(10,0) | " + Types.DECIMAL,
+                "FLOAT | - | - | - | float | " + Types.REAL,
+                "DOUBLE | - | - | - | double | " + Types.DOUBLE,
+                "BIT | 1 | - | - | bit(1) | " + Types.BIT,
+                "BIT | 10 | - | - | bit(10) | " + Types.BIT,
+                "YEAR | 4 | - | - | year(4) | " + Types.VARCHAR,
+                "DATE | - | - | - | date | " + Types.DATE,
+                "TIME | - | - | - | time | " + Types.TIME,
+                "TIME | 6 | - | - | time(6) | " + Types.TIME,
+                "DATETIME | - | - | - | datetime | " + Types.TIMESTAMP,
+                "DATETIME | 3 | - | - | datetime(3) | " + Types.TIMESTAMP,
+                "TIMESTAMP | - | - | - | timestamp | " + Types.TIMESTAMP,
+                "TIMESTAMP | 3 | - | - | timestamp(3) | " + Types.TIMESTAMP,
+                "CHAR | 8 | - | - | char(8) | " + Types.CHAR,
+                "VARCHAR | 16 | - | - | varchar(16) | " + Types.VARCHAR,
+                "TINYTEXT | - | - | - | tinytext | " + Types.CLOB,
+                "TEXT | - | - | - | text | " + Types.CLOB,
+                "MEDIUMTEXT | - | - | - | mediumtext | " + Types.CLOB,
+                "LONGTEXT | - | - | - | longtext | " + Types.CLOB,
+                "BINARY | 4 | - | - | binary(4) | " + Types.BLOB,
+                "VARBINARY | 16 | - | - | varbinary(16) | " + Types.BLOB,
+                "TINYBLOB | - | - | - | tinyblob | " + Types.BLOB,
+                "BLOB | - | - | - | blob | " + Types.BLOB,
+                "LONGBLOB | - | - | - | longblob | " + Types.BLOB,
+                "ENUM | 1 | - | a,b,c | enum('a','b','c') | " + Types.INTEGER,
+                "SET | 5 | - | x,y,z | set('x','y','z') | " + Types.BIT,
+                // MySQL-only and DDL-only spellings.
+                "JSON | - | - | - | json | " + Types.VARCHAR,
+                "BIGINT UNSIGNED | - | - | - | bigint unsigned | " + Types.BIGINT,
+                "INTEGER | - | - | - | int | " + Types.INTEGER,
+                "INT SIGNED | 11 | - | - | int(11) | " + Types.INTEGER,
+                "BOOLEAN | - | - | - | tinyint(1) | " + Types.TINYINT,
+                "NUMERIC | 8 | 3 | - | decimal(8,3) | " + Types.DECIMAL,
+                "DEC | - | - | - | decimal(10,0) | " + Types.DECIMAL,
+                "DECIMAL UNSIGNED | 10 | 2 | - | decimal(10,2) unsigned | " + Types.DECIMAL,
+                "FLOAT | 7 | 3 | - | float(7,3) | " + Types.REAL,
+                "FLOAT | 30 | - | - | double | " + Types.DOUBLE,
+                "NVARCHAR | 10 | - | - | varchar(10) | " + Types.VARCHAR,
+                "CHAR | - | - | - | char(1) | " + Types.CHAR,
+                "ENUM | 1 | - | it's,b | enum('it''s','b') | " + Types.INTEGER,
+            })
+    void buildsCanalMysqlTypeAndSqlType(
+            String type,
+            String length,
+            String scale,
+            String allowed,
+            String mysqlType,
+            int sqlType) {
+        DeclaredType declared = DeclaredType.of(type, length, scale, allowed);
+
+        assertThat(declared.mysqlType()).isEqualTo(mysqlType);
+        assertThat(declared.sqlType()).isEqualTo(sqlType);
+    }
+}
