@@ -13,8 +13,8 @@ public final class KafkaSinkFactory {
 
     private KafkaSinkFactory() {}
 
-    /** A sink of Debezium JSON changes to one topic, keyed by {@code database.table}. */
-    public static KafkaSink<String> jsonSink(ReadableConfig config) {
+    /** A sink of encoded messages, each to its own topic and partition. */
+    public static KafkaSink<SinkMessage> sink(ReadableConfig config) {
         String servers =
                 config.getOptional(KafkaSinkOptions.BOOTSTRAP_SERVERS)
                         .orElseThrow(
@@ -29,7 +29,7 @@ public final class KafkaSinkFactory {
                 "Option '%s' must be positive, but is %s",
                 KafkaSinkOptions.TRANSACTION_TIMEOUT.key(),
                 config.get(KafkaSinkOptions.TRANSACTION_TIMEOUT));
-        KafkaSinkBuilder<String> builder = KafkaSink.<String>builder();
+        KafkaSinkBuilder<SinkMessage> builder = KafkaSink.<SinkMessage>builder();
         // Client properties first, so Sluice's own settings below win over them.
         config.toMap()
                 .forEach(
@@ -44,9 +44,7 @@ public final class KafkaSinkFactory {
                 .setDeliveryGuarantee(config.get(KafkaSinkOptions.DELIVERY_GUARANTEE))
                 .setTransactionalIdPrefix(config.get(KafkaSinkOptions.TRANSACTIONAL_ID_PREFIX))
                 .setProperty("transaction.timeout.ms", Long.toString(timeoutMs))
-                .setRecordSerializer(
-                        new DebeziumJsonKafkaSerializationSchema(
-                                config.get(KafkaSinkOptions.TOPIC)))
+                .setRecordSerializer(new SinkMessageKafkaSerializationSchema())
                 .build();
     }
 }

@@ -23,12 +23,6 @@ public final class KafkaSinkOptions {
                     .noDefaultValue()
                     .withDescription("Kafka bootstrap servers, 'host:port[,host:port]'. Required.");
 
-    public static final ConfigOption<String> TOPIC =
-            ConfigOptions.key("sink.topic")
-                    .stringType()
-                    .defaultValue("sluice")
-                    .withDescription("Topic every change is written to.");
-
     public static final ConfigOption<DeliveryGuarantee> DELIVERY_GUARANTEE =
             ConfigOptions.key("sink.delivery-guarantee")
                     .enumType(DeliveryGuarantee.class)

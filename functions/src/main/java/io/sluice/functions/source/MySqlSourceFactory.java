@@ -4,7 +4,6 @@ import org.apache.flink.annotation.Internal;
 import org.apache.flink.cdc.connectors.mysql.source.MySqlSource;
 import org.apache.flink.cdc.connectors.mysql.source.MySqlSourceBuilder;
 import org.apache.flink.cdc.connectors.mysql.table.StartupOptions;
-import org.apache.flink.cdc.debezium.JsonDebeziumDeserializationSchema;
 import org.apache.flink.configuration.ReadableConfig;
 
 import io.sluice.serializers.event.ChangeEvent;
@@ -12,7 +11,6 @@ import io.sluice.serializers.event.ChangeEvent;
 import java.time.DateTimeException;
 import java.time.ZoneId;
 import java.util.List;
-import java.util.Map;
 
 import static org.apache.flink.util.Preconditions.checkArgument;
 
@@ -21,18 +19,6 @@ import static org.apache.flink.util.Preconditions.checkArgument;
 public final class MySqlSourceFactory {
 
     private MySqlSourceFactory() {}
-
-    /**
-     * A source that snapshots the selected tables in parallel chunks, then follows the binlog,
-     * emitting each change as Debezium JSON (DECIMAL rendered as numbers, not base64).
-     */
-    public static MySqlSource<String> jsonSource(ReadableConfig config) {
-        return MySqlSourceFactory.<String>builder(config)
-                .deserializer(
-                        new JsonDebeziumDeserializationSchema(
-                                false, Map.of("decimal.format", "numeric")))
-                .build();
-    }
 
     /**
      * A source that snapshots the selected tables in parallel chunks, then follows the binlog,

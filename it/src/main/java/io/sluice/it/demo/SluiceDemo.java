@@ -139,7 +139,7 @@ public final class SluiceDemo {
                         "--set", "source.password=" + MariaDbServer.CDC_PASSWORD,
                         "--set", "source.tables=" + database + ".customers;" + database + ".orders",
                         "--set", "sink.kafka.bootstrap-servers=" + kafka.bootstrapServers(),
-                        "--set", "sink.topic=" + TOPIC,
+                        "--set", "route.default-topic=" + TOPIC,
                         "--set", "sink.transactional-id-prefix=sluice-demo-" + database,
                         "--set", "job.checkpoint-interval=2s",
                         "--set", "job.name=sluice-demo");
@@ -153,7 +153,10 @@ public final class SluiceDemo {
                 StreamExecutionEnvironment.createLocalEnvironmentWithWebUI(flink);
         env.setParallelism(2);
         SluiceJob.configure(env, sluice);
-        new SluiceJob(MySqlSourceFactory.jsonSource(sluice), KafkaSinkFactory.jsonSink(sluice))
+        new SluiceJob(
+                        MySqlSourceFactory.changeEventSource(sluice),
+                        KafkaSinkFactory.sink(sluice),
+                        sluice)
                 .build(env);
         return env.executeAsync(sluice.get(JobOptions.NAME));
     }

@@ -5,6 +5,8 @@ import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.YamlParserUtils;
 
+import io.sluice.functions.encode.EncodeOptions;
+import io.sluice.functions.route.RouteOptions;
 import io.sluice.functions.sink.KafkaSinkOptions;
 import io.sluice.functions.source.MySqlSourceOptions;
 
@@ -40,6 +42,8 @@ public final class JobConfigLoader {
         register(JobOptions.class);
         register(MySqlSourceOptions.class);
         register(KafkaSinkOptions.class);
+        register(RouteOptions.class);
+        register(EncodeOptions.class);
     }
 
     private JobConfigLoader() {}

@@ -24,5 +24,25 @@ public final class JobOptions {
                             "Checkpoint interval. Exactly-once output becomes visible to"
                                     + " read_committed consumers once per interval.");
 
+    public static final ConfigOption<Integer> SOURCE_PARALLELISM =
+            ConfigOptions.key("parallelism.source")
+                    .intType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Parallelism of the CDC source: snapshot chunks are read in parallel;"
+                                    + " the binlog is read by one subtask. Default: the job's.");
+
+    public static final ConfigOption<Integer> ENCODE_PARALLELISM =
+            ConfigOptions.key("parallelism.encode")
+                    .intType()
+                    .noDefaultValue()
+                    .withDescription("Parallelism of the encode operator. Default: the job's.");
+
+    public static final ConfigOption<Integer> SINK_PARALLELISM =
+            ConfigOptions.key("parallelism.sink")
+                    .intType()
+                    .noDefaultValue()
+                    .withDescription("Parallelism of the sink. Default: the job's.");
+
     private JobOptions() {}
 }

@@ -1,0 +1,166 @@
+package io.sluice.serializers.canal.internal;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.SerializableString;
+import com.fasterxml.jackson.core.io.SerializedString;
+import io.sluice.serializers.event.TableSchema;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The parts of a flat message that depend only on the table schema, encoded once per schema: the
+ * column names as field names, the database and table names, and the whole {@code mysqlType},
+ * {@code sqlType} and {@code pkNames} values.
+ *
+ * <p>Sluice fixes {@code sqlType} by declared type, so these three values are constants of the
+ * schema and are written as pre-rendered JSON instead of being rebuilt for every message.
+ */
+public final class CanalFlatTable {
+
+    private final TableSchema schema;
+    private final SerializedString database;
+    private final SerializedString table;
+    private final SerializedString[] names;
+    private final SerializedString mysqlTypeJson;
+    private final SerializedString sqlTypeJson;
+    private final SerializedString pkNamesJson;
+
+    private CanalFlatTable(TableSchema schema, JsonFactory json) {
+        this.schema = schema;
+        this.database = encoded(schema.database());
+        this.table = encoded(schema.table());
+        int n = schema.columnCount();
+        SerializedString[] names = new SerializedString[n];
+        for (int i = 0; i < n; i++) {
+            names[i] = encoded(schema.name(i));
+        }
+        this.names = names;
+        // Canal leaves a map null when it would be empty, and pkNames null without a primary key.
+        this.mysqlTypeJson =
+                n == 0 ? null : render(json, out -> writeMysqlTypes(out, schema, names));
+        this.sqlTypeJson = n == 0 ? null : render(json, out -> writeSqlTypes(out, schema, names));
+        this.pkNamesJson =
+                schema.keyColumnCount() == 0
+                        ? null
+                        : render(json, out -> writePkNames(out, schema, names));
+    }
+
+    private CanalFlatTable(TableSchema schema, CanalFlatTable encoded) {
+        this.schema = schema;
+        this.database = encoded.database;
+        this.table = encoded.table;
+        this.names = encoded.names;
+        this.mysqlTypeJson = encoded.mysqlTypeJson;
+        this.sqlTypeJson = encoded.sqlTypeJson;
+        this.pkNamesJson = encoded.pkNamesJson;
+    }
+
+    /** Encodes the schema's constant parts with {@code json}, which must be the encoder's. */
+    public static CanalFlatTable of(TableSchema schema, JsonFactory json) {
+        return new CanalFlatTable(schema, json);
+    }
+
+    public TableSchema schema() {
+        return schema;
+    }
+
+    /** These same encoded parts for {@code equal}, a schema equal to {@link #schema()}. */
+    public CanalFlatTable withSchema(TableSchema equal) {
+        if (!schema.equals(equal)) {
+            throw new IllegalArgumentException(equal + " is not the same schema as " + schema);
+        }
+        return new CanalFlatTable(equal, this);
+    }
+
+    public SerializableString database() {
+        return database;
+    }
+
+    public SerializableString table() {
+        return table;
+    }
+
+    /** The column's name, ready for {@code writeFieldName}. */
+    public SerializableString name(int column) {
+        return names[column];
+    }
+
+    public int columnCount() {
+        return names.length;
+    }
+
+    /** {@code {"name":"type",...}} in column order, or null for a table without columns. */
+    public SerializableString mysqlTypeJson() {
+        return mysqlTypeJson;
+    }
+
+    /** {@code {"name":code,...}} in column order, or null for a table without columns. */
+    public SerializableString sqlTypeJson() {
+        return sqlTypeJson;
+    }
+
+    /** {@code ["k1",...]} in column order, or null for a table without a primary key. */
+    public SerializableString pkNamesJson() {
+        return pkNamesJson;
+    }
+
+    private static void writeMysqlTypes(
+            JsonGenerator out, TableSchema schema, SerializedString[] names) throws IOException {
+        out.writeStartObject();
+        for (int i = 0; i < names.length; i++) {
+            out.writeFieldName(names[i]);
+            out.writeString(schema.mysqlType(i));
+        }
+        out.writeEndObject();
+    }
+
+    private static void writeSqlTypes(
+            JsonGenerator out, TableSchema schema, SerializedString[] names) throws IOException {
+        out.writeStartObject();
+        for (int i = 0; i < names.length; i++) {
+            out.writeFieldName(names[i]);
+            out.writeNumber(schema.sqlType(i));
+        }
+        out.writeEndObject();
+    }
+
+    private static void writePkNames(
+            JsonGenerator out, TableSchema schema, SerializedString[] names) throws IOException {
+        out.writeStartArray();
+        for (int k = 0; k < schema.keyColumnCount(); k++) {
+            out.writeString(names[schema.keyColumn(k)]);
+        }
+        out.writeEndArray();
+    }
+
+    /** A string whose quoted and unquoted UTF-8 forms are computed now, not on first use. */
+    private static SerializedString encoded(String text) {
+        SerializedString encoded = new SerializedString(text);
+        encoded.asQuotedUTF8();
+        encoded.asUnquotedUTF8();
+        return encoded;
+    }
+
+    /**
+     * Renders a JSON value with the encoder's own factory, so escaping is the same as in the rest
+     * of the message; the result is meant for {@code writeRawValue}, which uses its unquoted form.
+     */
+    private static SerializedString render(JsonFactory json, Part part) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+        try (JsonGenerator generator = json.createGenerator(out)) {
+            part.write(generator);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot render a schema part as JSON", e);
+        }
+        return encoded(out.toString(StandardCharsets.UTF_8));
+    }
+
+    @FunctionalInterface
+    private interface Part {
+        void write(JsonGenerator out) throws IOException;
+    }
+}

@@ -1,0 +1,625 @@
+package io.sluice.serializers.canal;
+
+import com.alibaba.fastjson2.JSON;
+import com.alibaba.otter.canal.protocol.FlatMessage;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import io.sluice.serializers.event.ChangeEvent;
+import io.sluice.serializers.event.ChangeType;
+import io.sluice.serializers.event.RowImage;
+import io.sluice.serializers.event.TableSchema;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Judges {@link CanalFlatEncoder} by Canal's own classes: our bytes are parsed as Canal's Kafka
+ * client parses them ({@code JSON.parseObject(bytes, FlatMessage.class)} with fastjson2) and
+ * compared field by field, and, wherever Canal and Sluice agree on the content, compared byte for
+ * byte with fastjson2's serialization of the FlatMessage Canal's {@code messageConverter} builds
+ * ({@link CanalFlatReference}).
+ */
+class CanalFlatEncoderTest {
+
+    private static final long ID = 42;
+    private static final long TS = 1_700_000_000_456L;
+    private static final long ES = 1_700_000_000_000L;
+    private static final String GTID = "3e11fa47-71ca-11e1-9e33-c80aa9429562:1-77";
+
+    private static final TableSchema ORDERS =
+            orders(); // a second, equal instance is built where identity matters
+
+    private static final TableSchema LOG =
+            TableSchema.builder("shop", "log")
+                    .column("at", "datetime(3)", Types.TIMESTAMP, false)
+                    .column("line", "varchar(255)", Types.VARCHAR, false)
+                    .build();
+
+    private final CanalFlatEncoder encoder = new CanalFlatEncoder();
+
+    // ---- rows that Canal and Sluice encode identically: byte-for-byte equality ----
+
+    @Test
+    void insertIsByteForByteCanal() {
+        ChangeEvent insert = insert(ORDERS, row("1", "pen", "10.50", "blue ink", "ab"));
+
+        FlatMessage flat = assertSameAsCanal(List.of(insert));
+
+        assertThat(flat.getType()).isEqualTo("INSERT");
+        assertThat(flat.getIsDdl()).isFalse();
+        assertThat(flat.getData()).containsExactly(orderMap("1", "pen", "10.50", "blue ink", "ab"));
+        assertThat(flat.getOld()).isNull();
+        assertThat(flat.getPkNames()).containsExactly("id");
+        assertThat(flat.getSql()).isEmpty();
+        assertThat(flat.getEs()).isEqualTo(ES);
+        assertThat(flat.getTs()).isEqualTo(TS);
+        assertThat(flat.getId()).isEqualTo(ID);
+        assertThat(flat.getGtid()).isEqualTo(GTID);
+        assertThat(flat.getDatabase()).isEqualTo("shop");
+        assertThat(flat.getTable()).isEqualTo("orders");
+        // fastjson2 reads the maps into HashMaps, so only the bytes prove the column order.
+        assertThat(flat.getSqlType())
+                .containsOnly(
+                        Map.entry("id", Types.BIGINT),
+                        Map.entry("name", Types.VARCHAR),
+                        Map.entry("amount", Types.DECIMAL),
+                        Map.entry("note", Types.CLOB),
+                        Map.entry("bin", Types.BLOB));
+        assertThat(flat.getMysqlType())
+                .containsOnly(
+                        Map.entry("id", "bigint(20)"),
+                        Map.entry("name", "varchar(64)"),
+                        Map.entry("amount", "decimal(10,2)"),
+                        Map.entry("note", "text"),
+                        Map.entry("bin", "varbinary(16)"));
+    }
+
+    @Test
+    void updateHasTheAfterImageInDataAndOnlyChangedColumnsInOld() {
+        ChangeEvent update =
+                update(
+                        ORDERS,
+                        row("1", "pen", "9.50", "blue ink", "ab"),
+                        row("1", "pen", "10.0", "red ink", "ab"));
+
+        FlatMessage flat = assertSameAsCanal(List.of(update));
+
+        assertThat(flat.getData()).containsExactly(orderMap("1", "pen", "10.0", "red ink", "ab"));
+        assertThat(flat.getOld()).containsExactly(Map.of("amount", "9.50", "note", "blue ink"));
+        assertThat(new String(encode(update), StandardCharsets.UTF_8))
+                .contains("\"old\":[{\"amount\":\"9.50\",\"note\":\"blue ink\"}]");
+    }
+
+    @Test
+    void updateThatChangesNothingHasAnEmptyOldRow() {
+        RowImage same = row("1", "pen", "9.50", null, "ab");
+
+        FlatMessage flat = assertSameAsCanal(List.of(update(ORDERS, same, same)));
+
+        assertThat(flat.getOld()).containsExactly(Map.of());
+    }
+
+    @Test
+    void deleteHasTheBeforeImageInData() {
+        ChangeEvent delete = delete(ORDERS, row("7", "ink", "1.25", null, ""));
+
+        FlatMessage flat = assertSameAsCanal(List.of(delete));
+
+        assertThat(flat.getType()).isEqualTo("DELETE");
+        assertThat(flat.getData()).containsExactly(orderMap("7", "ink", "1.25", null, ""));
+        assertThat(flat.getOld()).isNull();
+    }
+
+    @Test
+    void threeRowInsertAndDeleteMessagesKeepRowOrder() {
+        List<ChangeEvent> inserts =
+                List.of(
+                        insert(ORDERS, row("1", "a", "1.0", null, "x")),
+                        insert(ORDERS, row("2", "b", "2.0", "n", null)),
+                        insert(ORDERS, row("3", "c", "3.0", "", "z")));
+        List<ChangeEvent> deletes =
+                List.of(
+                        delete(ORDERS, row("1", "a", "1.0", null, "x")),
+                        delete(ORDERS, row("2", "b", "2.0", "n", null)),
+                        delete(ORDERS, row("3", "c", "3.0", "", "z")));
+
+        assertThat(assertSameAsCanal(inserts).getData())
+                .extracting(r -> r.get("id"))
+                .containsExactly("1", "2", "3");
+        assertThat(assertSameAsCanal(deletes).getData())
+                .extracting(r -> r.get("id"))
+                .containsExactly("1", "2", "3");
+    }
+
+    @Test
+    void threeRowUpdateChangingTheSameColumnsInEveryRowIsByteForByteCanal() {
+        // Canal's accumulated updated-column set changes nothing when every row changes the same
+        // columns, so here both agree exactly.
+        List<ChangeEvent> updates =
+                List.of(
+                        update(
+                                ORDERS,
+                                row("1", "a", "1.0", null, "x"),
+                                row("1", "a", "1.5", null, "x")),
+                        update(
+                                ORDERS,
+                                row("2", "b", "2.0", "n", null),
+                                row("2", "b", "2.5", "n", null)),
+                        update(
+                                ORDERS,
+                                row("3", "c", "3.0", "", "z"),
+                                row("3", "c", "3.5", "", "z")));
+
+        FlatMessage flat = assertSameAsCanal(updates);
+
+        assertThat(flat.getOld())
+                .containsExactly(
+                        Map.of("amount", "1.0"), Map.of("amount", "2.0"), Map.of("amount", "3.0"));
+    }
+
+    @Test
+    void nullsAreWrittenInDataAndOld() {
+        ChangeEvent update =
+                update(
+                        ORDERS,
+                        row("1", null, "1.00", "was set", null),
+                        row("1", "now set", "1.00", null, null));
+
+        FlatMessage flat = assertSameAsCanal(List.of(update));
+
+        Map<String, String> old = new LinkedHashMap<>();
+        old.put("name", null);
+        old.put("note", "was set");
+        assertThat(flat.getOld()).containsExactly(old);
+        assertThat(flat.getData()).containsExactly(orderMap("1", "now set", "1.00", null, null));
+        String json = new String(encode(update), StandardCharsets.UTF_8);
+        assertThat(json)
+                .contains("\"old\":[{\"name\":null,\"note\":\"was set\"}]")
+                .contains("\"note\":null,\"bin\":null}");
+    }
+
+    @Test
+    void tableWithoutPrimaryKeyHasNullPkNames() {
+        ChangeEvent insert = insert(LOG, row("2024-01-02 03:04:05.120", "started"));
+
+        FlatMessage flat = assertSameAsCanal(List.of(insert));
+
+        assertThat(flat.getPkNames()).isNull();
+        assertThat(new String(encode(insert), StandardCharsets.UTF_8)).contains("\"pkNames\":null");
+    }
+
+    @Test
+    void compositePrimaryKeyListsKeyColumnsInColumnOrder() {
+        TableSchema lines =
+                TableSchema.builder("shop", "order_lines")
+                        .column("qty", "int(11)", Types.INTEGER, false)
+                        .column("order_id", "bigint(20)", Types.BIGINT, true)
+                        .column("line_no", "int(11)", Types.INTEGER, true)
+                        .build();
+
+        FlatMessage flat = assertSameAsCanal(List.of(insert(lines, row("3", "1", "2"))));
+
+        assertThat(flat.getPkNames()).containsExactly("order_id", "line_no");
+    }
+
+    // ---- strings: escaping and encodings ----
+
+    @Test
+    void unicodeControlCharactersAndBinaryRoundTripThroughCanalsParser() {
+        byte[] allBytes = new byte[256];
+        for (int i = 0; i < allBytes.length; i++) {
+            allBytes[i] = (byte) i;
+        }
+        StringBuilder controls = new StringBuilder();
+        for (char c = 0; c < 0x20; c++) {
+            controls.append(c);
+        }
+        String name = "quote\" backslash\\ slash/ del\u007f " + controls;
+        String note = "emoji 😀🚀👩‍💻 CJK 中文字符 日本語 한국어 ½ é U+2028\u2028 BOM\uFEFF max\uFFFF";
+        RowImage row =
+                new RowImage.Builder()
+                        .append("1")
+                        .append(name)
+                        .append("10.0")
+                        .append(note)
+                        .appendLatin1(allBytes, 0, allBytes.length) // as Canal renders binary
+                        .build();
+        ChangeEvent insert = insert(ORDERS, row);
+
+        // fastjson2 escapes exactly the characters Jackson escapes here, in the same way
+        // (\b \t \n \f \r, else lower-case backslash-u00xx), so even this is byte for byte.
+        FlatMessage flat = assertSameAsCanal(List.of(insert));
+
+        Map<String, String> data = flat.getData().get(0);
+        assertThat(data.get("name")).isEqualTo(name);
+        assertThat(data.get("note")).isEqualTo(note);
+        assertThat(data.get("bin")).isEqualTo(new String(allBytes, StandardCharsets.ISO_8859_1));
+        String json = new String(encode(insert), StandardCharsets.UTF_8);
+        assertThat(json)
+                .contains("\\u0000\\u0001")
+                .contains("\\b\\t\\n\\u000b\\f\\r")
+                .contains("quote\\\" backslash\\\\ slash/")
+                .contains("😀🚀")
+                .doesNotContain("\\u00e9");
+    }
+
+    /**
+     * MySQL identifiers are limited to the Basic Multilingual Plane, so no emoji here; that is as
+     * well, because fastjson2 2.0.31 cannot parse 4-byte UTF-8 in object keys from bytes
+     * ("malformed input"), not even its own output.
+     */
+    @Test
+    void unusualColumnNamesAreEscapedLikeCanal() {
+        TableSchema odd =
+                TableSchema.builder("db \"x\"", "t\\1")
+                        .column("we\"ird", "int(11)", Types.INTEGER, true)
+                        .column("back\\slash", "varchar(8)", Types.VARCHAR, false)
+                        .column("列名", "varchar(8)", Types.VARCHAR, false)
+                        .column("naïve½", "varchar(8)", Types.VARCHAR, false)
+                        .column("tab\tname", "varchar(8)", Types.VARCHAR, false)
+                        .build();
+
+        FlatMessage flat = assertSameAsCanal(List.of(insert(odd, row("1", "a", "b", "c", "d"))));
+
+        assertThat(flat.getData().get(0))
+                .containsOnlyKeys("we\"ird", "back\\slash", "列名", "naïve½", "tab\tname");
+        assertThat(flat.getPkNames()).containsExactly("we\"ird");
+        assertThat(flat.getDatabase()).isEqualTo("db \"x\"");
+    }
+
+    // ---- statements ----
+
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "CREATE   | CREATE TABLE `orders` (id bigint primary key, note text)",
+                "ALTER    | ALTER TABLE orders ADD COLUMN qty int(11) NOT NULL DEFAULT 1",
+                "ERASE    | DROP TABLE `orders`",
+                "TRUNCATE | TRUNCATE TABLE orders",
+                "RENAME   | RENAME TABLE orders_old TO orders",
+                "QUERY    | CREATE DATABASE shop",
+                "CINDEX   | CREATE INDEX ix_note ON orders (note(10))",
+                "DINDEX   | DROP INDEX ix_note ON orders",
+            })
+    void statementsCarryTheirSqlAndNoRows(ChangeType type, String sql) {
+        ChangeEvent ddl = statement(type, ORDERS, sql + " -- \"quoted\" 'x'\n\t中文");
+
+        FlatMessage flat = assertSameAsCanal(List.of(ddl));
+
+        assertThat(flat.getType()).isEqualTo(type.name());
+        assertThat(flat.getIsDdl()).isTrue();
+        assertThat(flat.getSql()).isEqualTo(sql + " -- \"quoted\" 'x'\n\t中文");
+        assertThat(flat.getDatabase()).isEqualTo("shop");
+        assertThat(flat.getTable()).isEqualTo("orders");
+        assertThat(flat.getData()).isNull();
+        assertThat(flat.getOld()).isNull();
+        assertThat(flat.getPkNames()).isNull();
+        assertThat(flat.getSqlType()).isNull();
+        assertThat(flat.getMysqlType()).isNull();
+    }
+
+    @Test
+    void statementWithoutTableHasEmptyNames() {
+        TableSchema none = TableSchema.builder("", "").build();
+
+        FlatMessage flat =
+                assertSameAsCanal(List.of(statement(ChangeType.QUERY, none, "GRANT ALL ON *.*")));
+
+        assertThat(flat.getDatabase()).isEmpty();
+        assertThat(flat.getTable()).isEmpty();
+    }
+
+    // ---- where Sluice deliberately differs from Canal ----
+
+    @Test
+    void multiRowUpdateOldHoldsOnlyEachRowsOwnChangesUnlikeCanal() {
+        List<ChangeEvent> updates =
+                List.of(
+                        update(
+                                ORDERS,
+                                row("1", "a", "1.0", "n", "x"),
+                                row("1", "a", "1.5", "n", "x")),
+                        update(
+                                ORDERS,
+                                row("2", "b", "2.0", "n", "y"),
+                                row("2", "B", "2.0", "n", "y")),
+                        update(
+                                ORDERS,
+                                row("3", "c", "3.0", "n", "z"),
+                                row("3", "c", "3.0", null, "z")));
+        byte[] ours = encoder.encode(updates, ID, TS);
+        FlatMessage parsed = parse(ours);
+        FlatMessage canal = CanalFlatReference.flatMessage(updates, ID, TS);
+
+        // Sluice: each row's old holds what changed in that row.
+        assertThat(parsed.getOld())
+                .containsExactly(
+                        Map.of("amount", "1.0"), Map.of("name", "b"), singleton("note", "n"));
+        // Canal collects the updated columns once per message, so later rows repeat earlier
+        // rows' columns even where they did not change ("amount" of row 2 is 2.0 before and
+        // after). The bytes can therefore not be equal; everything but old is.
+        assertThat(canal.getOld())
+                .containsExactly(
+                        Map.of("amount", "1.0"),
+                        Map.of("name", "b", "amount", "2.0"),
+                        Map.of("name", "c", "amount", "3.0", "note", "n"));
+        assertThat(parsed).usingRecursiveComparison().ignoringFields("old").isEqualTo(canal);
+    }
+
+    // ---- layout ----
+
+    @Test
+    void topLevelKeysAreCompactAndInCanalsAlphabeticalOrder() throws IOException {
+        byte[] ours =
+                encode(
+                        update(
+                                ORDERS,
+                                row("1", "a", "1.0", "n", "x"),
+                                row("1", "a", "2.0", "n", "x")));
+
+        List<String> keys = new ArrayList<>();
+        try (JsonParser parser = new JsonFactory().createParser(ours)) {
+            assertThat(parser.nextToken()).isEqualTo(JsonToken.START_OBJECT);
+            while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                keys.add(parser.currentName());
+                parser.nextToken();
+                parser.skipChildren();
+            }
+            assertThat(parser.currentToken()).isEqualTo(JsonToken.END_OBJECT);
+            assertThat(parser.nextToken()).isNull();
+        }
+        assertThat(keys)
+                .containsExactly(
+                        "data",
+                        "database",
+                        "es",
+                        "gtid",
+                        "id",
+                        "isDdl",
+                        "mysqlType",
+                        "old",
+                        "pkNames",
+                        "sql",
+                        "sqlType",
+                        "table",
+                        "ts",
+                        "type");
+        String json = new String(ours, StandardCharsets.UTF_8);
+        assertThat(json).doesNotContain(" ", "\n", "\t").startsWith("{\"data\":[{\"id\":\"1\",");
+        assertThat(json).endsWith("\"table\":\"orders\",\"ts\":" + TS + ",\"type\":\"UPDATE\"}");
+    }
+
+    // ---- buffer reuse and schema cache ----
+
+    @Test
+    void reusedBufferNeverCorruptsEarlierResults() {
+        ChangeEvent small = insert(ORDERS, row("1", "a", "1.0", "n", "x"));
+        String longNote = "x".repeat(20_000); // larger than the initial buffer and Jackson's own
+        List<ChangeEvent> large =
+                List.of(
+                        insert(ORDERS, row("2", "b", "2.0", longNote, "y")),
+                        insert(ORDERS, row("3", "c", "3.0", longNote, "z")));
+
+        byte[] first = encoder.encode(List.of(small), ID, TS);
+        byte[] firstCopy = first.clone();
+        byte[] second = encoder.encode(large, ID + 1, TS);
+        byte[] third = encoder.encode(List.of(small), ID + 2, TS);
+
+        assertThat(first).isEqualTo(firstCopy).isNotSameAs(third);
+        assertThat(first).isEqualTo(CanalFlatReference.canalJson(List.of(small), ID, TS));
+        assertThat(second).isEqualTo(CanalFlatReference.canalJson(large, ID + 1, TS));
+        assertThat(third).isEqualTo(CanalFlatReference.canalJson(List.of(small), ID + 2, TS));
+    }
+
+    @Test
+    void manyTablesInTurnAndEqualSchemaInstancesEncodeCorrectly() {
+        List<TableSchema> tables = new ArrayList<>();
+        for (int t = 0; t < 12; t++) { // more tables than the encoder caches
+            tables.add(
+                    TableSchema.builder("db", "t" + t)
+                            .column("k" + t, "int(11)", Types.INTEGER, true)
+                            .column("v", "varchar(8)", Types.VARCHAR, false)
+                            .build());
+        }
+        for (int round = 0; round < 3; round++) {
+            for (TableSchema table : tables) {
+                assertSameAsCanal(List.of(insert(table, row(String.valueOf(round), "v"))));
+            }
+        }
+        TableSchema equalOrders = orders();
+        assertThat(equalOrders).isNotSameAs(ORDERS).isEqualTo(ORDERS);
+        assertSameAsCanal(
+                List.of(
+                        insert(ORDERS, row("1", "a", "1.0", "n", "x")),
+                        insert(equalOrders, row("2", "b", "2.0", "n", "y"))));
+        assertSameAsCanal(List.of(insert(equalOrders, row("3", "c", "3.0", "n", "z"))));
+    }
+
+    // ---- misuse ----
+
+    @Test
+    void changesOfTwoTablesAreRejectedNamingBoth() {
+        List<ChangeEvent> mixed =
+                List.of(
+                        insert(ORDERS, row("1", "a", "1.0", "n", "x")),
+                        insert(LOG, row("2024-01-01 00:00:00.000", "x")));
+
+        assertThatThrownBy(() -> encoder.encode(mixed, ID, TS))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("shop.orders")
+                .hasMessageContaining("shop.log")
+                .hasMessageContaining("change 1");
+    }
+
+    @Test
+    void twoVersionsOfOneTableAreRejectedShowingBothSchemas() {
+        TableSchema wider =
+                TableSchema.builder("shop", "log")
+                        .column("at", "datetime(3)", Types.TIMESTAMP, false)
+                        .column("line", "varchar(255)", Types.VARCHAR, false)
+                        .column("level", "int(11)", Types.INTEGER, false)
+                        .build();
+        List<ChangeEvent> mixed =
+                List.of(insert(LOG, row("a", "b")), insert(wider, row("a", "b", "1")));
+
+        assertThatThrownBy(() -> encoder.encode(mixed, ID, TS))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("shop.log")
+                .hasMessageContaining("level int(11)");
+    }
+
+    @Test
+    void changesOfTwoTypesAreRejectedNamingBoth() {
+        List<ChangeEvent> mixed =
+                List.of(
+                        insert(ORDERS, row("1", "a", "1.0", "n", "x")),
+                        insert(ORDERS, row("2", "a", "1.0", "n", "x")),
+                        delete(ORDERS, row("1", "a", "1.0", "n", "x")));
+
+        assertThatThrownBy(() -> encoder.encode(mixed, ID, TS))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("INSERT of shop.orders")
+                .hasMessageContaining("DELETE of shop.orders")
+                .hasMessageContaining("change 2");
+    }
+
+    @Test
+    void statementsAreNeverMixedWithRowsOrEachOther() {
+        ChangeEvent insert = insert(ORDERS, row("1", "a", "1.0", "n", "x"));
+        ChangeEvent alter = statement(ChangeType.ALTER, ORDERS, "ALTER TABLE orders ADD c int");
+        ChangeEvent truncate = statement(ChangeType.TRUNCATE, LOG, "TRUNCATE log");
+
+        assertThatThrownBy(() -> encoder.encode(List.of(insert, alter), ID, TS))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("INSERT of shop.orders")
+                .hasMessageContaining("ALTER of shop.orders")
+                .hasMessageContaining("encoded alone");
+        assertThatThrownBy(() -> encoder.encode(List.of(alter, insert), ID, TS))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("ALTER of shop.orders")
+                .hasMessageContaining("INSERT of shop.orders");
+        assertThatThrownBy(() -> encoder.encode(List.of(alter, truncate), ID, TS))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("ALTER of shop.orders")
+                .hasMessageContaining("TRUNCATE of shop.log");
+    }
+
+    @Test
+    void emptyInputIsRejectedAndTheEncoderStaysUsable() {
+        assertThatThrownBy(() -> encoder.encode(List.of(), ID, TS))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("at least one change");
+        assertThatThrownBy(
+                        () ->
+                                encoder.encode(
+                                        Arrays.asList(insert(LOG, row("a", "b")), null), ID, TS))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("change 1");
+
+        assertSameAsCanal(List.of(insert(LOG, row("a", "b"))));
+    }
+
+    // ---- helpers ----
+
+    /**
+     * Asserts that our bytes equal Canal's, byte for byte, and that Canal's Kafka client parses
+     * them into a FlatMessage equal in every field to the one Canal built; returns it.
+     */
+    private FlatMessage assertSameAsCanal(List<ChangeEvent> changes) {
+        byte[] ours = encoder.encode(changes, ID, TS);
+        FlatMessage canal = CanalFlatReference.flatMessage(changes, ID, TS);
+        byte[] canalBytes = CanalFlatReference.toJsonBytes(canal);
+
+        assertThat(new String(ours, StandardCharsets.UTF_8))
+                .isEqualTo(new String(canalBytes, StandardCharsets.UTF_8));
+        assertThat(ours).isEqualTo(canalBytes);
+        FlatMessage parsed = parse(ours);
+        assertThat(parsed).usingRecursiveComparison().isEqualTo(canal);
+        return parsed;
+    }
+
+    /** As Canal's {@code KafkaCanalConnector} reads a flat message. */
+    private static FlatMessage parse(byte[] json) {
+        return JSON.parseObject(json, FlatMessage.class);
+    }
+
+    private byte[] encode(ChangeEvent change) {
+        return new CanalFlatEncoder().encode(List.of(change), ID, TS);
+    }
+
+    private static TableSchema orders() {
+        return TableSchema.builder("shop", "orders")
+                .column("id", "bigint(20)", Types.BIGINT, true)
+                .column("name", "varchar(64)", Types.VARCHAR, false)
+                .column("amount", "decimal(10,2)", Types.DECIMAL, false)
+                .column("note", "text", Types.CLOB, false)
+                .column("bin", "varbinary(16)", Types.BLOB, false)
+                .build();
+    }
+
+    private static Map<String, String> orderMap(String... values) {
+        Map<String, String> map = new LinkedHashMap<>();
+        String[] names = {"id", "name", "amount", "note", "bin"};
+        for (int i = 0; i < names.length; i++) {
+            map.put(names[i], values[i]);
+        }
+        return map;
+    }
+
+    private static Map<String, String> singleton(String key, String value) {
+        Map<String, String> map = new LinkedHashMap<>();
+        map.put(key, value);
+        return map;
+    }
+
+    /** A row image; a null element is SQL NULL. */
+    private static RowImage row(String... values) {
+        RowImage.Builder row = new RowImage.Builder();
+        for (String value : values) {
+            if (value == null) {
+                row.appendNull();
+            } else {
+                row.append(value);
+            }
+        }
+        return row.build();
+    }
+
+    private static ChangeEvent.Builder change(TableSchema schema, ChangeType type) {
+        return ChangeEvent.builder(schema, type)
+                .executeTime(ES)
+                .gtid(GTID)
+                .binlog("mysql-bin.000003", 1234, 0)
+                .serverId(1);
+    }
+
+    private static ChangeEvent insert(TableSchema schema, RowImage after) {
+        return change(schema, ChangeType.INSERT).after(after).build();
+    }
+
+    private static ChangeEvent update(TableSchema schema, RowImage before, RowImage after) {
+        return change(schema, ChangeType.UPDATE).before(before).after(after).build();
+    }
+
+    private static ChangeEvent delete(TableSchema schema, RowImage before) {
+        return change(schema, ChangeType.DELETE).before(before).build();
+    }
+
+    private static ChangeEvent statement(ChangeType type, TableSchema schema, String sql) {
+        return change(schema, type).sql(sql).build();
+    }
+}
