@@ -11,6 +11,7 @@ import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 import io.sluice.serializers.canal.internal.CanalFlatSink;
 import io.sluice.serializers.canal.internal.CanalFlatTable;
 import io.sluice.serializers.canal.internal.CanalFlatTableCache;
+import io.sluice.serializers.canal.internal.FlatRowWriter;
 import io.sluice.serializers.event.ChangeEvent;
 import io.sluice.serializers.event.ChangeType;
 import io.sluice.serializers.event.RowImage;
@@ -99,6 +100,7 @@ public final class CanalFlatEncoder implements ChangeEncoder {
 
     private final CanalFlatSink sink = new CanalFlatSink(INITIAL_BUFFER, RETAINED_BUFFER);
     private final CanalFlatTableCache tables = new CanalFlatTableCache(JSON, CACHED_TABLES);
+    private final FlatRowWriter rowWriter = new FlatRowWriter();
 
     /** Replaced after a failed message, whose half-written state it would otherwise keep. */
     private JsonGenerator generator = newGenerator(sink);
@@ -218,37 +220,30 @@ public final class CanalFlatEncoder implements ChangeEncoder {
     }
 
     /** One {@code data} row: every column in column order. */
-    private static void writeAllColumns(JsonGenerator out, CanalFlatTable table, RowImage row)
+    private void writeAllColumns(JsonGenerator out, CanalFlatTable table, RowImage row)
             throws IOException {
-        out.writeStartObject();
+        FlatRowWriter object = rowWriter;
+        object.beginObject();
         for (int c = 0, n = table.columnCount(); c < n; c++) {
-            out.writeFieldName(table.name(c));
-            writeValue(out, row, c);
+            object.field(table.fieldPrefix(c), row, c);
         }
-        out.writeEndObject();
+        object.endObject();
+        out.writeRawValue(object);
     }
 
     /** One {@code old} row: the before value of each column this row's UPDATE changed. */
-    private static void writeChangedColumns(
-            JsonGenerator out, CanalFlatTable table, ChangeEvent change) throws IOException {
+    private void writeChangedColumns(JsonGenerator out, CanalFlatTable table, ChangeEvent change)
+            throws IOException {
         RowImage before = change.before();
-        out.writeStartObject();
+        FlatRowWriter object = rowWriter;
+        object.beginObject();
         for (int c = 0, n = table.columnCount(); c < n; c++) {
             if (change.isUpdated(c)) {
-                out.writeFieldName(table.name(c));
-                writeValue(out, before, c);
+                object.field(table.fieldPrefix(c), before, c);
             }
         }
-        out.writeEndObject();
-    }
-
-    private static void writeValue(JsonGenerator out, RowImage row, int column) throws IOException {
-        if (row.isNull(column)) {
-            out.writeNull();
-        } else {
-            // Already UTF-8: Jackson only escapes what JSON requires while copying.
-            out.writeUTF8String(row.utf8(), row.start(column), row.length(column));
-        }
+        object.endObject();
+        out.writeRawValue(object);
     }
 
     private static void writeRawOrNull(JsonGenerator out, SerializableString json)

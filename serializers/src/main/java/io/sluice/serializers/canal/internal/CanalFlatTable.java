@@ -25,6 +25,7 @@ public final class CanalFlatTable {
     private final SerializedString database;
     private final SerializedString table;
     private final SerializedString[] names;
+    private final byte[][] fieldPrefixes;
     private final SerializedString mysqlTypeJson;
     private final SerializedString sqlTypeJson;
     private final SerializedString pkNamesJson;
@@ -39,6 +40,11 @@ public final class CanalFlatTable {
             names[i] = encoded(schema.name(i));
         }
         this.names = names;
+        byte[][] prefixes = new byte[n][];
+        for (int i = 0; i < n; i++) {
+            prefixes[i] = FlatRowWriter.fieldPrefix(schema.name(i));
+        }
+        this.fieldPrefixes = prefixes;
         // Canal leaves a map null when it would be empty, and pkNames null without a primary key.
         this.mysqlTypeJson =
                 n == 0 ? null : render(json, out -> writeMysqlTypes(out, schema, names));
@@ -54,6 +60,7 @@ public final class CanalFlatTable {
         this.database = encoded.database;
         this.table = encoded.table;
         this.names = encoded.names;
+        this.fieldPrefixes = encoded.fieldPrefixes;
         this.mysqlTypeJson = encoded.mysqlTypeJson;
         this.sqlTypeJson = encoded.sqlTypeJson;
         this.pkNamesJson = encoded.pkNamesJson;
@@ -87,6 +94,11 @@ public final class CanalFlatTable {
     /** The column's name, ready for {@code writeFieldName}. */
     public SerializableString name(int column) {
         return names[column];
+    }
+
+    /** The UTF-8 bytes of {@code "name":} for a column, for {@link FlatRowWriter}. */
+    public byte[] fieldPrefix(int column) {
+        return fieldPrefixes[column];
     }
 
     public int columnCount() {

@@ -1,0 +1,187 @@
+package io.sluice.it.pipeline;
+
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.InjectMiniCluster;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+
+import com.alibaba.fastjson2.JSON;
+import com.alibaba.otter.canal.protocol.FlatMessage;
+import io.sluice.functions.sink.KafkaSinkFactory;
+import io.sluice.functions.source.MySqlSourceFactory;
+import io.sluice.it.flink.FlinkMiniCluster;
+import io.sluice.it.server.KafkaExtension;
+import io.sluice.it.server.MariaDbExtension;
+import io.sluice.it.server.MariaDbServer;
+import io.sluice.job.SluiceJob;
+import io.sluice.job.config.JobConfigLoader;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Exactly once through a real failure: the TaskManager running the job is killed in the binlog
+ * phase while output is written but not yet committed, after earlier checkpoints committed, and a
+ * new TaskManager takes over from the last checkpoint. The read_committed drain must hold every
+ * change exactly once, each row's changes in one partition, in order.
+ */
+class ExactlyOnceITCase {
+
+    @RegisterExtension static final MariaDbExtension MARIADB = new MariaDbExtension();
+    @RegisterExtension static final KafkaExtension KAFKA = new KafkaExtension();
+
+    @RegisterExtension static final MiniClusterExtension FLINK = FlinkMiniCluster.extension(4);
+
+    private static final int ROWS = 20;
+    private static final int ROUNDS = 16;
+    private static final Duration WAIT = Duration.ofMinutes(3);
+
+    @Test
+    void killedTaskManagerInBinlogPhaseLosesAndDuplicatesNothing(
+            @InjectMiniCluster MiniCluster cluster) throws Exception {
+        MariaDbServer mariaDb = MARIADB.server();
+        String database = mariaDb.createDatabase("eo", "ddl/counters.sql");
+        for (int id = 0; id < ROWS; id++) {
+            mariaDb.execute(database, "INSERT INTO counters VALUES (" + id + ", 0, 'seed')");
+        }
+        String topic = "eo-" + database;
+        KAFKA.server().createTopic(topic, 3);
+
+        JobClient job = startJob(mariaDb, database, topic);
+        try {
+            // Snapshot rows readable under read_committed: checkpoints have committed.
+            KAFKA.server().drainReadCommitted(topic, ROWS, WAIT);
+            for (int round = 1; round <= ROUNDS; round++) {
+                updateAll(mariaDb, database, round);
+                if (round == ROUNDS / 2) {
+                    // This round's output committed; the next one written but not yet committed:
+                    // that is when the TaskManager dies.
+                    KAFKA.server().drainReadCommitted(topic, ROWS * (round + 1), WAIT);
+                    updateAll(mariaDb, database, round + 1);
+                    round++;
+                    awaitUncommitted(topic, ROWS * (round + 1));
+                    cluster.terminateTaskManager(0).get(1, TimeUnit.MINUTES);
+                    cluster.startTaskManager();
+                }
+            }
+
+            int expected = ROWS * (ROUNDS + 1);
+            List<ConsumerRecord<byte[], byte[]>> records =
+                    KAFKA.server().drainReadCommitted(topic, expected, WAIT);
+
+            List<String> seen = new ArrayList<>();
+            Map<String, Integer> partitionOf = new HashMap<>();
+            Map<String, Integer> lastVersion = new HashMap<>();
+            for (ConsumerRecord<byte[], byte[]> record : records) {
+                FlatMessage message = JSON.parseObject(record.value(), FlatMessage.class);
+                Map<String, String> row = message.getData().get(0);
+                String id = row.get("id");
+                int version = Integer.parseInt(row.get("version"));
+                seen.add(id + "@" + version);
+                assertThat(partitionOf.putIfAbsent(id, record.partition()))
+                        .as("row %s stays in one partition", id)
+                        .isIn(null, record.partition());
+                Integer previous = lastVersion.put(id, version);
+                assertThat(previous == null ? -1 : previous)
+                        .as("row %s changes arrive in binlog order", id)
+                        .isLessThan(version);
+            }
+            List<String> want = new ArrayList<>();
+            for (int id = 0; id < ROWS; id++) {
+                for (int version = 0; version <= ROUNDS; version++) {
+                    want.add(id + "@" + version);
+                }
+            }
+            assertThat(seen).containsExactlyInAnyOrderElementsOf(want);
+            // The failure really cut an open transaction: its aborted records are in the log.
+            assertThat(readUncommitted(topic, Duration.ofSeconds(2)))
+                    .as("records in the log, aborted ones included")
+                    .isGreaterThan(expected);
+        } finally {
+            job.cancel().get(1, TimeUnit.MINUTES);
+        }
+    }
+
+    /** Waits until a read_uncommitted reader sees at least {@code count} records. */
+    private static void awaitUncommitted(String topic, int count) {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (readUncommitted(topic, Duration.ofMillis(100)) < count) {
+            assertThat(System.nanoTime()).as("uncommitted records appear").isLessThan(deadline);
+        }
+    }
+
+    /** Data records in the topic, committed or not, read until {@code quiet} passes idle. */
+    private static int readUncommitted(String topic, Duration quiet) {
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.server().bootstrapServers());
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
+        props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
+            List<TopicPartition> partitions = new ArrayList<>();
+            consumer.partitionsFor(topic)
+                    .forEach(p -> partitions.add(new TopicPartition(topic, p.partition())));
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            int count = 0;
+            int batch;
+            do {
+                batch = consumer.poll(quiet).count();
+                count += batch;
+            } while (batch > 0);
+            return count;
+        }
+    }
+
+    private static void updateAll(MariaDbServer mariaDb, String database, int version)
+            throws Exception {
+        String[] updates = new String[ROWS];
+        for (int id = 0; id < ROWS; id++) {
+            updates[id] = "UPDATE counters SET version = " + version + " WHERE id = " + id;
+        }
+        mariaDb.execute(database, updates);
+    }
+
+    private static JobClient startJob(MariaDbServer mariaDb, String database, String topic)
+            throws Exception {
+        Configuration config =
+                JobConfigLoader.fromArgs(
+                        "--set", "source.hostname=" + mariaDb.host(),
+                        "--set", "source.port=" + mariaDb.port(),
+                        "--set", "source.username=" + MariaDbServer.CDC_USER,
+                        "--set", "source.password=" + MariaDbServer.CDC_PASSWORD,
+                        "--set", "source.tables=" + database + ".counters",
+                        "--set", "route.default-topic=" + topic,
+                        "--set",
+                                "sink.kafka.bootstrap-servers=" + KAFKA.server().bootstrapServers(),
+                        "--set", "sink.transactional-id-prefix=" + topic,
+                        "--set", "job.checkpoint-interval=3s",
+                        "--set", "parallelism.source=2",
+                        "--set", "parallelism.encode=2",
+                        "--set", "parallelism.sink=2");
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        SluiceJob.configure(env, config);
+        new SluiceJob(
+                        MySqlSourceFactory.changeEventSource(config),
+                        KafkaSinkFactory.sink(config),
+                        config)
+                .build(env);
+        return env.executeAsync("exactly-once-" + database);
+    }
+}
