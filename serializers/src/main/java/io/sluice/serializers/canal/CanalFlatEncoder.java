@@ -19,6 +19,7 @@ import io.sluice.serializers.event.TableSchema;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Objects;
 
@@ -47,10 +48,11 @@ import java.util.Objects;
  *       the one binlog event its rows share.
  * </ul>
  *
- * <p>Performance: one Jackson generator lives as long as the encoder and writes into one reused
- * buffer; column names, database and table, and the schema-constant {@code mysqlType}, {@code
- * sqlType} and {@code pkNames} values are encoded once per schema; values are copied from the
- * {@link RowImage}'s UTF-8 bytes. The only allocation per message is the returned array.
+ * <p>Performance: row messages, the hot path, are assembled by {@link FlatRowWriter} from runs that
+ * Jackson renders once per table schema (column names, database and table, and the schema-constant
+ * {@code mysqlType}, {@code sqlType} and {@code pkNames}), values copied from the {@link
+ * RowImage}'s UTF-8 bytes with the same escaping; statements go through one long-lived Jackson
+ * generator. The only allocation per message is the returned array.
  *
  * <p>An instance serves one thread.
  */
@@ -75,6 +77,12 @@ public final class CanalFlatEncoder implements ChangeEncoder {
                     .recyclerPool(JsonRecyclerPools.nonRecyclingPool())
                     .build();
 
+    private static final byte[] DATA_ARRAY = ascii("{\"data\":[");
+    private static final byte[] DATA_NULL = ascii("{\"data\":null");
+    private static final byte[] GTID_FIELD = ascii(",\"gtid\":");
+    private static final byte[] ID_FIELD = ascii(",\"id\":");
+    private static final byte[] NULL_VALUE = ascii("null");
+    private static final byte[][] TYPE_FIELDS = typeFields();
     private static final SerializedString DATA = new SerializedString("data");
     private static final SerializedString DATABASE = new SerializedString("database");
     private static final SerializedString ES = new SerializedString("es");
@@ -111,10 +119,10 @@ public final class CanalFlatEncoder implements ChangeEncoder {
         try {
             if (first.isDdl()) {
                 writeStatement(first, messageId, buildTime);
-            } else {
-                writeRows(changes, first, tables.get(first.schema()), messageId, buildTime);
+                return sink.drain(generator);
             }
-            return sink.drain(generator);
+            writeRows(changes, first, tables.get(first.schema()), messageId, buildTime);
+            return rowWriter.toByteArray();
         } catch (IOException | RuntimeException e) {
             // Start the next message from a clean generator and an empty sink.
             generator = newGenerator(sink);
@@ -127,60 +135,52 @@ public final class CanalFlatEncoder implements ChangeEncoder {
         }
     }
 
+    /**
+     * A row message, assembled in {@link FlatRowWriter} from the table's pre-encoded runs (rendered
+     * once per table by the generator) and the varying fields.
+     */
     private void writeRows(
             List<ChangeEvent> changes,
             ChangeEvent first,
             CanalFlatTable table,
             long messageId,
-            long buildTime)
-            throws IOException {
-        JsonGenerator out = generator;
-        out.writeStartObject();
-        out.writeFieldName(DATA);
+            long buildTime) {
+        FlatRowWriter message = rowWriter;
+        message.reset();
         if (table.columnCount() == 0) {
-            out.writeNull(); // Canal skips rows without columns, leaving data null
+            message.raw(DATA_NULL); // Canal skips rows without columns, leaving data null
         } else {
-            out.writeStartArray();
-            for (ChangeEvent change : changes) {
-                writeAllColumns(out, table, change.data());
+            message.raw(DATA_ARRAY);
+            for (int i = 0, n = changes.size(); i < n; i++) {
+                if (i > 0) {
+                    message.raw(',');
+                }
+                writeAllColumns(message, table, changes.get(i).data());
             }
-            out.writeEndArray();
+            message.raw(']');
         }
-        out.writeFieldName(DATABASE);
-        out.writeString(table.database());
-        out.writeFieldName(ES);
-        out.writeNumber(first.executeTime());
-        out.writeFieldName(GTID);
-        out.writeString(first.gtid());
-        out.writeFieldName(ID);
-        out.writeNumber(messageId);
-        out.writeFieldName(IS_DDL);
-        out.writeBoolean(false);
-        out.writeFieldName(MYSQL_TYPE);
-        writeRawOrNull(out, table.mysqlTypeJson());
-        out.writeFieldName(OLD);
+        message.raw(table.afterData());
+        message.number(first.executeTime());
+        message.raw(GTID_FIELD);
+        message.quoted(first.gtid());
+        message.raw(ID_FIELD);
+        message.number(messageId);
+        message.raw(table.isDdlToOld());
         if (first.type() == ChangeType.UPDATE) {
-            out.writeStartArray();
-            for (ChangeEvent change : changes) {
-                writeChangedColumns(out, table, change);
+            message.raw('[');
+            for (int i = 0, n = changes.size(); i < n; i++) {
+                if (i > 0) {
+                    message.raw(',');
+                }
+                writeChangedColumns(message, table, changes.get(i));
             }
-            out.writeEndArray();
+            message.raw(']');
         } else {
-            out.writeNull();
+            message.raw(NULL_VALUE);
         }
-        out.writeFieldName(PK_NAMES);
-        writeRawOrNull(out, table.pkNamesJson());
-        out.writeFieldName(SQL);
-        out.writeString(EMPTY);
-        out.writeFieldName(SQL_TYPE);
-        writeRawOrNull(out, table.sqlTypeJson());
-        out.writeFieldName(TABLE);
-        out.writeString(table.table());
-        out.writeFieldName(TS);
-        out.writeNumber(buildTime);
-        out.writeFieldName(TYPE);
-        out.writeString(TYPE_NAMES[first.type().ordinal()]);
-        out.writeEndObject();
+        message.raw(table.pkNamesToTs());
+        message.number(buildTime);
+        message.raw(TYPE_FIELDS[first.type().ordinal()]);
     }
 
     /** A DDL or QUERY: no rows, no column maps, the statement in {@code sql}. */
@@ -220,39 +220,25 @@ public final class CanalFlatEncoder implements ChangeEncoder {
     }
 
     /** One {@code data} row: every column in column order. */
-    private void writeAllColumns(JsonGenerator out, CanalFlatTable table, RowImage row)
-            throws IOException {
-        FlatRowWriter object = rowWriter;
-        object.beginObject();
+    private static void writeAllColumns(FlatRowWriter out, CanalFlatTable table, RowImage row) {
+        out.beginObject();
         for (int c = 0, n = table.columnCount(); c < n; c++) {
-            object.field(table.fieldPrefix(c), row, c);
+            out.field(table.fieldPrefix(c), row, c);
         }
-        object.endObject();
-        out.writeRawValue(object);
+        out.endObject();
     }
 
     /** One {@code old} row: the before value of each column this row's UPDATE changed. */
-    private void writeChangedColumns(JsonGenerator out, CanalFlatTable table, ChangeEvent change)
-            throws IOException {
+    private static void writeChangedColumns(
+            FlatRowWriter out, CanalFlatTable table, ChangeEvent change) {
         RowImage before = change.before();
-        FlatRowWriter object = rowWriter;
-        object.beginObject();
+        out.beginObject();
         for (int c = 0, n = table.columnCount(); c < n; c++) {
             if (change.isUpdated(c)) {
-                object.field(table.fieldPrefix(c), before, c);
+                out.field(table.fieldPrefix(c), before, c);
             }
         }
-        object.endObject();
-        out.writeRawValue(object);
-    }
-
-    private static void writeRawOrNull(JsonGenerator out, SerializableString json)
-            throws IOException {
-        if (json == null) {
-            out.writeNull();
-        } else {
-            out.writeRawValue(json);
-        }
+        out.endObject();
     }
 
     /**
@@ -332,5 +318,19 @@ public final class CanalFlatEncoder implements ChangeEncoder {
             names[type.ordinal()] = new SerializedString(type.name());
         }
         return names;
+    }
+
+    private static byte[] ascii(String json) {
+        return json.getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** {@code ,"type":"INSERT"}} and so on, closing a row message. */
+    private static byte[][] typeFields() {
+        ChangeType[] types = ChangeType.values();
+        byte[][] fields = new byte[types.length][];
+        for (ChangeType type : types) {
+            fields[type.ordinal()] = ascii(",\"type\":\"" + type.name() + "\"}");
+        }
+        return fields;
     }
 }

@@ -22,48 +22,52 @@ import java.nio.charset.StandardCharsets;
 public final class CanalFlatTable {
 
     private final TableSchema schema;
-    private final SerializedString database;
-    private final SerializedString table;
-    private final SerializedString[] names;
     private final byte[][] fieldPrefixes;
-    private final SerializedString mysqlTypeJson;
-    private final SerializedString sqlTypeJson;
-    private final SerializedString pkNamesJson;
+    private final byte[] afterData;
+    private final byte[] isDdlToOld;
+    private final byte[] pkNamesToTs;
 
     private CanalFlatTable(TableSchema schema, JsonFactory json) {
         this.schema = schema;
-        this.database = encoded(schema.database());
-        this.table = encoded(schema.table());
         int n = schema.columnCount();
         SerializedString[] names = new SerializedString[n];
-        for (int i = 0; i < n; i++) {
-            names[i] = encoded(schema.name(i));
-        }
-        this.names = names;
         byte[][] prefixes = new byte[n][];
         for (int i = 0; i < n; i++) {
+            names[i] = encoded(schema.name(i));
             prefixes[i] = FlatRowWriter.fieldPrefix(schema.name(i));
         }
         this.fieldPrefixes = prefixes;
         // Canal leaves a map null when it would be empty, and pkNames null without a primary key.
-        this.mysqlTypeJson =
+        SerializedString mysqlTypes =
                 n == 0 ? null : render(json, out -> writeMysqlTypes(out, schema, names));
-        this.sqlTypeJson = n == 0 ? null : render(json, out -> writeSqlTypes(out, schema, names));
-        this.pkNamesJson =
+        SerializedString sqlTypes =
+                n == 0 ? null : render(json, out -> writeSqlTypes(out, schema, names));
+        SerializedString pkNames =
                 schema.keyColumnCount() == 0
                         ? null
                         : render(json, out -> writePkNames(out, schema, names));
+        // The runs of a row message that only the table decides, between the varying fields.
+        this.afterData =
+                concat(",\"database\":", FlatRowWriter.quotedString(schema.database()), ",\"es\":");
+        this.isDdlToOld =
+                concat(",\"isDdl\":false,\"mysqlType\":", rawOrNull(mysqlTypes), ",\"old\":");
+        this.pkNamesToTs =
+                concat(
+                        ",\"pkNames\":",
+                        rawOrNull(pkNames),
+                        ",\"sql\":\"\",\"sqlType\":",
+                        rawOrNull(sqlTypes),
+                        ",\"table\":",
+                        FlatRowWriter.quotedString(schema.table()),
+                        ",\"ts\":");
     }
 
     private CanalFlatTable(TableSchema schema, CanalFlatTable encoded) {
         this.schema = schema;
-        this.database = encoded.database;
-        this.table = encoded.table;
-        this.names = encoded.names;
         this.fieldPrefixes = encoded.fieldPrefixes;
-        this.mysqlTypeJson = encoded.mysqlTypeJson;
-        this.sqlTypeJson = encoded.sqlTypeJson;
-        this.pkNamesJson = encoded.pkNamesJson;
+        this.afterData = encoded.afterData;
+        this.isDdlToOld = encoded.isDdlToOld;
+        this.pkNamesToTs = encoded.pkNamesToTs;
     }
 
     /** Encodes the schema's constant parts with {@code json}, which must be the encoder's. */
@@ -83,41 +87,28 @@ public final class CanalFlatTable {
         return new CanalFlatTable(equal, this);
     }
 
-    public SerializableString database() {
-        return database;
-    }
-
-    public SerializableString table() {
-        return table;
-    }
-
-    /** The column's name, ready for {@code writeFieldName}. */
-    public SerializableString name(int column) {
-        return names[column];
-    }
-
     /** The UTF-8 bytes of {@code "name":} for a column, for {@link FlatRowWriter}. */
     public byte[] fieldPrefix(int column) {
         return fieldPrefixes[column];
     }
 
+    /** {@code ,"database":"db","es":} */
+    public byte[] afterData() {
+        return afterData;
+    }
+
+    /** {@code ,"isDdl":false,"mysqlType":{...},"old":} */
+    public byte[] isDdlToOld() {
+        return isDdlToOld;
+    }
+
+    /** {@code ,"pkNames":[...],"sql":"","sqlType":{...},"table":"t","ts":} */
+    public byte[] pkNamesToTs() {
+        return pkNamesToTs;
+    }
+
     public int columnCount() {
-        return names.length;
-    }
-
-    /** {@code {"name":"type",...}} in column order, or null for a table without columns. */
-    public SerializableString mysqlTypeJson() {
-        return mysqlTypeJson;
-    }
-
-    /** {@code {"name":code,...}} in column order, or null for a table without columns. */
-    public SerializableString sqlTypeJson() {
-        return sqlTypeJson;
-    }
-
-    /** {@code ["k1",...]} in column order, or null for a table without a primary key. */
-    public SerializableString pkNamesJson() {
-        return pkNamesJson;
+        return fieldPrefixes.length;
     }
 
     private static void writeMysqlTypes(
@@ -150,6 +141,21 @@ public final class CanalFlatTable {
     }
 
     /** A string whose quoted and unquoted UTF-8 forms are computed now, not on first use. */
+    private static byte[] rawOrNull(SerializableString json) {
+        return json == null ? "null".getBytes(StandardCharsets.US_ASCII) : json.asUnquotedUTF8();
+    }
+
+    private static byte[] concat(Object... parts) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (Object part : parts) {
+            out.writeBytes(
+                    part instanceof String
+                            ? ((String) part).getBytes(StandardCharsets.UTF_8)
+                            : (byte[]) part);
+        }
+        return out.toByteArray();
+    }
+
     private static SerializedString encoded(String text) {
         SerializedString encoded = new SerializedString(text);
         encoded.asQuotedUTF8();

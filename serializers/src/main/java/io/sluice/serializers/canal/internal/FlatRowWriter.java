@@ -1,28 +1,30 @@
 package io.sluice.serializers.canal.internal;
 
-import com.fasterxml.jackson.core.SerializableString;
 import io.sluice.serializers.event.RowImage;
 
-import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.ByteBuffer;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * Assembles one {@code data}/{@code old} row object, {@code {"col":"value",...}}, into a reused
- * byte buffer, for the generator to copy as one raw value. Per column this is two array copies (the
- * pre-encoded {@code "name":} and the value) instead of a generator call per name and value, whose
- * context bookkeeping dominated narrow rows.
+ * Assembles a flat row message in a reused byte buffer: the table's pre-encoded runs, the varying
+ * top-level fields, and the {@code data}/{@code old} row objects ({@code {"col":"value",...}}),
+ * returned as one exact copy. Per column this is two array copies (the pre-encoded {@code "name":}
+ * and the value) instead of a generator call per name and per value, whose context bookkeeping
+ * dominated narrow rows.
  *
  * <p>Escaping is the encoder's (and fastjson2's): {@code \" \\ \b \t \n \f \r}, other characters
- * below U+0020 as lower-case {@code \}{@code u00xx}, all else copied as UTF-8. Only the {@link
- * #appendUnquotedUTF8} and {@link #asUnquotedUTF8} views that raw writes use are supported.
+ * below U+0020 as lower-case {@code \}{@code u00xx}, all else copied as UTF-8.
  */
-public final class FlatRowWriter implements SerializableString {
+public final class FlatRowWriter {
 
+    private static final VarHandle LONGS =
+            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] NULL = "null".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] EMPTY_STRING = {'"', '"'};
 
     /** For each byte below 0x60: 0 copy, else the escape kind. */
     private static final byte[] ESCAPES = new byte[0x60];
@@ -46,28 +48,85 @@ public final class FlatRowWriter implements SerializableString {
 
     /** The bytes of {@code "name":} for a column name, escaped as values are. */
     public static byte[] fieldPrefix(String name) {
-        byte[] utf8 = name.getBytes(StandardCharsets.UTF_8);
         FlatRowWriter writer = new FlatRowWriter();
-        writer.putQuoted(utf8, 0, utf8.length);
+        writer.quoted(name);
         writer.put((byte) ':');
-        return Arrays.copyOf(writer.buffer, writer.length);
+        return writer.toByteArray();
+    }
+
+    /** The bytes of a JSON string, escaped as values are. */
+    public static byte[] quotedString(String text) {
+        FlatRowWriter writer = new FlatRowWriter();
+        writer.quoted(text);
+        return writer.toByteArray();
+    }
+
+    /** Starts a new message: what was written is dropped. */
+    public void reset() {
+        length = 0;
+    }
+
+    /** Appends bytes that already are JSON. */
+    public void raw(byte[] json) {
+        putRaw(json, 0, json.length);
+    }
+
+    public void raw(char ascii) {
+        put((byte) ascii);
+    }
+
+    /** Appends a JSON number. */
+    public void number(long value) {
+        if (value == Long.MIN_VALUE) {
+            raw("-9223372036854775808".getBytes(StandardCharsets.US_ASCII));
+            return;
+        }
+        ensure(20);
+        if (value < 0) {
+            buffer[length++] = '-';
+            value = -value;
+        }
+        int digits = 1;
+        for (long v = value; v >= 10; v /= 10) {
+            digits++;
+        }
+        for (int i = length + digits - 1; i >= length; i--) {
+            buffer[i] = (byte) ('0' + value % 10);
+            value /= 10;
+        }
+        length += digits;
+    }
+
+    /** Appends a JSON string. */
+    public void quoted(String text) {
+        if (text.isEmpty()) {
+            putRaw(EMPTY_STRING, 0, EMPTY_STRING.length);
+            return;
+        }
+        byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
+        putQuoted(utf8, 0, utf8.length);
     }
 
     public void beginObject() {
-        length = 0;
         firstField = true;
         put((byte) '{');
     }
 
     /** Appends {@code ,"name":value}; {@code prefix} comes from {@link #fieldPrefix}. */
     public void field(byte[] prefix, RowImage row, int column) {
+        boolean isNull = row.isNull(column);
+        int valueLength = isNull ? NULL.length : row.length(column) + 2;
+        // One capacity check for the whole field; escapes, rare, check again.
+        ensure(1 + prefix.length + valueLength);
         if (!firstField) {
-            put((byte) ',');
+            buffer[length++] = ',';
         }
         firstField = false;
-        putRaw(prefix, 0, prefix.length);
-        if (row.isNull(column)) {
-            putRaw(NULL, 0, NULL.length);
+        System.arraycopy(prefix, 0, buffer, length, prefix.length);
+        length += prefix.length;
+        if (isNull) {
+            System.arraycopy(NULL, 0, buffer, length, NULL.length);
+            length += NULL.length;
         } else {
             putQuoted(row.utf8(), row.start(column), row.length(column));
         }
@@ -81,8 +140,11 @@ public final class FlatRowWriter implements SerializableString {
         ensure(count + 2);
         buffer[length++] = '"';
         int end = start + count;
-        int run = start;
-        for (int i = start; i < end; i++) {
+        int clean = cleanPrefix(utf8, start, end);
+        System.arraycopy(utf8, start, buffer, length, clean - start);
+        length += clean - start;
+        int run = clean;
+        for (int i = clean; i < end; i++) {
             int b = utf8[i] & 0xff;
             if (b < 0x60 && ESCAPES[b] != 0) {
                 putRaw(utf8, run, i - run);
@@ -92,6 +154,40 @@ public final class FlatRowWriter implements SerializableString {
         }
         putRaw(utf8, run, end - run);
         put((byte) '"');
+    }
+
+    /**
+     * The end of the longest prefix of {@code utf8[start, end)} that needs no escaping, checked
+     * eight bytes at a time: no byte below 0x20, no '"', no '\\'.
+     */
+    private static int cleanPrefix(byte[] utf8, int start, int end) {
+        int i = start;
+        while (i + 8 <= end) {
+            long word = (long) LONGS.get(utf8, i);
+            if (hasByteBelow20(word)
+                    || hasByte(word, 0x2222222222222222L)
+                    || hasByte(word, 0x5c5c5c5c5c5c5c5cL)) {
+                break;
+            }
+            i += 8;
+        }
+        while (i < end) {
+            int b = utf8[i] & 0xff;
+            if (b < 0x60 && ESCAPES[b] != 0) {
+                return i;
+            }
+            i++;
+        }
+        return i;
+    }
+
+    private static boolean hasByteBelow20(long word) {
+        return ((word - 0x2020202020202020L) & ~word & 0x8080808080808080L) != 0;
+    }
+
+    private static boolean hasByte(long word, long repeated) {
+        long x = word ^ repeated;
+        return ((x - 0x0101010101010101L) & ~x & 0x8080808080808080L) != 0;
     }
 
     private void putEscape(int b) {
@@ -126,81 +222,8 @@ public final class FlatRowWriter implements SerializableString {
         }
     }
 
-    @Override
-    public int appendUnquotedUTF8(byte[] out, int offset) {
-        if (offset + length > out.length) {
-            return -1;
-        }
-        System.arraycopy(buffer, 0, out, offset, length);
-        return length;
-    }
-
-    @Override
-    public byte[] asUnquotedUTF8() {
+    /** What was written since {@link #reset()}, as a new array. */
+    public byte[] toByteArray() {
         return Arrays.copyOf(buffer, length);
-    }
-
-    @Override
-    public String getValue() {
-        return new String(buffer, 0, length, StandardCharsets.UTF_8);
-    }
-
-    @Override
-    public int charLength() {
-        return getValue().length();
-    }
-
-    @Override
-    public int writeUnquotedUTF8(OutputStream out) throws IOException {
-        out.write(buffer, 0, length);
-        return length;
-    }
-
-    @Override
-    public int putUnquotedUTF8(ByteBuffer out) {
-        if (out.remaining() < length) {
-            return -1;
-        }
-        out.put(buffer, 0, length);
-        return length;
-    }
-
-    @Override
-    public char[] asQuotedChars() {
-        throw unsupported();
-    }
-
-    @Override
-    public byte[] asQuotedUTF8() {
-        throw unsupported();
-    }
-
-    @Override
-    public int appendQuotedUTF8(byte[] out, int offset) {
-        throw unsupported();
-    }
-
-    @Override
-    public int appendQuoted(char[] out, int offset) {
-        throw unsupported();
-    }
-
-    @Override
-    public int appendUnquoted(char[] out, int offset) {
-        throw unsupported();
-    }
-
-    @Override
-    public int writeQuotedUTF8(OutputStream out) {
-        throw unsupported();
-    }
-
-    @Override
-    public int putQuotedUTF8(ByteBuffer out) {
-        throw unsupported();
-    }
-
-    private static UnsupportedOperationException unsupported() {
-        return new UnsupportedOperationException("A row is only written raw");
     }
 }
