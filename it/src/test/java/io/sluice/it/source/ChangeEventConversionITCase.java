@@ -11,8 +11,11 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 
+import io.sluice.functions.encode.MessageFormat;
 import io.sluice.functions.source.MySqlSourceFactory;
 import io.sluice.functions.source.MySqlSourceOptions;
+import io.sluice.it.canal.CanalMessages;
+import io.sluice.it.canal.CanalMessages.Row;
 import io.sluice.it.flink.FlinkMiniCluster;
 import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
@@ -38,6 +41,7 @@ import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
@@ -275,11 +279,70 @@ class ChangeEventConversionITCase {
                     softly, ddl.get(4), ChangeType.TRUNCATE, database, "TRUNCATE TABLE all_types");
             softly.assertAll();
 
+            // What a Canal consumer reads of these real binlog events, in both formats.
+            for (MessageFormat format : MessageFormat.values()) {
+                for (ChangeEvent event : snapshot) {
+                    decodesWithCanal(format, List.of(event));
+                }
+                decodesWithCanal(format, dml.subList(0, 4)); // one 4-row rows event
+                decodesWithCanal(format, List.of(update));
+                decodesWithCanal(format, List.of(delete));
+                for (ChangeEvent event : ddl) {
+                    decodesWithCanal(format, List.of(event));
+                }
+            }
+
             ChangeEvent extra = EVENTS.poll(2, TimeUnit.SECONDS);
             assertThat(extra).as("no further events").isNull();
         } finally {
             job.cancel().get(1, TimeUnit.MINUTES);
         }
+    }
+
+    /** Encodes {@code events} as one message and checks Canal's decoding field by field. */
+    private static void decodesWithCanal(MessageFormat format, List<ChangeEvent> events) {
+        byte[] message = format.newEncoder().encode(events, 1, System.currentTimeMillis());
+        List<Row> rows = CanalMessages.decode(format, message);
+        SoftAssertions softly = new SoftAssertions();
+        softly.assertThat(rows).as("%s rows of %s", format, events.get(0)).hasSize(events.size());
+        for (int r = 0; r < Math.min(rows.size(), events.size()); r++) {
+            ChangeEvent event = events.get(r);
+            Row row = rows.get(r);
+            String what = format + " " + event.type() + " row " + r;
+            softly.assertThat(row.type).as(what).isEqualTo(event.type().name());
+            softly.assertThat(row.database).as(what).isEqualTo(event.database());
+            softly.assertThat(row.table).as(what).isEqualTo(event.table());
+            softly.assertThat(row.ddl).as(what).isEqualTo(event.isDdl());
+            if (event.isDdl()) {
+                softly.assertThat(row.sql).as(what).isEqualTo(event.sql());
+                continue;
+            }
+            for (int c = 0; c < event.schema().columnCount(); c++) {
+                String column = event.schema().name(c);
+                softly.assertThat(row.data)
+                        .as("%s: %s", what, column)
+                        .containsEntry(column, event.data().text(c));
+                softly.assertThat(row.mysqlType)
+                        .as("%s: mysqlType %s", what, column)
+                        .containsEntry(column, event.schema().mysqlType(c));
+                softly.assertThat(row.sqlType)
+                        .as("%s: sqlType %s", what, column)
+                        .containsEntry(column, event.schema().sqlType(c));
+                if (event.type() == ChangeType.UPDATE && event.isUpdated(c)) {
+                    softly.assertThat(row.old)
+                            .as("%s: old %s", what, column)
+                            .containsEntry(column, event.before().text(c));
+                }
+            }
+            if (event.type() == ChangeType.UPDATE) {
+                long changed =
+                        IntStream.range(0, event.schema().columnCount())
+                                .filter(event::isUpdated)
+                                .count();
+                softly.assertThat(row.old).as("%s: old size", what).hasSize((int) changed);
+            }
+        }
+        softly.assertAll();
     }
 
     /** Snapshot texts of the seed rows (ids 1..4). */
