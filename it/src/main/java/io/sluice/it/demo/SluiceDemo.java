@@ -8,14 +8,11 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.TimeUtils;
 
-import io.sluice.functions.sink.KafkaSinkFactory;
-import io.sluice.functions.source.MySqlSourceFactory;
+import io.sluice.it.job.EmbeddedJobs;
 import io.sluice.it.load.MixedDmlLoad;
 import io.sluice.it.server.FreePorts;
 import io.sluice.it.server.KafkaServer;
 import io.sluice.it.server.MariaDbServer;
-import io.sluice.job.SluiceJob;
-import io.sluice.job.config.JobConfigLoader;
 import io.sluice.job.config.JobOptions;
 
 import java.time.Duration;
@@ -132,17 +129,14 @@ public final class SluiceDemo {
     private JobClient startJob(MariaDbServer mariaDb, KafkaServer kafka, String database)
             throws Exception {
         Configuration sluice =
-                JobConfigLoader.fromArgs(
-                        "--set", "source.hostname=" + mariaDb.host(),
-                        "--set", "source.port=" + mariaDb.port(),
-                        "--set", "source.username=" + MariaDbServer.CDC_USER,
-                        "--set", "source.password=" + MariaDbServer.CDC_PASSWORD,
-                        "--set", "source.tables=" + database + ".customers;" + database + ".orders",
-                        "--set", "sink.kafka.bootstrap-servers=" + kafka.bootstrapServers(),
-                        "--set", "route.default-topic=" + TOPIC,
-                        "--set", "sink.transactional-id-prefix=sluice-demo-" + database,
-                        "--set", "job.checkpoint-interval=2s",
-                        "--set", "job.name=sluice-demo");
+                EmbeddedJobs.config(
+                        mariaDb,
+                        kafka,
+                        database + ".customers;" + database + ".orders",
+                        TOPIC,
+                        "sink.transactional-id-prefix=sluice-demo-" + database,
+                        "job.checkpoint-interval=2s",
+                        "job.name=sluice-demo");
         Configuration flink = new Configuration();
         flink.set(RestOptions.PORT, args.webPort);
         flink.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
@@ -152,13 +146,7 @@ public final class SluiceDemo {
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.createLocalEnvironmentWithWebUI(flink);
         env.setParallelism(2);
-        SluiceJob.configure(env, sluice);
-        new SluiceJob(
-                        MySqlSourceFactory.changeEventSource(sluice),
-                        KafkaSinkFactory.sink(sluice),
-                        sluice)
-                .build(env);
-        return env.executeAsync(sluice.get(JobOptions.NAME));
+        return EmbeddedJobs.start(env, sluice, sluice.get(JobOptions.NAME));
     }
 
     private void drive(

@@ -6,15 +6,12 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 
 import io.sluice.functions.encode.MessageFormat;
-import io.sluice.functions.sink.KafkaSinkFactory;
-import io.sluice.functions.source.MySqlSourceFactory;
 import io.sluice.it.canal.CanalMessages.Row;
 import io.sluice.it.flink.FlinkMiniCluster;
+import io.sluice.it.job.EmbeddedJobs;
 import io.sluice.it.server.KafkaExtension;
 import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
-import io.sluice.job.SluiceJob;
-import io.sluice.job.config.JobConfigLoader;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -118,31 +115,20 @@ class CanalPipelineITCase {
             MariaDbServer mariaDb, String database, String topic, MessageFormat format)
             throws Exception {
         Configuration config =
-                JobConfigLoader.fromArgs(
-                        "--set", "source.hostname=" + mariaDb.host(),
-                        "--set", "source.port=" + mariaDb.port(),
-                        "--set", "source.username=" + MariaDbServer.CDC_USER,
-                        "--set", "source.password=" + MariaDbServer.CDC_PASSWORD,
-                        "--set", "source.tables=" + database + ".items",
-                        "--set", "format=" + format,
-                        "--set", "route.default-topic=" + topic,
-                        "--set",
-                                "sink.kafka.bootstrap-servers=" + KAFKA.server().bootstrapServers(),
-                        "--set", "sink.transactional-id-prefix=" + topic,
-                        "--set", "job.checkpoint-interval=500ms",
+                EmbeddedJobs.config(
+                        mariaDb,
+                        KAFKA.server(),
+                        database + ".items",
+                        topic,
+                        "format=" + format,
+                        "job.checkpoint-interval=500ms",
                         // One encode/sink path keeps the binlog's total order, DDL included; the
                         // pipeline's cross-subtask DDL ordering is tested on its own.
-                        "--set", "parallelism.encode=1",
-                        "--set", "parallelism.sink=1");
+                        "parallelism.encode=1",
+                        "parallelism.sink=1");
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(2);
-        SluiceJob.configure(env, config);
-        new SluiceJob(
-                        MySqlSourceFactory.changeEventSource(config),
-                        KafkaSinkFactory.sink(config),
-                        config)
-                .build(env);
-        return env.executeAsync("canal-" + format + "-" + database);
+        return EmbeddedJobs.start(env, config, "canal-" + format + "-" + database);
     }
 
     private static List<Row> decode(

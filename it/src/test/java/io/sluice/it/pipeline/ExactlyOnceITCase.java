@@ -9,14 +9,11 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 
 import com.alibaba.fastjson2.JSON;
 import com.alibaba.otter.canal.protocol.FlatMessage;
-import io.sluice.functions.sink.KafkaSinkFactory;
-import io.sluice.functions.source.MySqlSourceFactory;
 import io.sluice.it.flink.FlinkMiniCluster;
+import io.sluice.it.job.EmbeddedJobs;
 import io.sluice.it.server.KafkaExtension;
 import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
-import io.sluice.job.SluiceJob;
-import io.sluice.job.config.JobConfigLoader;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -161,27 +158,18 @@ class ExactlyOnceITCase {
     private static JobClient startJob(MariaDbServer mariaDb, String database, String topic)
             throws Exception {
         Configuration config =
-                JobConfigLoader.fromArgs(
-                        "--set", "source.hostname=" + mariaDb.host(),
-                        "--set", "source.port=" + mariaDb.port(),
-                        "--set", "source.username=" + MariaDbServer.CDC_USER,
-                        "--set", "source.password=" + MariaDbServer.CDC_PASSWORD,
-                        "--set", "source.tables=" + database + ".counters",
-                        "--set", "route.default-topic=" + topic,
-                        "--set",
-                                "sink.kafka.bootstrap-servers=" + KAFKA.server().bootstrapServers(),
-                        "--set", "sink.transactional-id-prefix=" + topic,
-                        "--set", "job.checkpoint-interval=3s",
-                        "--set", "parallelism.source=2",
-                        "--set", "parallelism.encode=2",
-                        "--set", "parallelism.sink=2");
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        SluiceJob.configure(env, config);
-        new SluiceJob(
-                        MySqlSourceFactory.changeEventSource(config),
-                        KafkaSinkFactory.sink(config),
-                        config)
-                .build(env);
-        return env.executeAsync("exactly-once-" + database);
+                EmbeddedJobs.config(
+                        mariaDb,
+                        KAFKA.server(),
+                        database + ".counters",
+                        topic,
+                        "job.checkpoint-interval=3s",
+                        "parallelism.source=2",
+                        "parallelism.encode=2",
+                        "parallelism.sink=2");
+        return EmbeddedJobs.start(
+                StreamExecutionEnvironment.getExecutionEnvironment(),
+                config,
+                "exactly-once-" + database);
     }
 }

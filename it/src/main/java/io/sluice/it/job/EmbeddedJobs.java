@@ -1,0 +1,64 @@
+package io.sluice.it.job;
+
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+import io.sluice.functions.sink.KafkaSinkFactory;
+import io.sluice.functions.source.MySqlSourceFactory;
+import io.sluice.it.server.KafkaServer;
+import io.sluice.it.server.MariaDbServer;
+import io.sluice.job.SluiceJob;
+import io.sluice.job.config.JobConfigLoader;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** Runs the real Sluice job against embedded servers, for the ITCases, the demo and benchmarks. */
+public final class EmbeddedJobs {
+
+    private EmbeddedJobs() {}
+
+    /**
+     * The job's configuration for {@code tables} ({@code db.table;...}) of {@code mariaDb} into
+     * {@code topic} on {@code kafka}, through the same loader as production, then {@code overrides}
+     * ({@code key=value}).
+     */
+    public static Configuration config(
+            MariaDbServer mariaDb,
+            KafkaServer kafka,
+            String tables,
+            String topic,
+            String... overrides) {
+        List<String> args = new ArrayList<>();
+        set(args, "source.hostname=" + mariaDb.host());
+        set(args, "source.port=" + mariaDb.port());
+        set(args, "source.username=" + MariaDbServer.CDC_USER);
+        set(args, "source.password=" + MariaDbServer.CDC_PASSWORD);
+        set(args, "source.tables=" + tables);
+        set(args, "route.default-topic=" + topic);
+        set(args, "sink.kafka.bootstrap-servers=" + kafka.bootstrapServers());
+        set(args, "sink.transactional-id-prefix=" + topic);
+        for (String override : overrides) {
+            set(args, override);
+        }
+        return JobConfigLoader.fromArgs(args.toArray(new String[0]));
+    }
+
+    /** Builds the job on {@code env} with the production source and sink, and starts it. */
+    public static JobClient start(StreamExecutionEnvironment env, Configuration config, String name)
+            throws Exception {
+        SluiceJob.configure(env, config);
+        new SluiceJob(
+                        MySqlSourceFactory.changeEventSource(config),
+                        KafkaSinkFactory.sink(config),
+                        config)
+                .build(env);
+        return env.executeAsync(name);
+    }
+
+    private static void set(List<String> args, String assignment) {
+        args.add("--set");
+        args.add(assignment);
+    }
+}
