@@ -17,7 +17,7 @@ import io.sluice.job.config.JobOptions;
 
 import java.time.Duration;
 import java.time.LocalTime;
-import java.time.temporal.ChronoUnit;
+import java.time.format.DateTimeFormatter;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -30,6 +30,7 @@ public final class SluiceDemo {
     private static final String TOPIC = "sluice-demo";
     private static final int PARTITIONS = 3;
     private static final Duration PROGRESS_EVERY = Duration.ofSeconds(5);
+    private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss");
 
     private final DemoArgs args;
     private final CountDownLatch stop = new CountDownLatch(1);
@@ -205,9 +206,7 @@ public final class SluiceDemo {
 
     private static void say(String format, Object... values) {
         System.out.println(
-                LocalTime.now().truncatedTo(ChronoUnit.SECONDS)
-                        + " sluice demo: "
-                        + String.format(format, values));
+                LocalTime.now().format(CLOCK) + " sluice demo: " + String.format(format, values));
         System.out.flush();
     }
 
