@@ -17,10 +17,12 @@ import io.sluice.functions.encode.ChangeEventEncodeFunction;
 import io.sluice.functions.encode.ChangeEventKeySelector;
 import io.sluice.functions.encode.EncodeOptions;
 import io.sluice.functions.encode.MessageFormat;
+import io.sluice.functions.normalize.PrimaryKeyChangeSplitter;
 import io.sluice.functions.route.RouteOptions;
 import io.sluice.functions.sink.KafkaSinkFactory;
 import io.sluice.functions.sink.SinkMessage;
 import io.sluice.functions.source.MySqlSourceFactory;
+import io.sluice.functions.types.ChangeEventTypeInfo;
 import io.sluice.functions.types.SinkMessageTypeInfo;
 import io.sluice.job.config.JobConfigLoader;
 import io.sluice.job.config.JobOptions;
@@ -38,6 +40,7 @@ import java.util.Arrays;
 public final class SluiceJob {
 
     public static final String SOURCE_UID = "mysql-cdc-source";
+    public static final String SPLIT_KEY_CHANGES_UID = "split-key-changes";
     public static final String ENCODE_UID = "encode";
     public static final String SINK_UID = "kafka-sink";
 
@@ -61,8 +64,17 @@ public final class SluiceJob {
                         .name("MySQL CDC source");
         config.getOptional(JobOptions.SOURCE_PARALLELISM).ifPresent(changes::setParallelism);
 
+        // Before keying, so each half of a key change travels with its own key (chained, cheap).
+        SingleOutputStreamOperator<ChangeEvent> normalized =
+                changes.flatMap(new PrimaryKeyChangeSplitter())
+                        .returns(new ChangeEventTypeInfo())
+                        .uid(SPLIT_KEY_CHANGES_UID)
+                        .name("Split primary-key changes")
+                        .setParallelism(changes.getParallelism());
+
         SingleOutputStreamOperator<SinkMessage> messages =
-                changes.keyBy(new ChangeEventKeySelector(), Types.INT)
+                normalized
+                        .keyBy(new ChangeEventKeySelector(), Types.INT)
                         .map(new ChangeEventEncodeFunction(format, RouteOptions.router(config)))
                         .returns(new SinkMessageTypeInfo())
                         .uid(ENCODE_UID)

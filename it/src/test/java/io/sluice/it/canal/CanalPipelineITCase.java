@@ -28,8 +28,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The job end to end, in both formats: snapshot rows (read in parallel), then binlog
- * INSERT/UPDATE/DELETE and a DDL from a real MariaDB, read back with read_committed and decoded by
- * Canal's own classes.
+ * INSERT/UPDATE/DELETE, a DDL and a primary-key change from a real MariaDB, read back with
+ * read_committed and decoded by Canal's own classes.
  */
 class CanalPipelineITCase {
 
@@ -81,16 +81,18 @@ class CanalPipelineITCase {
                     "UPDATE items SET name = 'green apple' WHERE id = 1",
                     "DELETE FROM items WHERE id = 2",
                     "ALTER TABLE items ADD COLUMN note VARCHAR(8) NULL",
-                    "INSERT INTO items VALUES (5, 'lime', 0.50, NULL)");
+                    "INSERT INTO items VALUES (5, 'lime', 0.50, NULL)",
+                    "UPDATE items SET id = 40 WHERE id = 3");
 
             List<ConsumerRecord<byte[], byte[]>> records =
-                    KAFKA.server().drainReadCommitted(topic, 8, WAIT);
+                    KAFKA.server().drainReadCommitted(topic, 10, WAIT);
             List<Row> all = decode(format, records);
-            assertThat(all).hasSize(8);
-            List<Row> binlog = all.subList(3, 8);
+            assertThat(all).hasSize(10);
+            List<Row> binlog = all.subList(3, 10);
             assertThat(binlog)
                     .extracting(r -> r.type)
-                    .containsExactly("INSERT", "UPDATE", "DELETE", "ALTER", "INSERT");
+                    .containsExactly(
+                            "INSERT", "UPDATE", "DELETE", "ALTER", "INSERT", "DELETE", "INSERT");
 
             assertThat(binlog.get(0).data).containsEntry("name", "kiwi 🥝");
             assertThat(binlog.get(1).data).containsEntry("name", "green apple");
@@ -106,6 +108,15 @@ class CanalPipelineITCase {
             assertThat(new String(records.get(3).key(), StandardCharsets.UTF_8))
                     .isEqualTo("[\"" + database + "\",\"items\",\"4\"]");
             assertThat(records.get(6).key()).as("a DDL has no row key").isNull();
+
+            // A primary-key change: the old key's history ends with a DELETE under the old key,
+            // the new key's starts with an INSERT under the new one.
+            assertThat(binlog.get(5).data).containsEntry("id", "3").containsEntry("name", "fig");
+            assertThat(binlog.get(6).data).containsEntry("id", "40").containsEntry("name", "fig");
+            assertThat(new String(records.get(8).key(), StandardCharsets.UTF_8))
+                    .isEqualTo("[\"" + database + "\",\"items\",\"3\"]");
+            assertThat(new String(records.get(9).key(), StandardCharsets.UTF_8))
+                    .isEqualTo("[\"" + database + "\",\"items\",\"40\"]");
         } finally {
             job.cancel().get(1, TimeUnit.MINUTES);
         }
