@@ -18,6 +18,8 @@ import io.sluice.functions.encode.ChangeEventKeySelector;
 import io.sluice.functions.encode.EncodeOptions;
 import io.sluice.functions.encode.MessageFormat;
 import io.sluice.functions.normalize.PrimaryKeyChangeSplitter;
+import io.sluice.functions.route.PartitionCounts;
+import io.sluice.functions.route.PartitionOptions;
 import io.sluice.functions.route.RouteOptions;
 import io.sluice.functions.sink.KafkaSinkFactory;
 import io.sluice.functions.sink.SinkMessage;
@@ -46,12 +48,20 @@ public final class SluiceJob {
 
     private final Source<ChangeEvent, ?, ?> source;
     private final Sink<SinkMessage> sink;
+    private final PartitionCounts.Factory partitionCounts;
     private final ReadableConfig config;
 
+    /**
+     * @param partitionCounts tells the encoders how many partitions each topic of {@code sink} has
+     */
     public SluiceJob(
-            Source<ChangeEvent, ?, ?> source, Sink<SinkMessage> sink, ReadableConfig config) {
+            Source<ChangeEvent, ?, ?> source,
+            Sink<SinkMessage> sink,
+            PartitionCounts.Factory partitionCounts,
+            ReadableConfig config) {
         this.source = source;
         this.sink = sink;
+        this.partitionCounts = partitionCounts;
         this.config = config;
     }
 
@@ -75,7 +85,12 @@ public final class SluiceJob {
         SingleOutputStreamOperator<SinkMessage> messages =
                 normalized
                         .keyBy(new ChangeEventKeySelector(), Types.INT)
-                        .map(new ChangeEventEncodeFunction(format, RouteOptions.router(config)))
+                        .map(
+                                new ChangeEventEncodeFunction(
+                                        format,
+                                        RouteOptions.router(config),
+                                        PartitionOptions.rules(config),
+                                        partitionCounts))
                         .returns(new SinkMessageTypeInfo())
                         .uid(ENCODE_UID)
                         .name("Encode " + format);
@@ -116,6 +131,7 @@ public final class SluiceJob {
         new SluiceJob(
                         MySqlSourceFactory.changeEventSource(config),
                         KafkaSinkFactory.sink(config),
+                        KafkaSinkFactory.partitionCounts(config),
                         config)
                 .build(env);
         env.execute(config.get(JobOptions.NAME));

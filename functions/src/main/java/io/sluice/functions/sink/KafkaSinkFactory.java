@@ -5,6 +5,9 @@ import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.sink.KafkaSinkBuilder;
 
+import io.sluice.functions.route.PartitionCounts;
+import io.sluice.functions.route.PartitionOptions;
+
 import static org.apache.flink.util.Preconditions.checkArgument;
 
 /** Builds the Kafka sink from {@link KafkaSinkOptions}. */
@@ -13,16 +16,15 @@ public final class KafkaSinkFactory {
 
     private KafkaSinkFactory() {}
 
+    /** Partition counts of the sink's topics: configured, else read from the brokers. */
+    public static PartitionCounts.Factory partitionCounts(ReadableConfig config) {
+        return KafkaPartitionCounts.factory(
+                PartitionOptions.counts(config), bootstrapServers(config));
+    }
+
     /** A sink of encoded messages, each to its own topic and partition. */
     public static KafkaSink<SinkMessage> sink(ReadableConfig config) {
-        String servers =
-                config.getOptional(KafkaSinkOptions.BOOTSTRAP_SERVERS)
-                        .orElseThrow(
-                                () ->
-                                        new IllegalArgumentException(
-                                                "Option '"
-                                                        + KafkaSinkOptions.BOOTSTRAP_SERVERS.key()
-                                                        + "' is required but missing"));
+        String servers = bootstrapServers(config);
         long timeoutMs = config.get(KafkaSinkOptions.TRANSACTION_TIMEOUT).toMillis();
         checkArgument(
                 timeoutMs > 0,
@@ -46,5 +48,15 @@ public final class KafkaSinkFactory {
                 .setProperty("transaction.timeout.ms", Long.toString(timeoutMs))
                 .setRecordSerializer(new SinkMessageKafkaSerializationSchema())
                 .build();
+    }
+
+    private static String bootstrapServers(ReadableConfig config) {
+        return config.getOptional(KafkaSinkOptions.BOOTSTRAP_SERVERS)
+                .orElseThrow(
+                        () ->
+                                new IllegalArgumentException(
+                                        "Option '"
+                                                + KafkaSinkOptions.BOOTSTRAP_SERVERS.key()
+                                                + "' is required but missing"));
     }
 }

@@ -52,6 +52,7 @@ public final class EmbeddedJobs {
         new SluiceJob(
                         MySqlSourceFactory.changeEventSource(config),
                         KafkaSinkFactory.sink(config),
+                        KafkaSinkFactory.partitionCounts(config),
                         config)
                 .build(env);
         return env.executeAsync(name);

@@ -36,7 +36,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Exactly once through a real failure: the TaskManager running the job is killed in the binlog
  * phase while output is written but not yet committed, after earlier checkpoints committed, and a
  * new TaskManager takes over from the last checkpoint. The read_committed drain must hold every
- * change exactly once, each row's changes in one partition, in order.
+ * change exactly once, each row's changes in Canal's partition for its key, in order.
  */
 class ExactlyOnceITCase {
 
@@ -94,6 +94,10 @@ class ExactlyOnceITCase {
                 assertThat(partitionOf.putIfAbsent(id, record.partition()))
                         .as("row %s stays in one partition", id)
                         .isIn(null, record.partition());
+                // Canal's $pk$ partition: database hash XOR key text hash, abs(h % n).
+                assertThat(record.partition())
+                        .as("row %s in Canal's partition for its key", id)
+                        .isEqualTo(Math.abs((database.hashCode() ^ id.hashCode()) % 3));
                 Integer previous = lastVersion.put(id, version);
                 assertThat(previous == null ? -1 : previous)
                         .as("row %s changes arrive in binlog order", id)

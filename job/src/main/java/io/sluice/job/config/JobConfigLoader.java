@@ -6,6 +6,7 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.YamlParserUtils;
 
 import io.sluice.functions.encode.EncodeOptions;
+import io.sluice.functions.route.PartitionOptions;
 import io.sluice.functions.route.RouteOptions;
 import io.sluice.functions.sink.KafkaSinkOptions;
 import io.sluice.functions.source.MySqlSourceOptions;
@@ -43,6 +44,7 @@ public final class JobConfigLoader {
         register(MySqlSourceOptions.class);
         register(KafkaSinkOptions.class);
         register(RouteOptions.class);
+        register(PartitionOptions.class);
         register(EncodeOptions.class);
     }
 

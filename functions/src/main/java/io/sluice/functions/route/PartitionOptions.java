@@ -1,0 +1,64 @@
+package io.sluice.functions.route;
+
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.configuration.ReadableConfig;
+
+import io.sluice.functions.route.PartitionRules.Unmatched;
+
+/** Options that pick each change's partition. */
+@PublicEvolving
+public final class PartitionOptions {
+
+    public static final ConfigOption<String> PARTITION_HASH =
+            ConfigOptions.key("route.partition-hash")
+                    .stringType()
+                    .defaultValue("")
+                    .withDescription(
+                            "Canal's canal.mq.partitionHash syntax: items"
+                                    + " 'tablePattern[:$pk$|:col1^col2]' separated by ',' or ';',"
+                                    + " first match wins; no column spec hashes the table name.");
+
+    public static final ConfigOption<Boolean> DATABASE_HASH =
+            ConfigOptions.key("route.database-hash")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "Whether column hashes start from the database name's hash, as"
+                                    + " Canal's canal.mq.database.hash (true by default there too).");
+
+    public static final ConfigOption<Unmatched> UNMATCHED =
+            ConfigOptions.key("route.partition-unmatched")
+                    .enumType(Unmatched.class)
+                    .defaultValue(Unmatched.PRIMARY_KEY)
+                    .withDescription(
+                            "Partition of tables no partition-hash rule matches: PRIMARY_KEY"
+                                    + " hashes the key (Sluice's default), TABLE the table name,"
+                                    + " ZERO sends them to partition 0 as Canal does.");
+
+    public static final ConfigOption<String> PARTITION_COUNTS =
+            ConfigOptions.key("route.partition-counts")
+                    .stringType()
+                    .defaultValue("")
+                    .withDescription(
+                            "Canal's canal.mq.dynamicTopicPartitionNum syntax: items"
+                                    + " 'topicPattern:N'. Topics no item names have their count"
+                                    + " read from the broker when first written.");
+
+    private PartitionOptions() {}
+
+    /** The partition rules these options describe; fails on a bad rule, naming it. */
+    public static PartitionRules rules(ReadableConfig config) {
+        return PartitionRules.create(
+                config.get(PARTITION_HASH),
+                config.get(DATABASE_HASH),
+                config.get(UNMATCHED),
+                PARTITION_HASH.key());
+    }
+
+    /** The configured partition counts; fails on a bad item, naming it. */
+    public static PartitionCountRules counts(ReadableConfig config) {
+        return PartitionCountRules.create(config.get(PARTITION_COUNTS), PARTITION_COUNTS.key());
+    }
+}
