@@ -2,6 +2,7 @@ package io.sluice.functions.sink;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.sink.KafkaSinkBuilder;
 
@@ -31,6 +32,10 @@ public final class KafkaSinkFactory {
                 "Option '%s' must be positive, but is %s",
                 KafkaSinkOptions.TRANSACTION_TIMEOUT.key(),
                 config.get(KafkaSinkOptions.TRANSACTION_TIMEOUT));
+        if (config.get(KafkaSinkOptions.DELIVERY_GUARANTEE) == DeliveryGuarantee.EXACTLY_ONCE) {
+            // Checked now, so the job is never started only to fail every transaction.
+            KafkaBrokerLimits.checkTransactionTimeout(servers, timeoutMs);
+        }
         KafkaSinkBuilder<SinkMessage> builder = KafkaSink.<SinkMessage>builder();
         // Client properties first, so Sluice's own settings below win over them.
         config.toMap()
