@@ -2,15 +2,13 @@ package io.sluice.serializers.bench;
 
 import com.alibaba.otter.canal.protocol.CanalEntry;
 import com.alibaba.otter.canal.protocol.CanalEntry.Column;
-import com.alibaba.otter.canal.protocol.CanalEntry.Entry;
-import com.alibaba.otter.canal.protocol.CanalEntry.EntryType;
 import com.alibaba.otter.canal.protocol.CanalEntry.EventType;
 import com.alibaba.otter.canal.protocol.CanalEntry.Header;
 import com.alibaba.otter.canal.protocol.CanalEntry.Pair;
 import com.alibaba.otter.canal.protocol.CanalEntry.RowChange;
 import com.alibaba.otter.canal.protocol.CanalEntry.RowData;
-import com.alibaba.otter.canal.protocol.CanalPacket;
 import io.sluice.serializers.canal.CanalBinaryEncoder;
+import io.sluice.serializers.canal.CanalPacketFraming;
 import io.sluice.serializers.event.ChangeEvent;
 import io.sluice.serializers.event.ChangeType;
 import io.sluice.serializers.event.RowImage;
@@ -179,23 +177,7 @@ public class BinaryEncodeBenchmark {
                         .setKey("rowsCount")
                         .setValue(String.valueOf(in.before.length))
                         .build());
-        Entry entry =
-                Entry.newBuilder()
-                        .setHeader(header.build())
-                        .setEntryType(EntryType.ROWDATA)
-                        .setStoreValue(rowChange.build().toByteString())
-                        .build();
-        CanalPacket.Messages messages =
-                CanalPacket.Messages.newBuilder()
-                        .setBatchId(in.batchId)
-                        .addMessages(entry.toByteString())
-                        .build();
-        return CanalPacket.Packet.newBuilder()
-                .setVersion(1)
-                .setType(CanalPacket.PacketType.MESSAGES)
-                .setBody(messages.toByteString())
-                .build()
-                .toByteArray();
+        return CanalPacketFraming.packet(header.build(), rowChange.build(), in.batchId);
     }
 
     private static Column column(CanalInput in, int c, String value, boolean updated) {

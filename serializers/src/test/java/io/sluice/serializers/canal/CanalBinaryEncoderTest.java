@@ -683,23 +683,7 @@ class CanalBinaryEncoderTest {
                             .setValue(String.valueOf(changes.size()))
                             .build());
         }
-        Entry entry =
-                Entry.newBuilder()
-                        .setHeader(header.build())
-                        .setEntryType(EntryType.ROWDATA)
-                        .setStoreValue(rowChange.build().toByteString())
-                        .build();
-        CanalPacket.Messages messages =
-                CanalPacket.Messages.newBuilder()
-                        .setBatchId(messageId)
-                        .addMessages(entry.toByteString())
-                        .build();
-        return CanalPacket.Packet.newBuilder()
-                .setVersion(1)
-                .setType(CanalPacket.PacketType.MESSAGES)
-                .setBody(messages.toByteString())
-                .build()
-                .toByteArray();
+        return CanalPacketFraming.packet(header.build(), rowChange.build(), messageId);
     }
 
     /** parseOneRow's column: name, isKey, mysqlType, index, isNull, value, sqlType, updated. */
