@@ -4,6 +4,7 @@ import org.apache.flink.annotation.Internal;
 import org.apache.flink.cdc.connectors.mysql.source.MySqlSource;
 import org.apache.flink.cdc.connectors.mysql.source.MySqlSourceBuilder;
 import org.apache.flink.cdc.connectors.mysql.table.StartupOptions;
+import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ReadableConfig;
 
 import io.sluice.serializers.event.ChangeEvent;
@@ -74,7 +75,52 @@ public final class MySqlSourceFactory {
                 .serverId(config.get(MySqlSourceOptions.SERVER_ID))
                 .serverTimeZone(config.get(MySqlSourceOptions.SERVER_TIME_ZONE))
                 .heartbeatInterval(config.get(MySqlSourceOptions.HEARTBEAT_INTERVAL))
-                .startupOptions(StartupOptions.initial());
+                .splitSize(chunkSize(config))
+                .startupOptions(startupOptions(config));
+    }
+
+    /** The source's start point; each mode's companion options are required, by name. */
+    static StartupOptions startupOptions(ReadableConfig config) {
+        StartupMode mode = config.get(MySqlSourceOptions.STARTUP_MODE);
+        switch (mode) {
+            case LATEST:
+                return StartupOptions.latest();
+            case TIMESTAMP:
+                return StartupOptions.timestamp(
+                        required(config, MySqlSourceOptions.STARTUP_TIMESTAMP, mode));
+            case BINLOG_POSITION:
+                return StartupOptions.specificOffset(
+                        required(config, MySqlSourceOptions.STARTUP_BINLOG_FILE, mode),
+                        required(config, MySqlSourceOptions.STARTUP_BINLOG_POSITION, mode));
+            case GTID:
+                return StartupOptions.specificOffset(
+                        required(config, MySqlSourceOptions.STARTUP_GTID_SET, mode));
+            default:
+                return StartupOptions.initial();
+        }
+    }
+
+    private static int chunkSize(ReadableConfig config) {
+        int size = config.get(MySqlSourceOptions.SNAPSHOT_CHUNK_SIZE);
+        checkArgument(
+                size > 1,
+                "Option '%s' must be larger than 1, but is %s",
+                MySqlSourceOptions.SNAPSHOT_CHUNK_SIZE.key(),
+                size);
+        return size;
+    }
+
+    private static <V> V required(ReadableConfig config, ConfigOption<V> option, StartupMode mode) {
+        return config.getOptional(option)
+                .orElseThrow(
+                        () ->
+                                new IllegalArgumentException(
+                                        String.format(
+                                                "Option '%s' is required in '%s' startup mode"
+                                                        + " (%s) but missing",
+                                                option.key(),
+                                                mode,
+                                                MySqlSourceOptions.STARTUP_MODE.key())));
     }
 
     private static ZoneId timestampZone(ReadableConfig config) {

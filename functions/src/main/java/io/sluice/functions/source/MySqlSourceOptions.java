@@ -88,5 +88,45 @@ public final class MySqlSourceOptions {
                                     + " DDL changes (CREATE, ALTER, ERASE, TRUNCATE, RENAME, CINDEX,"
                                     + " DINDEX, QUERY), as Canal does by default.");
 
+    public static final ConfigOption<StartupMode> STARTUP_MODE =
+            ConfigOptions.key("source.startup.mode")
+                    .enumType(StartupMode.class)
+                    .defaultValue(StartupMode.INITIAL)
+                    .withDescription(
+                            "initial (snapshot, then binlog), latest, timestamp, binlog-position"
+                                    + " or gtid (binlog only, from the given point).");
+
+    public static final ConfigOption<Long> STARTUP_TIMESTAMP =
+            ConfigOptions.key("source.startup.timestamp-millis")
+                    .longType()
+                    .noDefaultValue()
+                    .withDescription("Epoch milliseconds to start from in 'timestamp' mode.");
+
+    public static final ConfigOption<String> STARTUP_BINLOG_FILE =
+            ConfigOptions.key("source.startup.binlog-file")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription("Binlog file to start from in 'binlog-position' mode.");
+
+    public static final ConfigOption<Long> STARTUP_BINLOG_POSITION =
+            ConfigOptions.key("source.startup.binlog-position")
+                    .longType()
+                    .noDefaultValue()
+                    .withDescription("Position in the binlog file, in 'binlog-position' mode.");
+
+    public static final ConfigOption<String> STARTUP_GTID_SET =
+            ConfigOptions.key("source.startup.gtid-set")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription("GTID set already processed, in 'gtid' mode.");
+
+    public static final ConfigOption<Integer> SNAPSHOT_CHUNK_SIZE =
+            ConfigOptions.key("source.snapshot.chunk-size")
+                    .intType()
+                    .defaultValue(8096)
+                    .withDescription(
+                            "Rows per snapshot chunk; chunks are read in parallel by the source"
+                                    + " subtasks.");
+
     private MySqlSourceOptions() {}
 }

@@ -129,9 +129,14 @@ class ExactlyOnceITCase {
 
     /** Data records in the topic, committed or not, read until {@code quiet} passes idle. */
     private static int readUncommitted(String topic, Duration quiet) {
+        return countRecords(topic, "read_uncommitted", quiet);
+    }
+
+    /** Data records a reader with {@code isolation} sees, read until {@code quiet} passes idle. */
+    private static int countRecords(String topic, String isolation, Duration quiet) {
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.server().bootstrapServers());
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation);
         props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {

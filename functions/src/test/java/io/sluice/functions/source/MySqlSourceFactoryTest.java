@@ -1,0 +1,56 @@
+package io.sluice.functions.source;
+
+import org.apache.flink.cdc.connectors.mysql.table.StartupMode;
+import org.apache.flink.cdc.connectors.mysql.table.StartupOptions;
+import org.apache.flink.configuration.Configuration;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class MySqlSourceFactoryTest {
+
+    private static Configuration mode(String mode) {
+        Configuration config = new Configuration();
+        config.setString(MySqlSourceOptions.STARTUP_MODE.key(), mode);
+        return config;
+    }
+
+    @Test
+    void eachModeMapsToItsStartPoint() {
+        assertThat(MySqlSourceFactory.startupOptions(new Configuration()).startupMode)
+                .isEqualTo(StartupMode.INITIAL);
+        assertThat(MySqlSourceFactory.startupOptions(mode("latest")).startupMode)
+                .isEqualTo(StartupMode.LATEST_OFFSET);
+
+        Configuration timestamp = mode("timestamp");
+        timestamp.set(MySqlSourceOptions.STARTUP_TIMESTAMP, 1_700_000_000_000L);
+        assertThat(MySqlSourceFactory.startupOptions(timestamp).startupMode)
+                .isEqualTo(StartupMode.TIMESTAMP);
+
+        Configuration position = mode("binlog-position");
+        position.set(MySqlSourceOptions.STARTUP_BINLOG_FILE, "mysql-bin.000003");
+        position.set(MySqlSourceOptions.STARTUP_BINLOG_POSITION, 4L);
+        StartupOptions fromPosition = MySqlSourceFactory.startupOptions(position);
+        assertThat(fromPosition.startupMode).isEqualTo(StartupMode.SPECIFIC_OFFSETS);
+        assertThat(fromPosition.binlogOffset.getFilename()).isEqualTo("mysql-bin.000003");
+        assertThat(fromPosition.binlogOffset.getPosition()).isEqualTo(4L);
+
+        Configuration gtid = mode("gtid");
+        gtid.set(MySqlSourceOptions.STARTUP_GTID_SET, "0-1-42");
+        assertThat(MySqlSourceFactory.startupOptions(gtid).binlogOffset.getGtidSet())
+                .isEqualTo("0-1-42");
+    }
+
+    @Test
+    void missingCompanionOptionIsNamedWithTheMode() {
+        assertThatThrownBy(() -> MySqlSourceFactory.startupOptions(mode("binlog-position")))
+                .hasMessageContaining("Option 'source.startup.binlog-file'")
+                .hasMessageContaining("'binlog-position' startup mode");
+        assertThatThrownBy(() -> MySqlSourceFactory.startupOptions(mode("gtid")))
+                .hasMessageContaining("Option 'source.startup.gtid-set'");
+        assertThatThrownBy(() -> MySqlSourceFactory.startupOptions(mode("sometime")))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+}
