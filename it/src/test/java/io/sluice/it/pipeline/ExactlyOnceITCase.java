@@ -73,6 +73,8 @@ class ExactlyOnceITCase {
                     updateAll(mariaDb, database, round + 1);
                     round++;
                     awaitUncommitted(topic, ROWS * (round + 1));
+                    // Index 0 is the cluster's original TaskManager: MiniCluster keeps terminated
+                    // ones in its list, so a second failure test in this class would need index 1.
                     cluster.terminateTaskManager(0).get(1, TimeUnit.MINUTES);
                     cluster.startTaskManager();
                 }
