@@ -75,7 +75,7 @@ public final class ChangeEventEncodeFunction extends RichMapFunction<ChangeEvent
         one.set(0, change);
         byte[] value = encoder.encode(one, nextId++, System.currentTimeMillis());
         bytesOut.inc(value.length);
-        String topic = router.topicOf(change.database(), change.table());
+        String topic = router.topicOf(change.schema());
         int partition =
                 change.isDdl()
                         ? 0

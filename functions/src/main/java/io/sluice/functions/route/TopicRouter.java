@@ -1,8 +1,11 @@
 package io.sluice.functions.route;
 
+import io.sluice.serializers.event.TableSchema;
+
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -32,6 +35,7 @@ public final class TopicRouter implements Serializable {
     private final String defaultTopic;
     private final String option;
     private transient Map<String, String> cache;
+    private transient Map<TableSchema, String> bySchema;
 
     private TopicRouter(List<Rule> rules, String template, String defaultTopic, String option) {
         this.rules = rules;
@@ -73,6 +77,22 @@ public final class TopicRouter implements Serializable {
         }
         checkTopic(defaultTopic, option, defaultTopic);
         return new TopicRouter(rules, cleanTemplate, defaultTopic, option);
+    }
+
+    /**
+     * The topic of a table version's changes; cached by schema instance, so the per-row path builds
+     * no lookup key.
+     */
+    public String topicOf(TableSchema schema) {
+        if (bySchema == null) {
+            bySchema = new IdentityHashMap<>();
+        }
+        String topic = bySchema.get(schema);
+        if (topic == null) {
+            topic = topicOf(schema.database(), schema.table());
+            bySchema.put(schema, topic);
+        }
+        return topic;
     }
 
     /** The topic of a table's changes. */

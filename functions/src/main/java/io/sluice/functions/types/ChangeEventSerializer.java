@@ -15,7 +15,6 @@ import io.sluice.serializers.event.RowImage;
 import io.sluice.serializers.event.TableSchema;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.Map;
@@ -247,16 +246,5 @@ public final class ChangeEventSerializer extends TypeSerializer<ChangeEvent> {
         } catch (IllegalArgumentException e) {
             throw new IOException("Corrupt row image of " + schema, e);
         }
-    }
-
-    /** Serialized size, for tests and metrics. */
-    static int sizeOf(ChangeEvent change) {
-        DataOutputSerializer out = new DataOutputSerializer(256);
-        try {
-            new ChangeEventSerializer().serialize(change, out);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return out.length();
     }
 }

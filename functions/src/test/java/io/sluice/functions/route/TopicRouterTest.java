@@ -1,5 +1,6 @@
 package io.sluice.functions.route;
 
+import io.sluice.serializers.event.TableSchema;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -83,5 +84,16 @@ class TopicRouterTest {
                 .hasMessageContaining("unknown placeholder '{db}'");
         assertThatThrownBy(() -> TopicRouter.create(null, null, " ", "x"))
                 .hasMessageContaining("default topic is required");
+    }
+
+    @Test
+    void routingBySchemaMatchesRoutingByName() {
+        TopicRouter router = router("orders:shop\\.order_.*");
+        TableSchema orders = TableSchema.builder("shop", "order_1").build();
+        TableSchema other = TableSchema.builder("shop", "items").build();
+
+        assertThat(router.topicOf(orders)).isEqualTo("orders");
+        assertThat(router.topicOf(orders)).isEqualTo(router.topicOf("shop", "order_1"));
+        assertThat(router.topicOf(other)).isEqualTo("fallback");
     }
 }

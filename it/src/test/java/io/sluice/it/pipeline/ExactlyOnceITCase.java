@@ -113,7 +113,7 @@ class ExactlyOnceITCase {
             }
             assertThat(seen).containsExactlyInAnyOrderElementsOf(want);
             // The failure really cut an open transaction: its aborted records are in the log.
-            assertThat(readUncommitted(topic, Duration.ofSeconds(2)))
+            assertThat(countRecords(topic, "read_uncommitted", Duration.ofSeconds(2)))
                     .as("records in the log, aborted ones included")
                     .isGreaterThan(expected);
         } finally {
@@ -124,14 +124,9 @@ class ExactlyOnceITCase {
     /** Waits until a read_uncommitted reader sees at least {@code count} records. */
     private static void awaitUncommitted(String topic, int count) {
         long deadline = System.nanoTime() + WAIT.toNanos();
-        while (readUncommitted(topic, Duration.ofMillis(100)) < count) {
+        while (countRecords(topic, "read_uncommitted", Duration.ofMillis(100)) < count) {
             assertThat(System.nanoTime()).as("uncommitted records appear").isLessThan(deadline);
         }
-    }
-
-    /** Data records in the topic, committed or not, read until {@code quiet} passes idle. */
-    private static int readUncommitted(String topic, Duration quiet) {
-        return countRecords(topic, "read_uncommitted", quiet);
     }
 
     /** Data records a reader with {@code isolation} sees, read until {@code quiet} passes idle. */

@@ -93,11 +93,6 @@ public final class JobConfigLoader {
         return config;
     }
 
-    /** The keys this loader accepts, for documentation and errors. */
-    public static List<String> knownKeys() {
-        return List.copyOf(KNOWN.keySet());
-    }
-
     private static Map<String, String> readYaml(String path) {
         File file = new File(path);
         if (!file.isFile()) {

@@ -114,19 +114,21 @@ public final class FlatRowWriter {
 
     /** Appends {@code ,"name":value}; {@code prefix} comes from {@link #fieldPrefix}. */
     public void field(byte[] prefix, RowImage row, int column) {
-        boolean isNull = row.isNull(column);
-        int valueLength = isNull ? NULL.length : row.length(column) + 2;
-        // One capacity check for the whole field; escapes, rare, check again.
-        ensure(1 + prefix.length + valueLength);
+        // One capacity check for the name and a value without escapes; escapes check again.
+        ensure(1 + prefix.length + row.length(column) + NULL.length);
         if (!firstField) {
             buffer[length++] = ',';
         }
         firstField = false;
         System.arraycopy(prefix, 0, buffer, length, prefix.length);
         length += prefix.length;
-        if (isNull) {
-            System.arraycopy(NULL, 0, buffer, length, NULL.length);
-            length += NULL.length;
+        value(row, column);
+    }
+
+    /** Appends a column's value: a JSON string, or {@code null} for SQL NULL. */
+    public void value(RowImage row, int column) {
+        if (row.isNull(column)) {
+            putRaw(NULL, 0, NULL.length);
         } else {
             putQuoted(row.utf8(), row.start(column), row.length(column));
         }
