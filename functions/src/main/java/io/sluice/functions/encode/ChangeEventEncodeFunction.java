@@ -40,6 +40,7 @@ public final class ChangeEventEncodeFunction extends RichMapFunction<ChangeEvent
     private transient long nextId;
     private transient Counter bytesOut;
     private transient PartitionCounts counts;
+    private transient int origin;
 
     public ChangeEventEncodeFunction(
             MessageFormat format,
@@ -61,6 +62,7 @@ public final class ChangeEventEncodeFunction extends RichMapFunction<ChangeEvent
         nextId = 1;
         bytesOut = getRuntimeContext().getMetricGroup().addGroup("sluice").counter("encodedBytes");
         counts = countsFactory.create();
+        origin = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
     }
 
     @Override
@@ -87,6 +89,9 @@ public final class ChangeEventEncodeFunction extends RichMapFunction<ChangeEvent
                 partition,
                 change.isDdl() ? null : keys.keyOf(change),
                 value,
-                change.executeTime());
+                change.executeTime(),
+                change.schema().table(),
+                origin,
+                0);
     }
 }

@@ -7,7 +7,13 @@ import java.util.Objects;
 
 /**
  * An encoded message on its way to a broker: topic, partition (or -1 to let the producer pick by
- * key), key, value, and the binlog execute time as the record timestamp (0 when none).
+ * key), key, value, the binlog execute time as the record timestamp (0 when none), and the table it
+ * came from ({@code tag}, RocketMQ's tag).
+ *
+ * <p>Two fields serve ordering, not the broker: {@code origin} is the index of the encoding subtask
+ * that made the message, and {@code copies} is, for a statement, how many copies of it (one per
+ * encoding subtask) reach the partition's owner, which merges them into one once every copy has
+ * arrived; 0 for an ordinary message.
  */
 @Internal
 public final class SinkMessage {
@@ -20,13 +26,39 @@ public final class SinkMessage {
     private final byte[] key;
     private final byte[] value;
     private final long timestamp;
+    private final String tag;
+    private final int origin;
+    private final int copies;
 
+    /** An ordinary message with no tag and no known origin. */
     public SinkMessage(String topic, int partition, byte[] key, byte[] value, long timestamp) {
+        this(topic, partition, key, value, timestamp, null, -1, 0);
+    }
+
+    public SinkMessage(
+            String topic,
+            int partition,
+            byte[] key,
+            byte[] value,
+            long timestamp,
+            String tag,
+            int origin,
+            int copies) {
         this.topic = Objects.requireNonNull(topic, "topic must not be null");
         this.partition = partition;
         this.key = key;
         this.value = Objects.requireNonNull(value, "value must not be null");
         this.timestamp = timestamp;
+        this.tag = tag;
+        this.origin = origin;
+        if (copies < 0 || (copies > 0 && origin < 0)) {
+            throw new IllegalArgumentException(
+                    "copies must be 0, or positive with a known origin, but was "
+                            + copies
+                            + " from origin "
+                            + origin);
+        }
+        this.copies = copies;
     }
 
     public String topic() {
@@ -51,6 +83,36 @@ public final class SinkMessage {
         return timestamp;
     }
 
+    /** The source table's name (RocketMQ's message tag), or null. */
+    public String tag() {
+        return tag;
+    }
+
+    /** The index of the encoding subtask that made this message, or -1 when unknown. */
+    public int origin() {
+        return origin;
+    }
+
+    /**
+     * For one copy of a statement: how many copies its partition's owner waits for before it writes
+     * the statement once. 0 for an ordinary message.
+     */
+    public int copies() {
+        return copies;
+    }
+
+    /** Whether this is one of several copies of a statement, merged by the partition's owner. */
+    public boolean isCopy() {
+        return copies > 0;
+    }
+
+    /** This message as the single one its owner writes: same content, no copy bookkeeping. */
+    public SinkMessage merged() {
+        return copies == 0
+                ? this
+                : new SinkMessage(topic, partition, key, value, timestamp, tag, origin, 0);
+    }
+
     @Override
     public boolean equals(Object o) {
         if (this == o) {
@@ -62,6 +124,9 @@ public final class SinkMessage {
         SinkMessage that = (SinkMessage) o;
         return partition == that.partition
                 && timestamp == that.timestamp
+                && origin == that.origin
+                && copies == that.copies
+                && Objects.equals(tag, that.tag)
                 && topic.equals(that.topic)
                 && Arrays.equals(key, that.key)
                 && Arrays.equals(value, that.value);

@@ -12,7 +12,11 @@ import io.sluice.functions.sink.SinkMessage;
 
 import java.io.IOException;
 
-/** Flink's serializer for {@link SinkMessage}: topic, partition, key, value, timestamp. */
+/**
+ * Flink's serializer for {@link SinkMessage}: topic, partition, key, value, timestamp, tag, origin
+ * and copies. Messages only travel between operators, never into state, so the snapshot carries no
+ * migration path.
+ */
 @Internal
 public final class SinkMessageSerializer extends TypeSerializerSingleton<SinkMessage> {
 
@@ -59,6 +63,13 @@ public final class SinkMessageSerializer extends TypeSerializerSingleton<SinkMes
         out.writeInt(message.value().length);
         out.write(message.value());
         out.writeLong(message.timestamp());
+        String tag = message.tag();
+        out.writeBoolean(tag != null);
+        if (tag != null) {
+            StringValue.writeString(tag, out);
+        }
+        out.writeInt(message.origin());
+        out.writeInt(message.copies());
     }
 
     @Override
@@ -73,7 +84,11 @@ public final class SinkMessageSerializer extends TypeSerializerSingleton<SinkMes
         }
         byte[] value = new byte[in.readInt()];
         in.readFully(value);
-        return new SinkMessage(topic, partition, key, value, in.readLong());
+        long timestamp = in.readLong();
+        String tag = in.readBoolean() ? StringValue.readString(in) : null;
+        int origin = in.readInt();
+        int copies = in.readInt();
+        return new SinkMessage(topic, partition, key, value, timestamp, tag, origin, copies);
     }
 
     @Override
