@@ -1,0 +1,381 @@
+package io.sluice.it.cluster;
+
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
+
+import com.alibaba.fastjson2.JSON;
+import com.alibaba.otter.canal.protocol.FlatMessage;
+import io.sluice.it.server.FreePorts;
+import io.sluice.it.server.KafkaExtension;
+import io.sluice.it.server.MariaDbExtension;
+import io.sluice.it.server.MariaDbServer;
+import io.sluice.it.server.ServerDirs;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.ToDoubleFunction;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The shaded job jar on a real standalone Flink session cluster (a JobManager and a TaskManager,
+ * each its own JVM, from Maven-resolved Flink jars), driven through Flink's REST API as an operator
+ * would: the cluster comes up; the job is submitted and rows flow to Kafka (with the plan's
+ * parallelism and the metrics checked on the way); stop-with-savepoint; more changes while the job
+ * is down; the job is resubmitted from the savepoint and exactly those changes arrive, once; the
+ * cluster goes down and no process is left. The steps run in order and share the cluster.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class FlinkClusterITCase {
+
+    @RegisterExtension static final MariaDbExtension MARIADB = new MariaDbExtension();
+    @RegisterExtension static final KafkaExtension KAFKA = new KafkaExtension();
+
+    private static final int ROWS = 20;
+    private static final int NEW_ROWS = 5;
+    private static final Duration WAIT = Duration.ofMinutes(3);
+    private static final String PASSWORD_ENV = "SLUICE_SOURCE_PASSWORD";
+
+    private static final String OPERATOR = "flink_taskmanager_job_task_operator_";
+    private static final String SLUICE = OPERATOR + "sluice_";
+
+    /** The configured parallelism of each job vertex, by the name its first operator gives it. */
+    private static final Map<String, Integer> PARALLELISM =
+            new LinkedHashMap<>(
+                    Map.of(
+                            "Source: MySQL CDC source", 2,
+                            "Encode ", 3,
+                            "Kafka sink", 2));
+
+    private static FlinkCluster cluster;
+    private static String database;
+    private static String topic;
+    private static String jobId;
+    private static String savepoint;
+
+    /** The version every row has now. */
+    private static int version;
+
+    /** Every change the topic must hold, as "TYPE id@version". */
+    private static final List<String> expected = new ArrayList<>();
+
+    @AfterAll
+    static void stopCluster() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void clusterComesUp() {
+        cluster =
+                FlinkCluster.builder()
+                        .workDir(ServerDirs.fresh("flink-cluster"))
+                        .classpath(BuildOutputs.flinkClasspath())
+                        .jvmOptions(BuildOutputs.jvmOptions())
+                        .restPort(FreePorts.next())
+                        .prometheusPorts(FreePorts.next(), FreePorts.next())
+                        .taskSlots(4)
+                        // The job's config names the password as ${env:...}; it is in no file or
+                        // argument.
+                        .environment(PASSWORD_ENV, MariaDbServer.CDC_PASSWORD)
+                        .start();
+
+        assertThat(cluster.processes()).hasSize(2).allMatch(ProcessHandle::isAlive);
+        JsonNode overview = cluster.rest().overview();
+        assertThat(overview.path("taskmanagers").asInt()).isEqualTo(1);
+        assertThat(overview.path("slots-total").asInt()).isEqualTo(4);
+        assertThat(overview.path("flink-version").asText()).isEqualTo("1.20.3");
+        assertThat(cluster.rest().getText("/")).contains("Apache Flink Web Dashboard");
+        assertThat(PrometheusScrape.of(cluster.jobManagerPrometheusUrl()).names())
+                .contains("flink_jobmanager_numRegisteredTaskManagers");
+    }
+
+    @Test
+    @Order(2)
+    void jobIsSubmittedAndRowsFlowToKafka() throws Exception {
+        MariaDbServer mariaDb = MARIADB.server();
+        database = mariaDb.createDatabase("cluster", "ddl/counters.sql");
+        for (int id = 0; id < ROWS; id++) {
+            mariaDb.execute(database, "INSERT INTO counters VALUES (" + id + ", 0, 'seed')");
+            expected.add("INSERT " + id + "@0");
+        }
+        topic = "cluster-" + database;
+        KAFKA.server().createTopic(topic, 3);
+
+        FlinkRestClient rest = cluster.rest();
+        String jarId = rest.uploadJar(BuildOutputs.jobJar());
+        jobId = rest.runJar(jarId, ClusterCommand.ENTRY_CLASS, jobArgs(), null);
+        rest.awaitAllTasksRunning(jobId, WAIT);
+        assertDelivered();
+
+        updateAll(mariaDb, 1);
+        assertDelivered();
+    }
+
+    @Test
+    @Order(3)
+    void restPlanShowsTheConfiguredParallelismOfEveryVertex() {
+        Map<String, Integer> vertices = cluster.rest().vertexParallelism(jobId);
+        assertThat(vertices).hasSize(PARALLELISM.size());
+        vertices.forEach(
+                (name, parallelism) -> {
+                    List<Integer> configured =
+                            PARALLELISM.entrySet().stream()
+                                    .filter(e -> name.startsWith(e.getKey()))
+                                    .map(Map.Entry::getValue)
+                                    .collect(Collectors.toList());
+                    assertThat(configured)
+                            .as("configured parallelism of vertex '%s'", name)
+                            .hasSize(1);
+                    assertThat(parallelism)
+                            .as("parallelism of vertex '%s'", name)
+                            .isEqualTo(configured.get(0));
+                });
+        // The plan the web UI draws says the same, node by node.
+        Map<String, Integer> byId = new LinkedHashMap<>();
+        for (JsonNode vertex : cluster.rest().get("/jobs/" + jobId).path("vertices")) {
+            byId.put(vertex.path("id").asText(), vertex.path("parallelism").asInt());
+        }
+        JsonNode nodes = cluster.rest().get("/jobs/" + jobId + "/plan").path("plan").path("nodes");
+        assertThat(nodes).hasSize(byId.size());
+        for (JsonNode node : nodes) {
+            assertThat(node.path("parallelism").asInt())
+                    .as("plan node '%s'", node.path("description").asText())
+                    .isEqualTo(byId.get(node.path("id").asText()));
+        }
+    }
+
+    @Test
+    @Order(4)
+    void flinkOperatorMetricsMoveOnPrometheusAndInTheWebUi() {
+        assertMoves(
+                Map.of(
+                        "numRecordsIn of the encoder",
+                                s -> s.sum(OPERATOR + "numRecordsIn", "operator_name", "Encode"),
+                        "numRecordsOut of the encoder",
+                                s -> s.sum(OPERATOR + "numRecordsOut", "operator_name", "Encode")));
+        assertThat(webUiMetricIds("Encode ")).anyMatch(id -> id.endsWith(".numRecordsOut"));
+    }
+
+    @Test
+    @Order(5)
+    void sluiceMetricsMoveOnPrometheusAndInTheWebUi() {
+        PrometheusScrape before = PrometheusScrape.of(cluster.taskManagerPrometheusUrl());
+        // On the operator splitting primary-key changes, chained to the source.
+        assertThat(before.sum(SLUICE + "snapshotRows", "operator_name", "Split"))
+                .as("snapshotRows")
+                .isGreaterThanOrEqualTo(ROWS);
+        assertThat(before.samples(SLUICE + "snapshotting"))
+                .as("snapshotting, 0 in the binlog phase")
+                .isNotEmpty()
+                .allMatch(s -> s.value() == 0);
+        assertThat(before.samples(SLUICE + "lagMs"))
+                .as("lagMs")
+                .isNotEmpty()
+                .allMatch(s -> s.value() >= 0);
+
+        Map<String, ToDoubleFunction<PrometheusScrape>> moving = new LinkedHashMap<>();
+        moving.put(
+                "rowsIn of the splitter", s -> s.sum(SLUICE + "rowsIn", "operator_name", "Split"));
+        moving.put("transactions", s -> s.sum(SLUICE + "transactions", "operator_name", "Split"));
+        moving.put("transactionsPerSecond", s -> s.sum(SLUICE + "transactionsPerSecond"));
+        moving.put(
+                "rowsIn of the encoder", s -> s.sum(SLUICE + "rowsIn", "operator_name", "Encode"));
+        moving.put("messagesOut", s -> s.sum(SLUICE + "messagesOut"));
+        moving.put("bytesOut", s -> s.sum(SLUICE + "bytesOut"));
+        moving.put("messages of the topic", s -> s.sum(SLUICE + "topic_messages", "topic", topic));
+        moving.put("bytes of the topic", s -> s.sum(SLUICE + "topic_bytes", "topic", topic));
+        assertMoves(moving);
+
+        assertThat(webUiMetricIds("Source: ")).anyMatch(id -> id.endsWith(".sluice.transactions"));
+        assertThat(webUiMetricIds("Encode ")).anyMatch(id -> id.endsWith(".sluice.bytesOut"));
+    }
+
+    @Test
+    @Order(6)
+    void stopWithSavepoint() {
+        String target = cluster.workDir().resolve("savepoints").toUri().toString();
+        savepoint = cluster.rest().stopWithSavepoint(jobId, target, WAIT);
+        cluster.rest().awaitState(jobId, "FINISHED", WAIT);
+        assertThat(Path.of(savepoint.replaceFirst("^file:", "")).resolve("_metadata"))
+                .isRegularFile();
+    }
+
+    @Test
+    @Order(7)
+    void moreChangesWhileTheJobIsStopped() {
+        MariaDbServer mariaDb = MARIADB.server();
+        updateAll(mariaDb, 2);
+        for (int id = ROWS; id < ROWS + NEW_ROWS; id++) {
+            mariaDb.execute(database, "INSERT INTO counters VALUES (" + id + ", 0, 'new')");
+            expected.add("INSERT " + id + "@0");
+        }
+        mariaDb.execute(database, "DELETE FROM counters WHERE id = 0");
+        expected.add("DELETE 0@2");
+    }
+
+    @Test
+    @Order(8)
+    void resubmittedFromTheSavepointDeliversExactlyThoseChangesOnce() throws Exception {
+        FlinkRestClient rest = cluster.rest();
+        String jarId = rest.uploadJar(BuildOutputs.jobJar());
+        jobId = rest.runJar(jarId, ClusterCommand.ENTRY_CLASS, jobArgs(), savepoint);
+        rest.awaitAllTasksRunning(jobId, WAIT);
+        assertDelivered();
+    }
+
+    @Test
+    @Order(9)
+    void clusterGoesDownAndNoProcessIsLeft() throws IOException {
+        List<ProcessHandle> processes = cluster.processes();
+        cluster.close();
+        assertThat(processes).noneMatch(ProcessHandle::isAlive);
+        assertThat(FlinkCluster.leftoverProcesses(cluster.workDir())).isEmpty();
+        // The database password reached the job through the environment and was never logged.
+        try (Stream<Path> logs = Files.list(cluster.logDir())) {
+            for (Path log : logs.collect(Collectors.toList())) {
+                assertThat(Files.readString(log, StandardCharsets.UTF_8))
+                        .as("log %s", log)
+                        .isNotEmpty()
+                        .doesNotContain(MariaDbServer.CDC_PASSWORD);
+            }
+        }
+    }
+
+    private static List<String> jobArgs() throws IOException {
+        MariaDbServer mariaDb = MARIADB.server();
+        Path config = cluster.workDir().resolve("sluice-" + database + ".yaml");
+        String yaml =
+                String.join(
+                        "\n",
+                        "job:",
+                        "  name: sluice-cluster-it",
+                        "  checkpoint-interval: 2 s",
+                        "source:",
+                        "  hostname: " + mariaDb.host(),
+                        "  port: " + mariaDb.port(),
+                        "  username: " + MariaDbServer.CDC_USER,
+                        "  password: ${env:" + PASSWORD_ENV + "}",
+                        "  tables:",
+                        "    - " + database + ".counters",
+                        "route:",
+                        "  default-topic: " + topic,
+                        "parallelism:",
+                        "  source: 2",
+                        "  encode: 3",
+                        "  sink: 2",
+                        "sink:",
+                        "  kafka.bootstrap-servers: " + KAFKA.server().bootstrapServers(),
+                        "  transactional-id-prefix: " + topic,
+                        "");
+        Files.writeString(config, yaml, StandardCharsets.UTF_8);
+        return List.of("--config", config.toString());
+    }
+
+    private static void updateAll(MariaDbServer mariaDb, int newVersion) {
+        version = newVersion;
+        String[] updates = new String[ROWS];
+        for (int id = 0; id < ROWS; id++) {
+            updates[id] = "UPDATE counters SET version = " + version + " WHERE id = " + id;
+            expected.add("UPDATE " + id + "@" + version);
+        }
+        mariaDb.execute(database, updates);
+    }
+
+    /**
+     * The topic holds exactly {@link #expected} under read_committed: nothing lost, nothing twice.
+     */
+    private static void assertDelivered() {
+        List<ConsumerRecord<byte[], byte[]>> records =
+                KAFKA.server().drainReadCommitted(topic, expected.size(), WAIT);
+        List<String> seen = new ArrayList<>();
+        for (ConsumerRecord<byte[], byte[]> record : records) {
+            FlatMessage message = JSON.parseObject(record.value(), FlatMessage.class);
+            for (Map<String, String> row : message.getData()) {
+                seen.add(message.getType() + " " + row.get("id") + "@" + row.get("version"));
+            }
+        }
+        assertThat(seen).containsExactlyInAnyOrderElementsOf(expected);
+    }
+
+    /**
+     * Each metric's value grows while rows keep changing (an update a second), within {@link
+     * #WAIT}.
+     */
+    private static void assertMoves(Map<String, ToDoubleFunction<PrometheusScrape>> metrics) {
+        PrometheusScrape first = PrometheusScrape.of(cluster.taskManagerPrometheusUrl());
+        Map<String, Double> start = new LinkedHashMap<>();
+        metrics.forEach((name, value) -> start.put(name, value.applyAsDouble(first)));
+        Map<String, Double> last = new LinkedHashMap<>(start);
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        int round = 0;
+        while (metrics.keySet().stream().anyMatch(name -> last.get(name) <= start.get(name))
+                && System.nanoTime() < deadline) {
+            int id = round++ % ROWS;
+            MARIADB.server()
+                    .execute(
+                            database,
+                            "UPDATE counters SET note = 'm" + round + "' WHERE id = " + id);
+            // A change like any other: the topic must hold it too (the note is not compared).
+            expected.add("UPDATE " + id + "@" + version);
+            sleep(Duration.ofSeconds(1));
+            PrometheusScrape now = PrometheusScrape.of(cluster.taskManagerPrometheusUrl());
+            metrics.forEach((name, value) -> last.put(name, value.applyAsDouble(now)));
+        }
+        metrics.keySet()
+                .forEach(
+                        name ->
+                                assertThat(last.get(name))
+                                        .as(
+                                                "%s on %s (was %s)",
+                                                name,
+                                                cluster.taskManagerPrometheusUrl(),
+                                                start.get(name))
+                                        .isGreaterThan(start.get(name)));
+    }
+
+    /** Metric ids the web UI's metrics tab offers for the vertex whose name starts with prefix. */
+    private static List<String> webUiMetricIds(String vertexPrefix) {
+        String vertexId =
+                cluster.rest().vertexIds(jobId).entrySet().stream()
+                        .filter(e -> e.getKey().startsWith(vertexPrefix))
+                        .map(Map.Entry::getValue)
+                        .findFirst()
+                        .orElseThrow(
+                                () ->
+                                        new AssertionError(
+                                                "No vertex named " + vertexPrefix + "..."));
+        List<String> ids = new ArrayList<>();
+        for (JsonNode metric :
+                cluster.rest().get("/jobs/" + jobId + "/vertices/" + vertexId + "/metrics")) {
+            ids.add(metric.path("id").asText());
+        }
+        return ids;
+    }
+
+    private static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
