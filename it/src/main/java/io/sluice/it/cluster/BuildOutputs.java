@@ -59,6 +59,11 @@ public final class BuildOutputs {
         }
     }
 
+    /** The Flink configuration the cluster starts from ({@code conf/flink/config.yaml}). */
+    public static Path flinkConfigDir() {
+        return root().resolve("conf/flink");
+    }
+
     /** The shaded job jar. */
     public static Path jobJar() {
         String given = System.getProperty("sluice.job.jar");

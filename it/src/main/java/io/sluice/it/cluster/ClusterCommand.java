@@ -29,6 +29,18 @@ public final class ClusterCommand {
     }
 
     public static void main(String[] args) {
+        try {
+            run(args);
+        } catch (RuntimeException e) {
+            System.err.println("sluice cluster: " + e.getMessage());
+            if (e.getCause() != null) {
+                System.err.println("  caused by: " + e.getCause());
+            }
+            System.exit(1);
+        }
+    }
+
+    private static void run(String[] args) {
         Path workDir =
                 Path.of(
                                 System.getProperty(
@@ -67,6 +79,7 @@ public final class ClusterCommand {
                 FlinkCluster.builder()
                         .workDir(workDir)
                         .classpath(BuildOutputs.flinkClasspath())
+                        .baseConfig(BuildOutputs.flinkConfigDir())
                         .jvmOptions(BuildOutputs.jvmOptions())
                         .stopOnExit(false);
         for (int i = 0; i < args.size(); i++) {

@@ -1,6 +1,7 @@
 package io.sluice.it.cluster;
 
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.GlobalConfiguration;
 import org.apache.flink.configuration.JobManagerOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.runtime.clusterframework.TaskExecutorProcessSpec;
@@ -241,8 +242,18 @@ public final class FlinkCluster implements AutoCloseable {
         private final Map<String, String> environment = new LinkedHashMap<>();
         private final Map<String, String> flinkConfig = new LinkedHashMap<>();
         private boolean stopOnExit = true;
+        private Path baseConfigDir;
 
         private Builder() {}
+
+        /** A folder whose {@code config.yaml} is the base of the cluster's (conf/flink). */
+        public Builder baseConfig(Path dir) {
+            if (!Files.isRegularFile(dir.resolve("config.yaml"))) {
+                throw new IllegalArgumentException(dir + " holds no config.yaml");
+            }
+            this.baseConfigDir = dir.toAbsolutePath();
+            return this;
+        }
 
         /** Conf, logs, checkpoints and savepoints; created if missing. Required. */
         public Builder workDir(Path workDir) {
@@ -311,6 +322,7 @@ public final class FlinkCluster implements AutoCloseable {
                 Files.createDirectories(conf);
                 Files.createDirectories(logs);
                 Files.createDirectories(workDir.resolve("tmp"));
+                Files.createDirectories(workDir.resolve("plugins"));
             } catch (IOException e) {
                 throw new UncheckedIOException("Cannot create " + workDir, e);
             }
@@ -413,7 +425,12 @@ public final class FlinkCluster implements AutoCloseable {
         }
 
         private Configuration configuration() {
-            Map<String, String> entries = new LinkedHashMap<>();
+            // conf/flink/config.yaml first, then what only this machine and this start know.
+            Configuration config =
+                    baseConfigDir == null
+                            ? new Configuration()
+                            : GlobalConfiguration.loadConfiguration(baseConfigDir.toString());
+            Map<String, String> entries = new LinkedHashMap<>(config.toMap());
             entries.put("jobmanager.rpc.address", "localhost");
             entries.put("jobmanager.rpc.port", String.valueOf(FreePorts.next()));
             entries.put("jobmanager.bind-host", "localhost");
@@ -422,23 +439,23 @@ public final class FlinkCluster implements AutoCloseable {
             entries.put("rest.address", "localhost");
             entries.put("rest.bind-address", "localhost");
             entries.put("rest.port", String.valueOf(restPort));
-            entries.put("jobmanager.memory.process.size", "1024m");
-            entries.put("taskmanager.memory.process.size", "1728m");
-            entries.put("taskmanager.memory.managed.size", "64m");
             entries.put("taskmanager.numberOfTaskSlots", String.valueOf(taskSlots));
-            entries.put("parallelism.default", "1");
-            entries.put("state.checkpoints.dir", workDir.resolve("checkpoints").toUri().toString());
-            entries.put("state.savepoints.dir", workDir.resolve("savepoints").toUri().toString());
+            entries.put(
+                    "execution.checkpointing.dir",
+                    workDir.resolve("checkpoints").toUri().toString());
+            entries.put(
+                    "execution.checkpointing.savepoint-dir",
+                    workDir.resolve("savepoints").toUri().toString());
             entries.put("web.upload.dir", workDir.resolve("uploads").toString());
             entries.put("io.tmp.dirs", workDir.resolve("tmp").toString());
             entries.put("blob.storage.directory", workDir.resolve("blobs").toString());
-            entries.put(
+            entries.putIfAbsent(
                     "metrics.reporter.prom.factory.class",
                     "org.apache.flink.metrics.prometheus.PrometheusReporterFactory");
+            // Each process gets its own port on its command line; the file lists both.
             entries.put(
                     "metrics.reporter.prom.port",
                     jobManagerPrometheusPort + "," + taskManagerPrometheusPort);
-            entries.put("metrics.reporter.prom.interval", "5 s");
             entries.putAll(flinkConfig);
             return Configuration.fromMap(entries);
         }
@@ -545,6 +562,8 @@ public final class FlinkCluster implements AutoCloseable {
             builder.environment().putAll(environment);
             builder.environment().put("FLINK_CONF_DIR", conf.toString());
             builder.environment().put("FLINK_LOG_DIR", logs.toString());
+            // Empty: every jar, the Prometheus reporter's included, is on the classpath.
+            builder.environment().put("FLINK_PLUGINS_DIR", workDir.resolve("plugins").toString());
             try {
                 return builder.start();
             } catch (IOException e) {

@@ -88,6 +88,7 @@ class FlinkClusterITCase {
                 FlinkCluster.builder()
                         .workDir(ServerDirs.fresh("flink-cluster"))
                         .classpath(BuildOutputs.flinkClasspath())
+                        .baseConfig(BuildOutputs.flinkConfigDir())
                         .jvmOptions(BuildOutputs.jvmOptions())
                         .restPort(FreePorts.next())
                         .prometheusPorts(FreePorts.next(), FreePorts.next())
@@ -179,8 +180,12 @@ class FlinkClusterITCase {
     void sluiceMetricsMoveOnPrometheusAndInTheWebUi() {
         PrometheusScrape before = PrometheusScrape.of(cluster.taskManagerPrometheusUrl());
         // On the operator splitting primary-key changes, chained to the source.
+        List<String> present =
+                before.names().stream()
+                        .filter(n -> n.contains("sluice"))
+                        .collect(Collectors.toList());
         assertThat(before.sum(SLUICE + "snapshotRows", "operator_name", "Split"))
-                .as("snapshotRows")
+                .as("snapshotRows (Sluice's metrics on the endpoint: %s)", present)
                 .isGreaterThanOrEqualTo(ROWS);
         assertThat(before.samples(SLUICE + "snapshotting"))
                 .as("snapshotting, 0 in the binlog phase")
@@ -250,11 +255,16 @@ class FlinkClusterITCase {
         assertThat(FlinkCluster.leftoverProcesses(cluster.workDir())).isEmpty();
         // The database password reached the job through the environment and was never logged.
         try (Stream<Path> logs = Files.list(cluster.logDir())) {
-            for (Path log : logs.collect(Collectors.toList())) {
-                assertThat(Files.readString(log, StandardCharsets.UTF_8))
-                        .as("log %s", log)
-                        .isNotEmpty()
-                        .doesNotContain(MariaDbServer.CDC_PASSWORD);
+            List<Path> files = logs.collect(Collectors.toList());
+            assertThat(files)
+                    .extracting(f -> f.getFileName().toString())
+                    .contains("jobmanager.log", "taskmanager.log");
+            for (Path log : files) {
+                String text = Files.readString(log, StandardCharsets.UTF_8);
+                if (log.toString().endsWith(".log")) {
+                    assertThat(text).as("log %s", log).contains("sluice-cluster-it");
+                }
+                assertThat(text).as("log %s", log).doesNotContain(MariaDbServer.CDC_PASSWORD);
             }
         }
     }
