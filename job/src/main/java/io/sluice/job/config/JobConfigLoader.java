@@ -14,9 +14,14 @@ import io.sluice.functions.source.MySqlSourceOptions;
 import java.io.File;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.CodeSource;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -93,11 +98,49 @@ public final class JobConfigLoader {
         return config;
     }
 
+    /**
+     * {@code path} as given, or, when it is relative and not found from the working dir, beside the
+     * job jar: in application mode the jar, {@code conf/} and {@code sql/} share {@code
+     * /opt/flink/usrlib}, while the JobManager's working dir is elsewhere.
+     */
+    public static Path besideJar(String path) {
+        return besideJar(path, jarDir());
+    }
+
+    static Path besideJar(String path, Optional<Path> jarDir) {
+        Path given = Path.of(path);
+        if (given.isAbsolute() || Files.exists(given) || jarDir.isEmpty()) {
+            return given;
+        }
+        Path beside = jarDir.get().resolve(path);
+        return Files.exists(beside) ? beside : given;
+    }
+
+    /** The folder of the jar (or classes folder) this class was loaded from. */
+    private static Optional<Path> jarDir() {
+        try {
+            CodeSource source = JobConfigLoader.class.getProtectionDomain().getCodeSource();
+            if (source == null || source.getLocation() == null) {
+                return Optional.empty();
+            }
+            Path location = Path.of(source.getLocation().toURI());
+            return Optional.ofNullable(
+                    Files.isDirectory(location) ? location : location.getParent());
+        } catch (URISyntaxException | RuntimeException e) {
+            return Optional.empty(); // Not from a file: nothing lies beside it.
+        }
+    }
+
     private static Map<String, String> readYaml(String path) {
-        File file = new File(path);
+        File file = besideJar(path).toFile();
         if (!file.isFile()) {
             throw new IllegalArgumentException(
-                    "The configuration file '" + path + "' does not exist or is not a file");
+                    "The configuration file '"
+                            + path
+                            + "' does not exist or is not a file (looked in "
+                            + Path.of("").toAbsolutePath()
+                            + jarDir().map(dir -> " and beside the job jar in " + dir).orElse("")
+                            + ")");
         }
         Map<String, Object> yaml;
         try {

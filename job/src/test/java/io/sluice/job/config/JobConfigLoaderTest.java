@@ -121,4 +121,20 @@ class JobConfigLoaderTest {
 
         assertThat(config.get(MySqlSourceOptions.PASSWORD)).isEqualTo("pw");
     }
+
+    @Test
+    void relativeConfigPathIsFoundBesideTheJar(@TempDir Path usrlib) throws IOException {
+        Path conf = Files.createDirectories(usrlib.resolve("conf-" + System.nanoTime()));
+        Files.writeString(conf.resolve("sluice.yaml"), "source:\n  port: 3310\n");
+        String relative = conf.getFileName() + "/sluice.yaml";
+
+        assertThat(JobConfigLoader.besideJar(relative, java.util.Optional.of(usrlib)))
+                .isEqualTo(conf.resolve("sluice.yaml"));
+        // Not beside the jar either: the path stays as given, so the error names it.
+        assertThat(JobConfigLoader.besideJar("nowhere/sluice.yaml", java.util.Optional.of(usrlib)))
+                .isEqualTo(Path.of("nowhere/sluice.yaml"));
+        assertThatThrownBy(() -> JobConfigLoader.fromArgs("--config", "nowhere/sluice.yaml"))
+                .hasMessageContaining("'nowhere/sluice.yaml' does not exist")
+                .hasMessageContaining("beside the job jar");
+    }
 }
