@@ -172,7 +172,7 @@ class FlinkClusterITCase {
                                 s -> s.sum(OPERATOR + "numRecordsIn", "operator_name", "Encode"),
                         "numRecordsOut of the encoder",
                                 s -> s.sum(OPERATOR + "numRecordsOut", "operator_name", "Encode")));
-        assertThat(webUiMetricIds("Encode ")).anyMatch(id -> id.endsWith(".numRecordsOut"));
+        assertWebUiOffers("Encode ", ".numRecordsOut");
     }
 
     @Test
@@ -209,8 +209,8 @@ class FlinkClusterITCase {
         moving.put("bytes of the topic", s -> s.sum(SLUICE + "topic_bytes", "topic", topic));
         assertMoves(moving);
 
-        assertThat(webUiMetricIds("Source: ")).anyMatch(id -> id.endsWith(".sluice.transactions"));
-        assertThat(webUiMetricIds("Encode ")).anyMatch(id -> id.endsWith(".sluice.bytesOut"));
+        assertWebUiOffers("Source: ", ".sluice.transactions");
+        assertWebUiOffers("Encode ", ".sluice.bytesOut");
     }
 
     @Test
@@ -361,23 +361,27 @@ class FlinkClusterITCase {
                                         .isGreaterThan(start.get(name)));
     }
 
-    /** Metric ids the web UI's metrics tab offers for the vertex whose name starts with prefix. */
-    private static List<String> webUiMetricIds(String vertexPrefix) {
+    /**
+     * The web UI's metrics tab for the vertex whose name starts with {@code vertexPrefix} offers a
+     * metric id ending in {@code suffix}. The web UI fetches metrics from the TaskManagers in the
+     * background (every 10 s by default), so the list fills after a while.
+     */
+    private static void assertWebUiOffers(String vertexPrefix, String suffix) {
         String vertexId =
                 cluster.rest().vertexIds(jobId).entrySet().stream()
                         .filter(e -> e.getKey().startsWith(vertexPrefix))
                         .map(Map.Entry::getValue)
                         .findFirst()
-                        .orElseThrow(
-                                () ->
-                                        new AssertionError(
-                                                "No vertex named " + vertexPrefix + "..."));
+                        .orElseThrow(() -> new AssertionError("No vertex named " + vertexPrefix));
+        String path = "/jobs/" + jobId + "/vertices/" + vertexId + "/metrics";
         List<String> ids = new ArrayList<>();
-        for (JsonNode metric :
-                cluster.rest().get("/jobs/" + jobId + "/vertices/" + vertexId + "/metrics")) {
-            ids.add(metric.path("id").asText());
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (ids.stream().noneMatch(id -> id.endsWith(suffix)) && System.nanoTime() < deadline) {
+            sleep(Duration.ofSeconds(1));
+            ids.clear();
+            cluster.rest().get(path).forEach(metric -> ids.add(metric.path("id").asText()));
         }
-        return ids;
+        assertThat(ids).as("metric ids of %s", path).anyMatch(id -> id.endsWith(suffix));
     }
 
     private static void sleep(Duration duration) {
