@@ -22,6 +22,32 @@ public final class FreePorts {
         }
     }
 
+    /** {@code count} different ports that were free on 127.0.0.1 a moment ago. */
+    public static int[] distinct(int count) {
+        ServerSocket[] sockets = new ServerSocket[count];
+        try {
+            int[] ports = new int[count];
+            for (int i = 0; i < count; i++) {
+                // Held open together, so the system cannot hand out one port twice.
+                sockets[i] = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+                ports[i] = sockets[i].getLocalPort();
+            }
+            return ports;
+        } catch (IOException e) {
+            throw new UncheckedIOException("No free loopback ports", e);
+        } finally {
+            for (ServerSocket socket : sockets) {
+                if (socket != null) {
+                    try {
+                        socket.close();
+                    } catch (IOException e) {
+                        // Closing a listening socket that accepted nothing; nothing to do.
+                    }
+                }
+            }
+        }
+    }
+
     /** Whether something accepts TCP connections on 127.0.0.1:port. */
     public static boolean isListening(int port) {
         try (Socket socket = new Socket()) {

@@ -84,14 +84,15 @@ class FlinkClusterITCase {
     @Test
     @Order(1)
     void clusterComesUp() {
+        int[] ports = FreePorts.distinct(3);
         cluster =
                 FlinkCluster.builder()
                         .workDir(ServerDirs.fresh("flink-cluster"))
                         .classpath(BuildOutputs.flinkClasspath())
                         .baseConfig(BuildOutputs.flinkConfigDir())
                         .jvmOptions(BuildOutputs.jvmOptions())
-                        .restPort(FreePorts.next())
-                        .prometheusPorts(FreePorts.next(), FreePorts.next())
+                        .restPort(ports[0])
+                        .prometheusPorts(ports[1], ports[2])
                         .taskSlots(4)
                         // The job's config names the password as ${env:...}; it is in no file or
                         // argument.
