@@ -432,7 +432,7 @@ public final class FlinkCluster implements AutoCloseable {
                             : GlobalConfiguration.loadConfiguration(baseConfigDir.toString());
             Map<String, String> entries = new LinkedHashMap<>(config.toMap());
             entries.put("jobmanager.rpc.address", "localhost");
-            entries.put("jobmanager.rpc.port", String.valueOf(FreePorts.next()));
+            entries.put("jobmanager.rpc.port", String.valueOf(rpcPort()));
             entries.put("jobmanager.bind-host", "localhost");
             entries.put("taskmanager.bind-host", "localhost");
             entries.put("taskmanager.host", "localhost");
@@ -458,6 +458,18 @@ public final class FlinkCluster implements AutoCloseable {
                     jobManagerPrometheusPort + "," + taskManagerPrometheusPort);
             entries.putAll(flinkConfig);
             return Configuration.fromMap(entries);
+        }
+
+        /** A free port that is none of the ports chosen for REST and Prometheus. */
+        private int rpcPort() {
+            while (true) {
+                int port = FreePorts.next();
+                if (port != restPort
+                        && port != jobManagerPrometheusPort
+                        && port != taskManagerPrometheusPort) {
+                    return port;
+                }
+            }
         }
 
         private static void writeConfig(Path file, Configuration config) {
