@@ -135,10 +135,23 @@ public final class FlinkCluster implements AutoCloseable {
 
     private static boolean isClusterProcess(ProcessHandle process, Path workDir) {
         String marker = "-D" + MARKER_PROPERTY + "=" + workDir.toAbsolutePath();
-        return process.info()
-                .arguments()
-                .map(args -> Arrays.asList(args).contains(marker))
-                .orElse(false);
+        return commandLine(process).contains(marker);
+    }
+
+    /**
+     * The process's arguments. On Linux from {@code /proc/<pid>/cmdline}: the JDK gives up on
+     * command lines over 4 KB, and a Flink JVM's classpath is longer.
+     */
+    private static List<String> commandLine(ProcessHandle process) {
+        Path cmdline = Path.of("/proc", String.valueOf(process.pid()), "cmdline");
+        try {
+            if (Files.isReadable(cmdline)) {
+                return Arrays.asList(Files.readString(cmdline, StandardCharsets.UTF_8).split("\0"));
+            }
+        } catch (IOException e) {
+            return List.of(); // The process is gone.
+        }
+        return process.info().arguments().map(Arrays::asList).orElse(List.of());
     }
 
     public Path workDir() {
@@ -550,9 +563,9 @@ public final class FlinkCluster implements AutoCloseable {
             Path logs = workDir.resolve("log");
             List<String> command = new ArrayList<>();
             command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            command.add("-D" + MARKER_PROPERTY + "=" + workDir);
             command.addAll(jvmOptions);
             command.addAll(memoryJvm);
-            command.add("-D" + MARKER_PROPERTY + "=" + workDir);
             command.add("-Dlog.file=" + logs.resolve(role + ".log"));
             command.add("-Dlog4j.configuration=file:" + conf.resolve("log4j.properties"));
             command.add("-Dlog4j.configurationFile=file:" + conf.resolve("log4j.properties"));

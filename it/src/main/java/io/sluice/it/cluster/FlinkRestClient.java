@@ -260,9 +260,26 @@ public final class FlinkRestClient {
                             + " answered "
                             + response.statusCode()
                             + ": "
-                            + body.path("errors"));
+                            + rootCause(body.path("errors")));
         }
         return body;
+    }
+
+    /** The innermost "Caused by" of the server's stack traces, else the first error line. */
+    private static String rootCause(JsonNode errors) {
+        String first = null;
+        String cause = null;
+        for (JsonNode error : errors) {
+            for (String line : error.asText().split("\n")) {
+                if (first == null && !line.isBlank()) {
+                    first = line.trim();
+                }
+                if (line.startsWith("Caused by: ")) {
+                    cause = line.substring("Caused by: ".length()).trim();
+                }
+            }
+        }
+        return cause != null ? cause : first != null ? first : errors.toString();
     }
 
     private static void await(

@@ -251,6 +251,11 @@ class FlinkClusterITCase {
     @Order(9)
     void clusterGoesDownAndNoProcessIsLeft() throws IOException {
         List<ProcessHandle> processes = cluster.processes();
+        // The leftover search finds the cluster's JVMs while they run, so its empty answer counts.
+        assertThat(FlinkCluster.leftoverProcesses(cluster.workDir()))
+                .extracting(ProcessHandle::pid)
+                .containsExactlyInAnyOrderElementsOf(
+                        processes.stream().map(ProcessHandle::pid).collect(Collectors.toList()));
         cluster.close();
         assertThat(processes).noneMatch(ProcessHandle::isAlive);
         assertThat(FlinkCluster.leftoverProcesses(cluster.workDir())).isEmpty();
