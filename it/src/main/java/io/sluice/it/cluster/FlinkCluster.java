@@ -24,10 +24,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -202,7 +204,7 @@ public final class FlinkCluster implements AutoCloseable {
             return false;
         }
         List<ProcessHandle> reversed = new ArrayList<>(processes);
-        java.util.Collections.reverse(reversed);
+        Collections.reverse(reversed);
         for (ProcessHandle process : reversed) {
             stop(process);
         }
@@ -597,10 +599,7 @@ public final class FlinkCluster implements AutoCloseable {
         }
 
         private static void awaitReady(
-                String what,
-                Process process,
-                Path log,
-                java.util.concurrent.Callable<Boolean> ready) {
+                String what, Process process, Path log, Callable<Boolean> ready) {
             long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
             Exception last = null;
             while (true) {

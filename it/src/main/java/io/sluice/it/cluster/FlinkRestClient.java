@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.Callable;
 
 /**
  * The parts of Flink's REST API (stable, documented at {@code /v1}) that operating Sluice needs:
@@ -282,8 +283,7 @@ public final class FlinkRestClient {
         return cause != null ? cause : first != null ? first : errors.toString();
     }
 
-    private static void await(
-            String what, Duration timeout, java.util.concurrent.Callable<Boolean> condition) {
+    private static void await(String what, Duration timeout, Callable<Boolean> condition) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             try {

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -79,7 +80,7 @@ public final class PrometheusScrape {
     }
 
     /** Every metric name. */
-    public java.util.Set<String> names() {
+    public Set<String> names() {
         return samples.keySet();
     }
 

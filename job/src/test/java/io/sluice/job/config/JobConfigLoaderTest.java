@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -128,10 +129,10 @@ class JobConfigLoaderTest {
         Files.writeString(conf.resolve("sluice.yaml"), "source:\n  port: 3310\n");
         String relative = conf.getFileName() + "/sluice.yaml";
 
-        assertThat(JobConfigLoader.besideJar(relative, java.util.Optional.of(usrlib)))
+        assertThat(JobConfigLoader.besideJar(relative, Optional.of(usrlib)))
                 .isEqualTo(conf.resolve("sluice.yaml"));
         // Not beside the jar either: the path stays as given, so the error names it.
-        assertThat(JobConfigLoader.besideJar("nowhere/sluice.yaml", java.util.Optional.of(usrlib)))
+        assertThat(JobConfigLoader.besideJar("nowhere/sluice.yaml", Optional.of(usrlib)))
                 .isEqualTo(Path.of("nowhere/sluice.yaml"));
         assertThatThrownBy(() -> JobConfigLoader.fromArgs("--config", "nowhere/sluice.yaml"))
                 .hasMessageContaining("'nowhere/sluice.yaml' does not exist")
