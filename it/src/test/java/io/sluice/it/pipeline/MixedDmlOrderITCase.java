@@ -66,13 +66,11 @@ class MixedDmlOrderITCase {
         final int id;
         final String type;
         final int version;
-        final String note;
 
-        Change(int id, String type, int version, String note) {
+        Change(int id, String type, int version) {
             this.id = id;
             this.type = type;
             this.version = version;
-            this.note = note;
         }
 
         String text() {
@@ -94,7 +92,7 @@ class MixedDmlOrderITCase {
             mariaDb.execute(database, "INSERT INTO seq VALUES (" + id + ", 0)");
             if (id % 2 == 0) {
                 mariaDb.execute(database, "INSERT INTO counters VALUES (" + id + ", 0, 'seed')");
-                committed.add(new Change(id, "INSERT", 0, "seed"));
+                committed.add(new Change(id, "INSERT", 0));
             }
         }
         String topic = "mixed-" + database;
@@ -254,7 +252,7 @@ class MixedDmlOrderITCase {
                     note);
             update(connection, "UPDATE seq SET v = v + 1 WHERE id IN " + in);
             for (int id : keys) {
-                changes.add(new Change(id, "UPDATE", versions.get(id) + 1, note));
+                changes.add(new Change(id, "UPDATE", versions.get(id) + 1));
             }
         } else {
             for (int id : keys) {
@@ -262,10 +260,10 @@ class MixedDmlOrderITCase {
                 Integer version = present.get(id);
                 if (version == null) {
                     update(connection, "INSERT INTO counters VALUES (?, ?, ?)", id, next, note);
-                    changes.add(new Change(id, "INSERT", next, note));
+                    changes.add(new Change(id, "INSERT", next));
                 } else if (random.nextInt(5) == 0) {
                     update(connection, "DELETE FROM counters WHERE id = ?", id);
-                    changes.add(new Change(id, "DELETE", version, null));
+                    changes.add(new Change(id, "DELETE", version));
                     continue;
                 } else {
                     update(
@@ -274,7 +272,7 @@ class MixedDmlOrderITCase {
                             next,
                             note,
                             id);
-                    changes.add(new Change(id, "UPDATE", next, note));
+                    changes.add(new Change(id, "UPDATE", next));
                 }
                 update(connection, "UPDATE seq SET v = ? WHERE id = ?", next, id);
             }
