@@ -43,7 +43,6 @@ public final class RocketMqCommitter implements Committer<RocketMqCommittable> {
 
     private final ClientSettings settings;
     private final String role;
-    private final boolean restored;
     private final Map<MessageQueue, Tail> tails = new HashMap<>();
     private final Counter sent;
     private final Counter sentBytes;
@@ -52,12 +51,10 @@ public final class RocketMqCommitter implements Committer<RocketMqCommittable> {
     private final Counter sendErrors;
     private QueueSender sender;
     private TailReader tailReader;
-    private boolean firstCommit = true;
 
     public RocketMqCommitter(ClientSettings settings, CommitterInitContext context) {
         this.settings = settings;
         this.role = "committer-" + context.getTaskInfo().getIndexOfThisSubtask();
-        this.restored = context.getRestoredCheckpointId().isPresent();
         MetricGroup sluice = context.metricGroup().addGroup("sluice");
         this.sent = sluice.counter("numRecordsSend");
         this.sentBytes = sluice.counter("numBytesSend");
@@ -69,23 +66,24 @@ public final class RocketMqCommitter implements Committer<RocketMqCommittable> {
     @Override
     public void commit(Collection<CommitRequest<RocketMqCommittable>> requests)
             throws IOException, InterruptedException {
-        boolean replay = restored && firstCommit;
-        firstCommit = false;
         for (CommitRequest<RocketMqCommittable> request : requests) {
             RocketMqCommittable committable = request.getCommittable();
             for (QueueBatch batch : committable.queues()) {
-                commitQueue(committable, batch, replay);
+                commitQueue(committable, batch);
             }
         }
     }
 
-    private void commitQueue(RocketMqCommittable committable, QueueBatch batch, boolean replay)
+    private void commitQueue(RocketMqCommittable committable, QueueBatch batch)
             throws IOException, InterruptedException {
         if (sender == null) {
             sender = new QueueSender(settings, role);
         }
         MessageQueue queue = sender.queue(batch.topic(), batch.queue());
+        boolean tailUnread = !tails.containsKey(queue);
         Position last = tailOf(queue).position;
+        // The queue already holds messages of this very run: a restored committable, resumed.
+        boolean replay = tailUnread && last != null && last.run() == committable.run();
         List<Message> toSend = new ArrayList<>(batch.messages().size());
         List<Position> positions = new ArrayList<>(batch.messages().size());
         for (int i = 0; i < batch.messages().size(); i++) {
