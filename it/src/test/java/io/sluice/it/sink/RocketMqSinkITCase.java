@@ -7,7 +7,9 @@ import org.apache.flink.api.common.state.CheckpointListener;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Metric;
 import org.apache.flink.metrics.MetricGroup;
@@ -25,6 +27,7 @@ import io.sluice.functions.sink.rocketmq.internal.RocketMqCommitter;
 import io.sluice.functions.types.SinkMessageTypeInfo;
 import io.sluice.it.flink.FlinkMiniCluster;
 import io.sluice.it.server.RocketMqExtension;
+import io.sluice.it.server.Waits;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -38,6 +41,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -117,6 +121,36 @@ class RocketMqSinkITCase {
         assertThat(replayFailed).as("the replay of that commit failed half-way").isTrue();
         // The last replay found what the failed attempts had sent, and skipped it.
         assertThat(sum(topic, ".sluice.numRecordsAlreadySent")).isPositive();
+        assertExactlyOnceInOrder(topic);
+    }
+
+    @Test
+    void exactlyOnceAcrossABrokerRestart() throws Exception {
+        String topic = newTopic("eo-restart");
+        StreamExecutionEnvironment env = environment();
+        // The broker is away for seconds: keep restarting until it is back.
+        Configuration restarts = new Configuration();
+        restarts.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+        restarts.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 1_000);
+        restarts.set(
+                RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(500));
+        env.configure(restarts);
+        JobClient job =
+                sinkTo(
+                                numbers(env, topic, false, 4),
+                                sink(topic, DeliveryGuarantee.EXACTLY_ONCE, 16))
+                        .executeAsync(topic);
+        // Some checkpoints committed, most records still to come.
+        Waits.until(
+                "the sink to send " + RECORDS / 8 + " records",
+                Duration.ofMinutes(2),
+                () -> sum(topic, ".sluice.numRecordsSend") >= RECORDS / 8);
+        ROCKETMQ.server().restartBroker();
+        job.getJobExecutionResult().get(5, TimeUnit.MINUTES);
+
+        assertThat(sum(topic, ".sluice.numRecordsSendErrors"))
+                .as("commits failed while the broker was away")
+                .isPositive();
         assertExactlyOnceInOrder(topic);
     }
 
@@ -211,18 +245,22 @@ class RocketMqSinkITCase {
             String topic, DeliveryGuarantee guarantee, int batchMax, boolean failInMapper)
             throws Exception {
         StreamExecutionEnvironment env = environment();
-        DataStream<SinkMessage> messages =
-                env.fromSequence(0, RECORDS - 1)
-                        .uid("numbers")
-                        .name("numbers")
-                        .map(new FailOnceAfterCheckpoint(failInMapper))
-                        .uid("fail-once")
-                        .name("fail once")
-                        .map(new ToMessage(topic))
-                        .returns(new SinkMessageTypeInfo())
-                        .uid("to-message")
-                        .name("to message");
-        return sinkTo(messages, sink(topic, guarantee, batchMax)).execute(topic);
+        return sinkTo(numbers(env, topic, failInMapper, 1), sink(topic, guarantee, batchMax))
+                .execute(topic);
+    }
+
+    private static DataStream<SinkMessage> numbers(
+            StreamExecutionEnvironment env, String topic, boolean failInMapper, int millisEach) {
+        return env.fromSequence(0, RECORDS - 1)
+                .uid("numbers")
+                .name("numbers")
+                .map(new FailOnceAfterCheckpoint(failInMapper, millisEach))
+                .uid("fail-once")
+                .name("fail once")
+                .map(new ToMessage(topic))
+                .returns(new SinkMessageTypeInfo())
+                .uid("to-message")
+                .name("to message");
     }
 
     private static StreamExecutionEnvironment environment() {
@@ -340,15 +378,17 @@ class RocketMqSinkITCase {
     private static final class FailOnceAfterCheckpoint
             implements MapFunction<Long, Long>, CheckpointListener {
         private final boolean fail;
+        private final int millisEach;
         private boolean checkpointed;
 
-        FailOnceAfterCheckpoint(boolean fail) {
+        FailOnceAfterCheckpoint(boolean fail, int millisEach) {
             this.fail = fail;
+            this.millisEach = millisEach;
         }
 
         @Override
         public Long map(Long value) throws Exception {
-            Thread.sleep(1);
+            Thread.sleep(millisEach);
             if (fail
                     && checkpointed
                     && value >= RECORDS / 2
