@@ -26,8 +26,10 @@ import io.sluice.functions.route.PartitionOwnerFunction;
 import io.sluice.functions.route.PartitionOwnerPartitioner;
 import io.sluice.functions.route.RouteOptions;
 import io.sluice.functions.route.RoutedChange;
-import io.sluice.functions.sink.KafkaSinkFactory;
+import io.sluice.functions.sink.SinkFactory;
 import io.sluice.functions.sink.SinkMessage;
+import io.sluice.functions.sink.SinkOptions;
+import io.sluice.functions.sink.SinkType;
 import io.sluice.functions.source.MySqlSourceFactory;
 import io.sluice.functions.types.RoutedChangeTypeInfo;
 import io.sluice.functions.types.SinkMessageTypeInfo;
@@ -50,7 +52,6 @@ public final class SluiceJob {
     public static final String ROUTE_UID = "route";
     public static final String ENCODE_UID = "encode";
     public static final String PARTITION_OWNER_UID = "partition-owner";
-    public static final String SINK_UID = "kafka-sink";
 
     private final Source<ChangeEvent, ?, ?> source;
     private final Sink<SinkMessage> sink;
@@ -138,7 +139,11 @@ public final class SluiceJob {
                         .uid(PARTITION_OWNER_UID)
                         .name("Order statements per partition")
                         .setParallelism(sinkParallelism);
-        return owned.sinkTo(sink).uid(SINK_UID).name("Kafka sink").setParallelism(sinkParallelism);
+        SinkType type = config.get(SinkOptions.TYPE);
+        return owned.sinkTo(sink)
+                .uid(type.uid())
+                .name(type.operatorName())
+                .setParallelism(sinkParallelism);
     }
 
     /** Selects a record as its own key, for partitioners that read several of its fields. */
@@ -177,8 +182,8 @@ public final class SluiceJob {
         configure(env, config);
         new SluiceJob(
                         MySqlSourceFactory.changeEventSource(config),
-                        KafkaSinkFactory.sink(config),
-                        KafkaSinkFactory.partitionCounts(config),
+                        SinkFactory.sink(config),
+                        SinkFactory.partitionCounts(config),
                         config)
                 .build(env);
         env.execute(config.get(JobOptions.NAME));
