@@ -1,9 +1,10 @@
 package io.sluice.job;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.api.java.functions.KeySelector;
+import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.ReadableConfig;
@@ -14,27 +15,32 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 import io.sluice.functions.encode.ChangeEventEncodeFunction;
-import io.sluice.functions.encode.ChangeEventKeySelector;
 import io.sluice.functions.encode.EncodeOptions;
 import io.sluice.functions.encode.MessageFormat;
-import io.sluice.functions.normalize.PrimaryKeyChangeSplitter;
+import io.sluice.functions.normalize.ChangeNormalizer;
+import io.sluice.functions.route.ChangePartitioner;
+import io.sluice.functions.route.ChangeRouteFunction;
 import io.sluice.functions.route.PartitionCounts;
 import io.sluice.functions.route.PartitionOptions;
+import io.sluice.functions.route.PartitionOwnerFunction;
+import io.sluice.functions.route.PartitionOwnerPartitioner;
 import io.sluice.functions.route.RouteOptions;
-import io.sluice.functions.sink.KafkaSinkFactory;
+import io.sluice.functions.route.RoutedChange;
+import io.sluice.functions.sink.SinkFactory;
 import io.sluice.functions.sink.SinkMessage;
+import io.sluice.functions.sink.SinkOptions;
+import io.sluice.functions.sink.SinkType;
 import io.sluice.functions.source.MySqlSourceFactory;
-import io.sluice.functions.types.ChangeEventTypeInfo;
+import io.sluice.functions.types.RoutedChangeTypeInfo;
 import io.sluice.functions.types.SinkMessageTypeInfo;
 import io.sluice.job.config.JobConfigLoader;
 import io.sluice.job.config.JobOptions;
 import io.sluice.serializers.event.ChangeEvent;
 
-import java.util.Arrays;
-
 /**
  * The Sluice job: every selected table's snapshot and binlog changes, keyed by table and primary
- * key, encoded in parallel as Canal messages, written to Kafka exactly once.
+ * key, routed, encoded in parallel as Canal messages, and written exactly once by the single owner
+ * of each partition, statements in order with their table's rows in every partition.
  *
  * <p>Source and sink come through the constructor so tests and the demo can plug in their own;
  * {@link #main} only wires the production ones.
@@ -42,9 +48,10 @@ import java.util.Arrays;
 public final class SluiceJob {
 
     public static final String SOURCE_UID = "mysql-cdc-source";
-    public static final String SPLIT_KEY_CHANGES_UID = "split-key-changes";
+    public static final String NORMALIZE_UID = "normalize";
+    public static final String ROUTE_UID = "route";
     public static final String ENCODE_UID = "encode";
-    public static final String SINK_UID = "kafka-sink";
+    public static final String PARTITION_OWNER_UID = "partition-owner";
 
     private final Source<ChangeEvent, ?, ?> source;
     private final Sink<SinkMessage> sink;
@@ -68,49 +75,85 @@ public final class SluiceJob {
     /** Adds the pipeline to {@code env}. */
     public DataStreamSink<SinkMessage> build(StreamExecutionEnvironment env) {
         MessageFormat format = config.get(EncodeOptions.FORMAT);
+        int defaultParallelism = env.getParallelism();
+        int routeParallelism =
+                config.getOptional(JobOptions.ROUTE_PARALLELISM)
+                        .or(() -> config.getOptional(JobOptions.ENCODE_PARALLELISM))
+                        .orElse(defaultParallelism);
+        int encodeParallelism =
+                config.getOptional(JobOptions.ENCODE_PARALLELISM).orElse(routeParallelism);
+        int sinkParallelism =
+                config.getOptional(JobOptions.SINK_PARALLELISM).orElse(defaultParallelism);
+        // Chained route and encode need no exchange, and statements no second fan-out.
+        boolean encodeFannedIn = encodeParallelism != routeParallelism;
+
         SingleOutputStreamOperator<ChangeEvent> changes =
                 env.fromSource(source, WatermarkStrategy.noWatermarks(), "MySQL CDC source")
                         .uid(SOURCE_UID)
                         .name("MySQL CDC source");
         config.getOptional(JobOptions.SOURCE_PARALLELISM).ifPresent(changes::setParallelism);
 
-        // Before keying, so each half of a key change travels with its own key (chained, cheap).
-        SingleOutputStreamOperator<ChangeEvent> normalized =
-                changes.flatMap(new PrimaryKeyChangeSplitter())
-                        .returns(new ChangeEventTypeInfo())
-                        .uid(SPLIT_KEY_CHANGES_UID)
-                        .name("Split primary-key changes")
+        // Chained to the source: key changes split before keying, so each half keeps its key's
+        // path; statements copied to every route subtask.
+        SingleOutputStreamOperator<RoutedChange> normalized =
+                changes.flatMap(new ChangeNormalizer(routeParallelism))
+                        .returns(new RoutedChangeTypeInfo())
+                        .uid(NORMALIZE_UID)
+                        .name("Normalize changes")
                         .setParallelism(changes.getParallelism());
 
-        SingleOutputStreamOperator<SinkMessage> messages =
+        // Keyed by table + primary key (a custom partitioner, so statement copies can be aimed).
+        SingleOutputStreamOperator<RoutedChange> routed =
                 normalized
-                        .keyBy(new ChangeEventKeySelector(), Types.INT)
-                        .map(
-                                new ChangeEventEncodeFunction(
-                                        format,
+                        .partitionCustom(new ChangePartitioner(), new Identity<>())
+                        .flatMap(
+                                new ChangeRouteFunction(
                                         RouteOptions.router(config),
                                         PartitionOptions.rules(config),
-                                        partitionCounts))
+                                        partitionCounts,
+                                        routeParallelism,
+                                        encodeFannedIn ? encodeParallelism : 0))
+                        .returns(new RoutedChangeTypeInfo())
+                        .uid(ROUTE_UID)
+                        .name("Route")
+                        .setParallelism(routeParallelism);
+
+        DataStream<RoutedChange> toEncode =
+                encodeFannedIn
+                        ? routed.partitionCustom(new ChangePartitioner(), new Identity<>())
+                        : routed;
+        SingleOutputStreamOperator<SinkMessage> messages =
+                toEncode.map(
+                                new ChangeEventEncodeFunction(
+                                        format, encodeParallelism, encodeFannedIn))
                         .returns(new SinkMessageTypeInfo())
                         .uid(ENCODE_UID)
-                        .name("Encode " + format);
-        config.getOptional(JobOptions.ENCODE_PARALLELISM).ifPresent(messages::setParallelism);
+                        .name("Encode " + format)
+                        .setParallelism(encodeParallelism);
 
-        DataStream<SinkMessage> toSink = messages;
-        Integer sinkParallelism = config.getOptional(JobOptions.SINK_PARALLELISM).orElse(null);
-        if (sinkParallelism != null && sinkParallelism != messages.getParallelism()) {
-            // A rebalance would reorder a row's changes; keying by the message key does not.
-            toSink = messages.keyBy(SluiceJob::messageKeyHash, Types.INT);
-        }
-        DataStreamSink<SinkMessage> out = toSink.sinkTo(sink).uid(SINK_UID).name("Kafka sink");
-        if (sinkParallelism != null) {
-            out.setParallelism(sinkParallelism);
-        }
-        return out;
+        // One owner per partition, chained to the writer of that partition.
+        SingleOutputStreamOperator<SinkMessage> owned =
+                messages.partitionCustom(new PartitionOwnerPartitioner(), new Identity<>())
+                        .process(new PartitionOwnerFunction())
+                        .returns(new SinkMessageTypeInfo())
+                        .uid(PARTITION_OWNER_UID)
+                        .name("Order statements per partition")
+                        .setParallelism(sinkParallelism);
+        SinkType type = config.get(SinkOptions.TYPE);
+        return owned.sinkTo(sink)
+                .uid(type.uid())
+                .name(type.operatorName())
+                .setParallelism(sinkParallelism);
     }
 
-    private static int messageKeyHash(SinkMessage message) {
-        return message.key() == null ? message.topic().hashCode() : Arrays.hashCode(message.key());
+    /** Selects a record as its own key, for partitioners that read several of its fields. */
+    private static final class Identity<T> implements KeySelector<T, T> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public T getKey(T value) {
+            return value;
+        }
     }
 
     /** Applies the job-level options that any environment running Sluice needs. */
@@ -118,6 +161,15 @@ public final class SluiceJob {
         Configuration pipeline = new Configuration();
         // No Kryo: every type on the way must have a Flink serializer.
         pipeline.set(PipelineOptions.GENERIC_TYPES, false);
+        // Statement copies are merged between barriers (PartitionOwnerFunction).
+        pipeline.set(CheckpointingOptions.ENABLE_UNALIGNED, false);
+        config.getOptional(JobOptions.CHECKPOINT_STORAGE)
+                .ifPresent(
+                        dir -> {
+                            pipeline.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
+                            pipeline.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, dir);
+                            pipeline.set(CheckpointingOptions.SAVEPOINT_DIRECTORY, dir);
+                        });
         env.configure(pipeline);
         env.enableCheckpointing(
                 config.get(JobOptions.CHECKPOINT_INTERVAL).toMillis(),
@@ -130,8 +182,8 @@ public final class SluiceJob {
         configure(env, config);
         new SluiceJob(
                         MySqlSourceFactory.changeEventSource(config),
-                        KafkaSinkFactory.sink(config),
-                        KafkaSinkFactory.partitionCounts(config),
+                        SinkFactory.sink(config),
+                        SinkFactory.partitionCounts(config),
                         config)
                 .build(env);
         env.execute(config.get(JobOptions.NAME));

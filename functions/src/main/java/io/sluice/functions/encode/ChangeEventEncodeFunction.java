@@ -3,95 +3,80 @@ package io.sluice.functions.encode;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichMapFunction;
-import org.apache.flink.metrics.Counter;
 
-import io.sluice.functions.route.PartitionCounts;
-import io.sluice.functions.route.PartitionRules;
-import io.sluice.functions.route.TopicRouter;
+import io.sluice.functions.route.FanOut;
+import io.sluice.functions.route.RoutedChange;
 import io.sluice.functions.sink.SinkMessage;
 import io.sluice.serializers.canal.ChangeEncoder;
 import io.sluice.serializers.event.ChangeEvent;
-import io.sluice.serializers.key.MessageKeyEncoder;
 
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Encodes each change as one message in the configured format, on its routed topic and Canal-hashed
- * partition, keyed by its primary key. Runs in parallel: the encoders are per subtask and reuse
- * their buffers. Statements go to partition 0 for now, as in Canal.
+ * Encodes each routed change as one message in the configured format. Runs in parallel: the
+ * encoders are per subtask and reuse their buffers. A statement copy stays a copy: the message
+ * records the path it took ({@link SinkMessage#origin()}) and how many copies its partition's owner
+ * merges ({@link SinkMessage#copies()}).
  *
  * <p>The message id is a per-subtask sequence; Canal's is a batch id with no meaning to consumers
  * beyond ordering within one producer, which this keeps.
+ *
+ * <p>Metrics in group {@code sluice}: see {@link EncodeMetrics}.
  */
 @Internal
-public final class ChangeEventEncodeFunction extends RichMapFunction<ChangeEvent, SinkMessage> {
+public final class ChangeEventEncodeFunction extends RichMapFunction<RoutedChange, SinkMessage> {
 
     private static final long serialVersionUID = 1L;
 
     private final MessageFormat format;
-    private final TopicRouter router;
-    private final PartitionRules partitions;
-    private final PartitionCounts.Factory countsFactory;
+    private final int parallelism;
+    private final boolean fannedIn;
 
     private transient ChangeEncoder encoder;
-    private transient MessageKeyEncoder keys;
     private transient List<ChangeEvent> one;
     private transient long nextId;
-    private transient Counter bytesOut;
-    private transient PartitionCounts counts;
-    private transient int origin;
+    private transient int subtask;
+    private transient EncodeMetrics metrics;
 
-    public ChangeEventEncodeFunction(
-            MessageFormat format,
-            TopicRouter router,
-            PartitionRules partitions,
-            PartitionCounts.Factory countsFactory) {
+    /**
+     * @param parallelism this operator's parallelism
+     * @param fannedIn whether the route operator reaches this one through an exchange (and copies
+     *     statements to every subtask of it) rather than chained
+     */
+    public ChangeEventEncodeFunction(MessageFormat format, int parallelism, boolean fannedIn) {
         this.format = format;
-        this.router = router;
-        this.partitions = partitions;
-        this.countsFactory = countsFactory;
+        this.parallelism = parallelism;
+        this.fannedIn = fannedIn;
     }
 
     @Override
     public void open(OpenContext context) {
+        FanOut.checkParallelism(getRuntimeContext(), parallelism, "encode");
         encoder = format.newEncoder();
-        keys = new MessageKeyEncoder();
         one = new ArrayList<>(1);
         one.add(null);
         nextId = 1;
-        bytesOut = getRuntimeContext().getMetricGroup().addGroup("sluice").counter("encodedBytes");
-        counts = countsFactory.create();
-        origin = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
+        subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
+        metrics = new EncodeMetrics(getRuntimeContext().getMetricGroup().addGroup("sluice"));
     }
 
     @Override
-    public void close() {
-        if (counts != null) {
-            counts.close();
-        }
-    }
-
-    @Override
-    public SinkMessage map(ChangeEvent change) {
+    public SinkMessage map(RoutedChange routed) {
+        ChangeEvent change = routed.change();
         one.set(0, change);
         byte[] value = encoder.encode(one, nextId++, System.currentTimeMillis());
-        bytesOut.inc(value.length);
-        String topic = router.topicOf(change.schema());
-        int partition =
-                change.isDdl()
-                        ? 0
-                        : PartitionRules.partition(
-                                partitions.hasherFor(change.schema()).hash(change.data()),
-                                counts.countOf(topic));
+        int origin = fannedIn ? routed.origin() * parallelism + subtask : routed.origin();
+        int copies = fannedIn ? routed.copies() * parallelism : routed.copies();
+        metrics.encoded(change, routed.topic(), value.length);
         return new SinkMessage(
-                topic,
-                partition,
-                change.isDdl() ? null : keys.keyOf(change),
+                routed.topic(),
+                routed.partition(),
+                routed.key(),
                 value,
                 change.executeTime(),
-                change.schema().table(),
+                change.table(),
                 origin,
-                0);
+                copies);
     }
 }

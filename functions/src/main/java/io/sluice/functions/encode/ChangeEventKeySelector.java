@@ -19,6 +19,11 @@ public final class ChangeEventKeySelector implements KeySelector<ChangeEvent, In
 
     @Override
     public Integer getKey(ChangeEvent change) {
+        return hashOf(change);
+    }
+
+    /** The hash of {@code change}'s table and primary key, without boxing. */
+    public static int hashOf(ChangeEvent change) {
         TableSchema schema = change.schema();
         int h = 31 * schema.database().hashCode() + schema.table().hashCode();
         RowImage row = change.data();

@@ -12,6 +12,8 @@ import io.sluice.serializers.event.ChangeEvent;
 import java.time.DateTimeException;
 import java.time.ZoneId;
 import java.util.List;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
 
 import static org.apache.flink.util.Preconditions.checkArgument;
 
@@ -71,7 +73,7 @@ public final class MySqlSourceFactory {
                 .username(config.get(MySqlSourceOptions.USERNAME))
                 .password(password)
                 .databaseList(databases)
-                .tableList(tables.toArray(String[]::new))
+                .tableList(tableFilters(tables, config.get(MySqlSourceOptions.TABLES_EXCLUDE)))
                 .serverId(config.get(MySqlSourceOptions.SERVER_ID))
                 .serverTimeZone(config.get(MySqlSourceOptions.SERVER_TIME_ZONE))
                 .heartbeatInterval(config.get(MySqlSourceOptions.HEARTBEAT_INTERVAL))
@@ -139,6 +141,48 @@ public final class MySqlSourceFactory {
         }
     }
 
+    /**
+     * The include regexes, each guarded by a negative lookahead for the exclude regexes: Debezium
+     * refuses an exclude list next to an include list, and matches whole names, so {@code
+     * (?!(?:ex1|ex2)$)(?:inc)} selects what {@code inc} matches and no exclude does.
+     */
+    static String[] tableFilters(List<String> includes, List<String> excludes) {
+        for (String regex : includes) {
+            checkRegex(MySqlSourceOptions.TABLES, regex);
+        }
+        if (excludes.isEmpty()) {
+            return includes.toArray(String[]::new);
+        }
+        StringBuilder guard = new StringBuilder("(?!(?:");
+        for (int i = 0; i < excludes.size(); i++) {
+            String regex = excludes.get(i).trim();
+            checkRegex(MySqlSourceOptions.TABLES_EXCLUDE, regex);
+            checkArgument(
+                    !regex.contains(","),
+                    "Option '%s' takes regular expressions without ',', but one is '%s'",
+                    MySqlSourceOptions.TABLES_EXCLUDE.key(),
+                    regex);
+            guard.append(i == 0 ? "" : "|").append(regex);
+        }
+        guard.append(")$)");
+        return includes.stream().map(inc -> guard + "(?:" + inc + ")").toArray(String[]::new);
+    }
+
+    private static void checkRegex(ConfigOption<?> option, String regex) {
+        try {
+            Pattern.compile(regex);
+        } catch (PatternSyntaxException e) {
+            throw new IllegalArgumentException(
+                    "Option '"
+                            + option.key()
+                            + "' takes regular expressions, but '"
+                            + regex
+                            + "' is not one: "
+                            + e.getDescription(),
+                    e);
+        }
+    }
+
     private static String databaseOf(String qualifiedTable) {
         int dot = qualifiedTable.indexOf('.');
         checkArgument(
@@ -146,6 +190,8 @@ public final class MySqlSourceFactory {
                 "Option '%s' takes 'database.table' entries, but one is '%s'",
                 MySqlSourceOptions.TABLES.key(),
                 qualifiedTable);
-        return qualifiedTable.substring(0, dot);
+        String database = qualifiedTable.substring(0, dot);
+        // 'shop\.orders' names the database 'shop' with an escaped dot.
+        return database.endsWith("\\") ? database.substring(0, database.length() - 1) : database;
     }
 }

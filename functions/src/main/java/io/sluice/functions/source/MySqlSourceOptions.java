@@ -46,6 +46,15 @@ public final class MySqlSourceOptions {
                             "Tables to capture as 'database.table' regular expressions,"
                                     + " separated by ';'. Required.");
 
+    public static final ConfigOption<List<String>> TABLES_EXCLUDE =
+            ConfigOptions.key("source.tables-exclude")
+                    .stringType()
+                    .asList()
+                    .defaultValues()
+                    .withDescription(
+                            "Tables to leave out although 'source.tables' matches them, as"
+                                    + " 'database.table' regular expressions separated by ';'.");
+
     public static final ConfigOption<String> SERVER_ID =
             ConfigOptions.key("source.server-id")
                     .stringType()

@@ -53,4 +53,28 @@ class MySqlSourceFactoryTest {
         assertThatThrownBy(() -> MySqlSourceFactory.startupOptions(mode("sometime")))
                 .isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void excludesGuardEveryInclude() {
+        String[] filters =
+                MySqlSourceFactory.tableFilters(
+                        java.util.List.of("shop\\..*"),
+                        java.util.List.of("shop\\.audit_.*", "shop.tmp"));
+
+        java.util.regex.Pattern filter = java.util.regex.Pattern.compile(filters[0]);
+        assertThat(filter.matcher("shop.orders").matches()).isTrue();
+        assertThat(filter.matcher("shop.audit_2024").matches()).isFalse();
+        assertThat(filter.matcher("shop.tmp").matches()).isFalse();
+        assertThat(filter.matcher("shop.tmp2").matches()).isTrue();
+    }
+
+    @Test
+    void badExcludeRegexNamesTheOptionAndValue() {
+        assertThatThrownBy(
+                        () ->
+                                MySqlSourceFactory.tableFilters(
+                                        java.util.List.of("shop.*"), java.util.List.of("shop.(")))
+                .hasMessageContaining("'source.tables-exclude'")
+                .hasMessageContaining("'shop.('");
+    }
 }

@@ -24,11 +24,18 @@ public final class FlinkMiniCluster {
 
     /** One TaskManager with {@code slots} slots; a failed task restarts quickly, a few times. */
     public static MiniClusterExtension extension(int slots) {
+        return extension(slots, new Configuration());
+    }
+
+    /** As {@link #extension(int)}, with {@code extra} settings (e.g. a metric reporter) on top. */
+    public static MiniClusterExtension extension(int slots, Configuration extra) {
+        Configuration config = configuration();
+        config.addAll(extra);
         return new MiniClusterExtension(
                 new MiniClusterResourceConfiguration.Builder()
                         .setNumberTaskManagers(1)
                         .setNumberSlotsPerTaskManager(slots)
-                        .setConfiguration(configuration())
+                        .setConfiguration(config)
                         .build());
     }
 

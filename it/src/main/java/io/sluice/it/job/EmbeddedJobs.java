@@ -4,7 +4,7 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
-import io.sluice.functions.sink.KafkaSinkFactory;
+import io.sluice.functions.sink.SinkFactory;
 import io.sluice.functions.source.MySqlSourceFactory;
 import io.sluice.it.server.KafkaServer;
 import io.sluice.it.server.MariaDbServer;
@@ -51,8 +51,8 @@ public final class EmbeddedJobs {
         SluiceJob.configure(env, config);
         new SluiceJob(
                         MySqlSourceFactory.changeEventSource(config),
-                        KafkaSinkFactory.sink(config),
-                        KafkaSinkFactory.partitionCounts(config),
+                        SinkFactory.sink(config),
+                        SinkFactory.partitionCounts(config),
                         config)
                 .build(env);
         return env.executeAsync(name);

@@ -107,7 +107,8 @@ public final class RocketMqServer implements AutoCloseable {
 
     private final Path workDir;
     private final NamesrvController nameServer;
-    private final BrokerController broker;
+    private final Settings settings;
+    private volatile BrokerController broker;
     private final DefaultMQAdminExt admin;
     private final String nameServerAddress;
     private final String brokerAddress;
@@ -118,7 +119,9 @@ public final class RocketMqServer implements AutoCloseable {
             Path workDir,
             NamesrvController nameServer,
             BrokerController broker,
-            DefaultMQAdminExt admin) {
+            DefaultMQAdminExt admin,
+            Settings settings) {
+        this.settings = settings;
         this.workDir = workDir;
         this.nameServer = nameServer;
         this.broker = broker;
@@ -144,9 +147,10 @@ public final class RocketMqServer implements AutoCloseable {
         BrokerController broker = null;
         DefaultMQAdminExt admin = null;
         try {
-            broker = startBroker(workDir.resolve("broker"), nameServerAddress, settings);
+            broker = startBroker(workDir.resolve("broker"), nameServerAddress, settings, 0);
             admin = startAdmin(nameServerAddress);
-            RocketMqServer server = new RocketMqServer(workDir, nameServer, broker, admin);
+            RocketMqServer server =
+                    new RocketMqServer(workDir, nameServer, broker, admin, settings);
             server.awaitBrokerRegistered();
             Runtime.getRuntime().addShutdownHook(server.shutdownHook);
             LOG.info(
@@ -178,6 +182,23 @@ public final class RocketMqServer implements AutoCloseable {
     /** The folder holding this server's store, configs and logs. */
     public Path workDir() {
         return workDir;
+    }
+
+    /**
+     * Stops the broker and starts it again on the same port and store, as after a crash-free
+     * restart: committed messages survive, clients see the broker go away and come back. Returns
+     * once the name server lists it again.
+     */
+    public void restartBroker() {
+        int port = broker.getNettyServerConfig().getListenPort();
+        long begin = System.nanoTime();
+        shutdownBounded("broker " + brokerAddress, broker::shutdown);
+        broker = startBroker(workDir.resolve("broker"), nameServerAddress, settings, port);
+        awaitBrokerRegistered();
+        LOG.info(
+                "RocketMQ broker {} restarted in {} ms",
+                brokerAddress,
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin));
     }
 
     /**
@@ -367,7 +388,7 @@ public final class RocketMqServer implements AutoCloseable {
     }
 
     private static BrokerController startBroker(
-            Path dir, String nameServerAddress, Settings settings) {
+            Path dir, String nameServerAddress, Settings settings, int port) {
         BrokerConfig config = new BrokerConfig();
         config.setBrokerClusterName(CLUSTER_NAME);
         config.setBrokerName(BROKER_NAME);
@@ -423,8 +444,10 @@ public final class RocketMqServer implements AutoCloseable {
         store.setDiskSpaceCleanForciblyRatio(97);
 
         // Port 0: the OS picks the main and the "fast" port (which would be port - 2 otherwise).
+        NettyServerConfig server = leanServerConfig();
+        server.setListenPort(port);
         BrokerController controller =
-                new BrokerController(config, leanServerConfig(), leanClientConfig(), store);
+                new BrokerController(config, server, leanClientConfig(), store);
         try {
             if (!controller.initialize()) {
                 throw new IllegalStateException(

@@ -9,6 +9,8 @@ import io.sluice.functions.encode.EncodeOptions;
 import io.sluice.functions.route.PartitionOptions;
 import io.sluice.functions.route.RouteOptions;
 import io.sluice.functions.sink.KafkaSinkOptions;
+import io.sluice.functions.sink.SinkOptions;
+import io.sluice.functions.sink.rocketmq.RocketMqSinkOptions;
 import io.sluice.functions.source.MySqlSourceOptions;
 
 import java.io.File;
@@ -48,6 +50,8 @@ public final class JobConfigLoader {
         register(JobOptions.class);
         register(MySqlSourceOptions.class);
         register(KafkaSinkOptions.class);
+        register(SinkOptions.class);
+        register(RocketMqSinkOptions.class);
         register(RouteOptions.class);
         register(PartitionOptions.class);
         register(EncodeOptions.class);

@@ -24,6 +24,16 @@ public final class JobOptions {
                             "Checkpoint interval. Exactly-once output becomes visible to"
                                     + " read_committed consumers once per interval.");
 
+    public static final ConfigOption<String> CHECKPOINT_STORAGE =
+            ConfigOptions.key("job.checkpoint-storage")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Directory URI for checkpoints and the default savepoint directory,"
+                                    + " e.g. 'file:///var/sluice/checkpoints' or"
+                                    + " 's3://bucket/sluice'. Default: the cluster's setting"
+                                    + " (state.checkpoints.dir), else the JobManager's memory.");
+
     public static final ConfigOption<Integer> SOURCE_PARALLELISM =
             ConfigOptions.key("parallelism.source")
                     .intType()
@@ -32,11 +42,23 @@ public final class JobOptions {
                             "Parallelism of the CDC source: snapshot chunks are read in parallel;"
                                     + " the binlog is read by one subtask. Default: the job's.");
 
+    public static final ConfigOption<Integer> ROUTE_PARALLELISM =
+            ConfigOptions.key("parallelism.route")
+                    .intType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Parallelism of the route operator (topic, partition and key of each"
+                                    + " change, keyed by table and primary key). Default:"
+                                    + " parallelism.encode if set, else the job's. Equal to"
+                                    + " parallelism.encode, the two are chained.");
+
     public static final ConfigOption<Integer> ENCODE_PARALLELISM =
             ConfigOptions.key("parallelism.encode")
                     .intType()
                     .noDefaultValue()
-                    .withDescription("Parallelism of the encode operator. Default: the job's.");
+                    .withDescription(
+                            "Parallelism of the encode operator. Default: parallelism.route if"
+                                    + " set, else the job's.");
 
     public static final ConfigOption<Integer> SINK_PARALLELISM =
             ConfigOptions.key("parallelism.sink")

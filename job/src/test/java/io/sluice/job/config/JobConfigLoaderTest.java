@@ -4,6 +4,7 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 
 import io.sluice.functions.sink.KafkaSinkOptions;
+import io.sluice.functions.sink.rocketmq.RocketMqSinkOptions;
 import io.sluice.functions.source.MySqlSourceOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,6 +45,20 @@ class JobConfigLoaderTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("Unknown option 'source.hots'")
                 .hasMessageContaining("source.hostname");
+    }
+
+    @Test
+    void readsRocketMqOptions() {
+        Configuration config =
+                JobConfigLoader.fromArgs(
+                        "--set", "sink.rocketmq.name-server=127.0.0.1:9876",
+                        "--set", "sink.rocketmq.send-timeout=3s");
+        assertThat(config.get(RocketMqSinkOptions.NAME_SERVER)).isEqualTo("127.0.0.1:9876");
+        assertThat(config.get(RocketMqSinkOptions.SEND_TIMEOUT)).isEqualTo(Duration.ofSeconds(3));
+        assertThatThrownBy(
+                        () -> JobConfigLoader.fromArgs("--set", "sink.rocketmq.send-timeout=soon"))
+                .hasMessageContaining("'sink.rocketmq.send-timeout'")
+                .hasMessageContaining("'soon'");
     }
 
     @Test

@@ -1,0 +1,75 @@
+package io.sluice.functions.normalize;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.functions.RichFlatMapFunction;
+import org.apache.flink.util.Collector;
+
+import io.sluice.functions.encode.ChangeEventKeySelector;
+import io.sluice.functions.route.RoutedChange;
+import io.sluice.serializers.event.ChangeEvent;
+
+/**
+ * The first step after the source, chained to it: splits primary-key changes ({@link
+ * PrimaryKeyChangeSplitter}), hashes each row's table and primary key once for every later
+ * exchange, and sends each statement to every route subtask, so that on each path it follows the
+ * rows of its table sent before it. Also measures what the source delivers (metric group {@code
+ * sluice}): rows, transactions, lag and snapshot progress.
+ */
+@Internal
+public final class ChangeNormalizer extends RichFlatMapFunction<ChangeEvent, RoutedChange> {
+
+    private static final long serialVersionUID = 1L;
+
+    private final int routeParallelism;
+
+    private transient PrimaryKeyChangeSplitter splitter;
+    private transient Collector<RoutedChange> out;
+    private transient Collector<ChangeEvent> rows;
+    private transient SourceProgress progress;
+
+    /**
+     * @param routeParallelism how many route subtasks each statement must reach
+     */
+    public ChangeNormalizer(int routeParallelism) {
+        if (routeParallelism < 1) {
+            throw new IllegalArgumentException(
+                    "routeParallelism must be at least 1, but was " + routeParallelism);
+        }
+        this.routeParallelism = routeParallelism;
+    }
+
+    @Override
+    public void open(OpenContext context) {
+        splitter = new PrimaryKeyChangeSplitter();
+        rows = new RowCollector();
+        progress = new SourceProgress(getRuntimeContext().getMetricGroup().addGroup("sluice"));
+    }
+
+    @Override
+    public void flatMap(ChangeEvent change, Collector<RoutedChange> out) {
+        progress.record(change, System.currentTimeMillis());
+        if (change.isDdl()) {
+            int hash = ChangeEventKeySelector.hashOf(change);
+            for (int target = 0; target < routeParallelism; target++) {
+                out.collect(RoutedChange.unrouted(change, hash, target, routeParallelism));
+            }
+            return;
+        }
+        this.out = out;
+        splitter.flatMap(change, rows);
+    }
+
+    /** Wraps each (possibly split) row with its key hash. */
+    private final class RowCollector implements Collector<ChangeEvent> {
+        @Override
+        public void collect(ChangeEvent row) {
+            out.collect(
+                    RoutedChange.unrouted(
+                            row, ChangeEventKeySelector.hashOf(row), RoutedChange.NO_TARGET, 0));
+        }
+
+        @Override
+        public void close() {}
+    }
+}

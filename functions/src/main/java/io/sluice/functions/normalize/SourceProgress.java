@@ -1,0 +1,77 @@
+package io.sluice.functions.normalize;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.MeterView;
+import org.apache.flink.metrics.MetricGroup;
+
+import io.sluice.serializers.event.ChangeEvent;
+
+/**
+ * What the source has delivered: rows, snapshot rows, transactions, and the binlog time of the
+ * latest change, for the lag.
+ *
+ * <p>A transaction is counted when the GTID changes or, without GTIDs, when the change's binlog
+ * position does (Debezium reports a transaction's start position for all of its rows on MariaDB; on
+ * MySQL with GTIDs the GTID decides). Lag is now minus the newest binlog execute time seen, and 0
+ * before any binlog change, while snapshotting.
+ */
+@Internal
+final class SourceProgress {
+
+    private final Counter rowsIn;
+    private final Counter snapshotRows;
+    private final Counter transactions;
+
+    private String lastFile = "";
+    private long lastPosition = -1;
+    private String lastGtid = "";
+    private volatile long lastExecuteTime;
+    private volatile boolean snapshotting;
+
+    SourceProgress(MetricGroup group) {
+        rowsIn = group.counter("rowsIn");
+        snapshotRows = group.counter("snapshotRows");
+        transactions = group.counter("transactions");
+        group.meter("transactionsPerSecond", new MeterView(transactions));
+        group.gauge("lagMs", this::lagMs);
+        group.gauge("snapshotting", this::snapshotting);
+    }
+
+    void record(ChangeEvent change, long now) {
+        if (change.binlogFile().isEmpty()) {
+            snapshotting = true;
+            rowsIn.inc();
+            snapshotRows.inc();
+            return;
+        }
+        snapshotting = false;
+        if (!change.isDdl()) {
+            rowsIn.inc();
+        }
+        String gtid = change.gtid();
+        boolean newTransaction =
+                gtid.isEmpty()
+                        ? change.binlogPosition() != lastPosition
+                                || !change.binlogFile().equals(lastFile)
+                        : !gtid.equals(lastGtid);
+        if (newTransaction) {
+            transactions.inc();
+            lastFile = change.binlogFile();
+            lastPosition = change.binlogPosition();
+            lastGtid = gtid;
+        }
+        if (change.executeTime() > lastExecuteTime) {
+            lastExecuteTime = change.executeTime();
+        }
+    }
+
+    long lagMs() {
+        long last = lastExecuteTime;
+        return last == 0 ? 0 : Math.max(0, System.currentTimeMillis() - last);
+    }
+
+    int snapshotting() {
+        return snapshotting ? 1 : 0;
+    }
+}

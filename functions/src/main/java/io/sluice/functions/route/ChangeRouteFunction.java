@@ -1,0 +1,102 @@
+package io.sluice.functions.route;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.functions.RichFlatMapFunction;
+import org.apache.flink.util.Collector;
+
+import io.sluice.serializers.event.ChangeEvent;
+import io.sluice.serializers.key.MessageKeyEncoder;
+
+/**
+ * Picks each change's topic, partition and message key. A row goes to the partition its table's
+ * {@link PartitionRules} hash gives; a statement is copied to every partition of its topic (and to
+ * every encoder subtask, when the encoders are not chained to this operator), so each partition
+ * receives it in order with the table's rows.
+ */
+@Internal
+public final class ChangeRouteFunction extends RichFlatMapFunction<RoutedChange, RoutedChange> {
+
+    private static final long serialVersionUID = 1L;
+
+    private final TopicRouter router;
+    private final PartitionRules partitions;
+    private final PartitionCounts.Factory countsFactory;
+    private final int parallelism;
+    private final int encodeFanOut;
+
+    private transient MessageKeyEncoder keys;
+    private transient PartitionCounts counts;
+    private transient int origin;
+
+    /**
+     * @param parallelism this operator's parallelism, which the upstream fan-out of statements
+     *     assumed
+     * @param encodeFanOut the encoders' parallelism when they are reached through an exchange, or 0
+     *     when they are chained to this operator
+     */
+    public ChangeRouteFunction(
+            TopicRouter router,
+            PartitionRules partitions,
+            PartitionCounts.Factory countsFactory,
+            int parallelism,
+            int encodeFanOut) {
+        this.router = router;
+        this.partitions = partitions;
+        this.countsFactory = countsFactory;
+        this.parallelism = parallelism;
+        this.encodeFanOut = encodeFanOut;
+    }
+
+    @Override
+    public void open(OpenContext context) {
+        FanOut.checkParallelism(getRuntimeContext(), parallelism, "route");
+        keys = new MessageKeyEncoder();
+        counts = countsFactory.create();
+        origin = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
+    }
+
+    @Override
+    public void close() {
+        if (counts != null) {
+            counts.close();
+        }
+    }
+
+    @Override
+    public void flatMap(RoutedChange in, Collector<RoutedChange> out) {
+        ChangeEvent change = in.change();
+        String topic = router.topicOf(change.schema());
+        int count = counts.countOf(topic);
+        if (!change.isDdl()) {
+            int partition =
+                    PartitionRules.partition(
+                            partitions.hasherFor(change.schema()).hash(change.data()), count);
+            out.collect(
+                    in.routed(
+                            topic,
+                            partition,
+                            keys.keyOf(change),
+                            RoutedChange.NO_TARGET,
+                            origin,
+                            0));
+            return;
+        }
+        for (int partition = 0; partition < count; partition++) {
+            if (encodeFanOut == 0) {
+                out.collect(
+                        in.routed(
+                                topic,
+                                partition,
+                                null,
+                                RoutedChange.NO_TARGET,
+                                origin,
+                                in.copies()));
+            } else {
+                for (int target = 0; target < encodeFanOut; target++) {
+                    out.collect(in.routed(topic, partition, null, target, origin, in.copies()));
+                }
+            }
+        }
+    }
+}

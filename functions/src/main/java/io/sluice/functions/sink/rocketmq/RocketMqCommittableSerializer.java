@@ -1,0 +1,106 @@
+package io.sluice.functions.sink.rocketmq;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataOutputSerializer;
+
+import io.sluice.functions.sink.rocketmq.RocketMqCommittable.Entry;
+import io.sluice.functions.sink.rocketmq.RocketMqCommittable.QueueBatch;
+
+import java.io.IOException;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Checkpoint format of {@link RocketMqCommittable}. Version 1: run, batch, then per queue its
+ * topic, queue id and messages (key, tag, body; lengths prefixed, -1 for null). A new version must
+ * keep reading every older one: committables outlive the code that wrote them in savepoints.
+ */
+@Internal
+public final class RocketMqCommittableSerializer
+        implements SimpleVersionedSerializer<RocketMqCommittable> {
+
+    public static final int VERSION_1 = 1;
+    private static final int CURRENT = VERSION_1;
+    private static final Charset UTF8 = StandardCharsets.UTF_8;
+
+    @Override
+    public int getVersion() {
+        return CURRENT;
+    }
+
+    @Override
+    public byte[] serialize(RocketMqCommittable committable) throws IOException {
+        DataOutputSerializer out = new DataOutputSerializer(64 + committable.messageCount() * 128);
+        out.writeLong(committable.run());
+        out.writeLong(committable.batch());
+        out.writeInt(committable.queues().size());
+        for (QueueBatch queue : committable.queues()) {
+            writeBytes(out, queue.topic().getBytes(UTF8));
+            out.writeInt(queue.queue());
+            out.writeInt(queue.messages().size());
+            for (Entry entry : queue.messages()) {
+                writeBytes(out, entry.key());
+                writeBytes(out, entry.tag() == null ? null : entry.tag().getBytes(UTF8));
+                writeBytes(out, entry.body());
+            }
+        }
+        return out.getCopyOfBuffer();
+    }
+
+    @Override
+    public RocketMqCommittable deserialize(int version, byte[] serialized) throws IOException {
+        if (version != VERSION_1) {
+            throw new IOException(
+                    "Unknown version "
+                            + version
+                            + " of a RocketMQ sink committable; this build reads version "
+                            + VERSION_1);
+        }
+        DataInputDeserializer in = new DataInputDeserializer(serialized);
+        long run = in.readLong();
+        long batch = in.readLong();
+        int queueCount = in.readInt();
+        List<QueueBatch> queues = new ArrayList<>(queueCount);
+        for (int q = 0; q < queueCount; q++) {
+            String topic = new String(readBytes(in), UTF8);
+            int queue = in.readInt();
+            int count = in.readInt();
+            List<Entry> messages = new ArrayList<>(count);
+            for (int m = 0; m < count; m++) {
+                byte[] key = readBytes(in);
+                byte[] tag = readBytes(in);
+                byte[] body = readBytes(in);
+                messages.add(new Entry(key, tag == null ? null : new String(tag, UTF8), body));
+            }
+            queues.add(new QueueBatch(topic, queue, messages));
+        }
+        if (in.available() > 0) {
+            throw new IOException(
+                    in.available() + " bytes left after a RocketMQ sink committable: corrupt");
+        }
+        return new RocketMqCommittable(run, batch, queues);
+    }
+
+    private static void writeBytes(DataOutputSerializer out, byte[] bytes) throws IOException {
+        if (bytes == null) {
+            out.writeInt(-1);
+        } else {
+            out.writeInt(bytes.length);
+            out.write(bytes);
+        }
+    }
+
+    private static byte[] readBytes(DataInputDeserializer in) throws IOException {
+        int length = in.readInt();
+        if (length < 0) {
+            return null;
+        }
+        byte[] bytes = new byte[length];
+        in.readFully(bytes);
+        return bytes;
+    }
+}

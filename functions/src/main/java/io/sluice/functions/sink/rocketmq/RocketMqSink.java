@@ -1,0 +1,81 @@
+package io.sluice.functions.sink.rocketmq;
+
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.api.connector.sink2.Committer;
+import org.apache.flink.api.connector.sink2.CommitterInitContext;
+import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.sink2.SupportsCommitter;
+import org.apache.flink.api.connector.sink2.WriterInitContext;
+import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+
+import io.sluice.functions.sink.SinkMessage;
+import io.sluice.functions.sink.rocketmq.internal.ClientSettings;
+import io.sluice.functions.sink.rocketmq.internal.RocketMqCommitter;
+import io.sluice.functions.sink.rocketmq.internal.RocketMqWriter;
+
+/**
+ * Writes {@link SinkMessage}s to RocketMQ: each to its topic and queue (the message's partition),
+ * key = primary key, tag = table, per-queue order kept.
+ *
+ * <p>Exactly-once is a write-ahead log: the writer hands each checkpoint's messages to the
+ * checkpoint as a committable, and the committer sends them once that checkpoint completed,
+ * skipping after a restore what a queue's tail shows already arrived (see docs/rocketmq-sink.md).
+ * Each queue must be written by one sink subtask, which Sluice's partition-owner stage guarantees.
+ *
+ * <p>Built only through {@link #builder()}.
+ */
+@PublicEvolving
+public final class RocketMqSink
+        implements Sink<SinkMessage>, SupportsCommitter<RocketMqCommittable> {
+
+    private static final long serialVersionUID = 1L;
+
+    private final ClientSettings settings;
+    private final DeliveryGuarantee guarantee;
+
+    RocketMqSink(ClientSettings settings, DeliveryGuarantee guarantee) {
+        this.settings = settings;
+        this.guarantee = guarantee;
+    }
+
+    public static RocketMqSinkBuilder builder() {
+        return new RocketMqSinkBuilder();
+    }
+
+    public DeliveryGuarantee deliveryGuarantee() {
+        return guarantee;
+    }
+
+    ClientSettings settings() {
+        return settings;
+    }
+
+    /**
+     * @deprecated Flink 1.20 creates writers through {@link #createWriter(WriterInitContext)}.
+     */
+    @Deprecated
+    @Override
+    public CommittingSinkWriter<SinkMessage, RocketMqCommittable> createWriter(
+            InitContext context) {
+        throw new UnsupportedOperationException(
+                "RocketMqSink needs a WriterInitContext (Flink 1.20 or later)");
+    }
+
+    @Override
+    public CommittingSinkWriter<SinkMessage, RocketMqCommittable> createWriter(
+            WriterInitContext context) {
+        return new RocketMqWriter(settings, guarantee, context);
+    }
+
+    @Override
+    public Committer<RocketMqCommittable> createCommitter(CommitterInitContext context) {
+        return new RocketMqCommitter(settings, context);
+    }
+
+    @Override
+    public SimpleVersionedSerializer<RocketMqCommittable> getCommittableSerializer() {
+        return new RocketMqCommittableSerializer();
+    }
+}

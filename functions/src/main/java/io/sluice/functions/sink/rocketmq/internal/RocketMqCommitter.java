@@ -1,0 +1,148 @@
+package io.sluice.functions.sink.rocketmq.internal;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.annotation.VisibleForTesting;
+import org.apache.flink.api.connector.sink2.Committer;
+import org.apache.flink.api.connector.sink2.CommitterInitContext;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.MetricGroup;
+
+import io.sluice.functions.sink.rocketmq.RocketMqCommittable;
+import io.sluice.functions.sink.rocketmq.RocketMqCommittable.QueueBatch;
+import org.apache.rocketmq.common.message.Message;
+import org.apache.rocketmq.common.message.MessageQueue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Sends each committable once its checkpoint completed: queue by queue, in order, synchronously.
+ *
+ * <p>Flink hands a committable to the committer again after a restore if the checkpoint holding it
+ * completed but its commit may not have finished. So before its first send to a queue, the
+ * committer reads that queue's last message: a message stamped with a position of the same writer
+ * run at or after one about to be sent means that one is already there, and it is skipped. Sends to
+ * a queue are sequential, so what a queue holds of a committable is always a prefix.
+ *
+ * <p>A failed send fails the commit (and so the job): which part of a batch the broker stored is
+ * unknown, and only a fresh tail read after the restart can tell.
+ */
+@Internal
+public final class RocketMqCommitter implements Committer<RocketMqCommittable> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RocketMqCommitter.class);
+
+    /** Test hook; see {@link CommitFaults}. */
+    @VisibleForTesting public static volatile CommitFaults faults = CommitFaults.NONE;
+
+    private final ClientSettings settings;
+    private final String role;
+    private final Map<MessageQueue, Tail> tails = new HashMap<>();
+    private final Counter sent;
+    private final Counter sentBytes;
+    private final Counter skipped;
+    private final Counter tailReads;
+    private final Counter sendErrors;
+    private QueueSender sender;
+    private TailReader tailReader;
+
+    public RocketMqCommitter(ClientSettings settings, CommitterInitContext context) {
+        this.settings = settings;
+        this.role = "committer-" + context.getTaskInfo().getIndexOfThisSubtask();
+        MetricGroup sluice = context.metricGroup().addGroup("sluice");
+        this.sent = sluice.counter("numRecordsSend");
+        this.sentBytes = sluice.counter("numBytesSend");
+        this.skipped = sluice.counter("numRecordsAlreadySent");
+        this.tailReads = sluice.counter("numQueueTailReads");
+        this.sendErrors = sluice.counter("numRecordsSendErrors");
+    }
+
+    @Override
+    public void commit(Collection<CommitRequest<RocketMqCommittable>> requests)
+            throws IOException, InterruptedException {
+        for (CommitRequest<RocketMqCommittable> request : requests) {
+            RocketMqCommittable committable = request.getCommittable();
+            for (QueueBatch batch : committable.queues()) {
+                commitQueue(committable, batch);
+            }
+        }
+    }
+
+    private void commitQueue(RocketMqCommittable committable, QueueBatch batch)
+            throws IOException, InterruptedException {
+        if (sender == null) {
+            sender = new QueueSender(settings, role);
+        }
+        MessageQueue queue = sender.queue(batch.topic(), batch.queue());
+        boolean tailUnread = !tails.containsKey(queue);
+        Position last = tailOf(queue).position;
+        // The queue already holds messages of this very run: a restored committable, resumed.
+        boolean replay = tailUnread && last != null && last.run() == committable.run();
+        List<Message> toSend = new ArrayList<>(batch.messages().size());
+        List<Position> positions = new ArrayList<>(batch.messages().size());
+        for (int i = 0; i < batch.messages().size(); i++) {
+            Position position = new Position(committable.run(), committable.batch(), i);
+            if (last != null && position.notAfter(last)) {
+                skipped.inc();
+                continue;
+            }
+            Message message = Messages.of(batch.topic(), batch.messages().get(i));
+            message.putUserProperty(Position.PROPERTY, position.format());
+            toSend.add(message);
+            positions.add(position);
+        }
+        if (toSend.isEmpty()) {
+            return;
+        }
+        try {
+            sender.send(
+                    queue,
+                    toSend,
+                    (storedSoFar, bytes, count) -> {
+                        tails.put(queue, new Tail(positions.get(storedSoFar - 1)));
+                        sent.inc(count);
+                        sentBytes.inc(bytes);
+                        faults.afterStored(batch.topic(), batch.queue(), storedSoFar, replay);
+                    });
+        } catch (IOException | RuntimeException e) {
+            // Whether the broker kept part of the failed batch is unknown: read the tail again.
+            tails.remove(queue);
+            sendErrors.inc();
+            throw new IOException(
+                    "Committing " + committable + " to " + queue + " failed; the job restarts", e);
+        }
+    }
+
+    private Tail tailOf(MessageQueue queue) throws IOException, InterruptedException {
+        Tail tail = tails.get(queue);
+        if (tail == null) {
+            if (tailReader == null) {
+                tailReader = new TailReader(settings, role);
+            }
+            tail = new Tail(tailReader.lastPosition(queue));
+            tailReads.inc();
+            LOG.info("Tail of {} is at {}", queue, tail.position);
+            tails.put(queue, tail);
+        }
+        return tail;
+    }
+
+    @Override
+    public void close() {
+        if (tailReader != null) {
+            tailReader.close();
+        }
+        if (sender != null) {
+            sender.close();
+        }
+    }
+
+    /** The last position known in a queue; null position when none of ours is there. */
+    private record Tail(Position position) {}
+}

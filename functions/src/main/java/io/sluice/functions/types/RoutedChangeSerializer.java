@@ -1,0 +1,127 @@
+package io.sluice.functions.types;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
+import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputView;
+import org.apache.flink.types.StringValue;
+
+import io.sluice.functions.route.RoutedChange;
+import io.sluice.serializers.event.ChangeEvent;
+
+import java.io.IOException;
+
+/**
+ * Flink's serializer for {@link RoutedChange}: the change through {@link ChangeEventSerializer},
+ * then the routing fields. Routed changes only travel between operators, never into state.
+ */
+@Internal
+public final class RoutedChangeSerializer extends TypeSerializer<RoutedChange> {
+
+    private static final long serialVersionUID = 1L;
+
+    private final ChangeEventSerializer changes = new ChangeEventSerializer();
+
+    @Override
+    public boolean isImmutableType() {
+        return true;
+    }
+
+    @Override
+    public TypeSerializer<RoutedChange> duplicate() {
+        return new RoutedChangeSerializer();
+    }
+
+    @Override
+    public RoutedChange createInstance() {
+        return RoutedChange.unrouted(changes.createInstance(), 0, RoutedChange.NO_TARGET, 0);
+    }
+
+    @Override
+    public RoutedChange copy(RoutedChange from) {
+        return from;
+    }
+
+    @Override
+    public RoutedChange copy(RoutedChange from, RoutedChange reuse) {
+        return from;
+    }
+
+    @Override
+    public int getLength() {
+        return -1;
+    }
+
+    @Override
+    public void serialize(RoutedChange routed, DataOutputView out) throws IOException {
+        changes.serialize(routed.change(), out);
+        out.writeInt(routed.keyHash());
+        out.writeInt(routed.target());
+        out.writeInt(routed.origin());
+        out.writeInt(routed.copies());
+        String topic = routed.topic();
+        out.writeBoolean(topic != null);
+        if (topic != null) {
+            StringValue.writeString(topic, out);
+        }
+        out.writeInt(routed.partition());
+        byte[] key = routed.key();
+        out.writeInt(key == null ? -1 : key.length);
+        if (key != null) {
+            out.write(key);
+        }
+    }
+
+    @Override
+    public RoutedChange deserialize(DataInputView in) throws IOException {
+        ChangeEvent change = changes.deserialize(in);
+        int keyHash = in.readInt();
+        int target = in.readInt();
+        int origin = in.readInt();
+        int copies = in.readInt();
+        String topic = in.readBoolean() ? StringValue.readString(in) : null;
+        int partition = in.readInt();
+        int keyLength = in.readInt();
+        byte[] key = null;
+        if (keyLength >= 0) {
+            key = new byte[keyLength];
+            in.readFully(key);
+        }
+        return new RoutedChange(change, keyHash, target, origin, copies, topic, partition, key);
+    }
+
+    @Override
+    public RoutedChange deserialize(RoutedChange reuse, DataInputView in) throws IOException {
+        return deserialize(in);
+    }
+
+    @Override
+    public void copy(DataInputView source, DataOutputView target) throws IOException {
+        serialize(deserialize(source), target);
+    }
+
+    @Override
+    public boolean equals(Object obj) {
+        return obj instanceof RoutedChangeSerializer;
+    }
+
+    @Override
+    public int hashCode() {
+        return RoutedChangeSerializer.class.hashCode();
+    }
+
+    @Override
+    public TypeSerializerSnapshot<RoutedChange> snapshotConfiguration() {
+        return new RoutedChangeSerializerSnapshot();
+    }
+
+    /** Snapshot for savepoints; the serializer has no configuration. */
+    public static final class RoutedChangeSerializerSnapshot
+            extends SimpleTypeSerializerSnapshot<RoutedChange> {
+        public RoutedChangeSerializerSnapshot() {
+            super(RoutedChangeSerializer::new);
+        }
+    }
+}

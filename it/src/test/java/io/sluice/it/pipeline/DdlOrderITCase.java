@@ -1,0 +1,246 @@
+package io.sluice.it.pipeline;
+
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.InjectClusterRESTAddress;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.sluice.functions.encode.MessageFormat;
+import io.sluice.it.canal.CanalMessages;
+import io.sluice.it.canal.CanalMessages.Row;
+import io.sluice.it.flink.FlinkMiniCluster;
+import io.sluice.it.job.EmbeddedJobs;
+import io.sluice.it.server.KafkaExtension;
+import io.sluice.it.server.MariaDbExtension;
+import io.sluice.it.server.MariaDbServer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Statements mid-stream reach every partition of their topic once, after every earlier row of their
+ * table and before every later one, although rows travel through 2 route, 3 encode and 2 sink
+ * subtasks (route and encode not chained, so statements are copied twice). Each ALTER adds a
+ * column, so a row's column count tells which statements preceded it in the database; in every
+ * partition that must equal the statements that preceded it there. Also checks the excluded table
+ * stays out and Sluice's metrics move.
+ */
+class DdlOrderITCase {
+
+    @RegisterExtension static final MariaDbExtension MARIADB = new MariaDbExtension();
+    @RegisterExtension static final KafkaExtension KAFKA = new KafkaExtension();
+    @RegisterExtension static final MiniClusterExtension FLINK = FlinkMiniCluster.extension(8);
+
+    private static final Duration WAIT = Duration.ofMinutes(3);
+    private static final int KEYS = 30;
+    private static final int PARTITIONS = 3;
+    private static final int STATEMENTS = 3;
+
+    @Test
+    void statementsAreOrderedWithTheirTableInEveryPartition(@InjectClusterRESTAddress URI rest)
+            throws Exception {
+        MariaDbServer mariaDb = MARIADB.server();
+        String database = mariaDb.createDatabase("ddl", null);
+        List<String> seed = new ArrayList<>();
+        seed.add("CREATE TABLE items (id INT PRIMARY KEY, name VARCHAR(16), v INT NOT NULL)");
+        seed.add("CREATE TABLE notes (id INT PRIMARY KEY, body VARCHAR(32))");
+        seed.add("CREATE TABLE audit_log (id INT PRIMARY KEY, what VARCHAR(32))");
+        for (int id = 1; id <= KEYS; id++) {
+            seed.add("INSERT INTO items VALUES (" + id + ", 'k" + id + "', 0)");
+        }
+        mariaDb.execute(database, seed.toArray(String[]::new));
+        String topic = "ddl-" + database;
+        KAFKA.server().createTopic(topic, PARTITIONS);
+
+        Configuration config =
+                EmbeddedJobs.config(
+                        mariaDb,
+                        KAFKA.server(),
+                        database + "\\..*",
+                        topic,
+                        "source.tables-exclude=" + database + "\\.audit_.*",
+                        "format=" + MessageFormat.CANAL_FLAT,
+                        "job.checkpoint-interval=500ms",
+                        "parallelism.source=1",
+                        "parallelism.route=2",
+                        "parallelism.encode=3",
+                        "parallelism.sink=2");
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(2);
+        JobClient job = EmbeddedJobs.start(env, config, "ddl-order-" + database);
+        try {
+            assertThat(KAFKA.server().drainReadCommitted(topic, KEYS, WAIT)).hasSize(KEYS);
+
+            for (int version = 1; version <= STATEMENTS + 1; version++) {
+                List<String> changes = new ArrayList<>();
+                if (version > 1) {
+                    changes.add("ALTER TABLE items ADD COLUMN c" + (version - 1) + " INT");
+                }
+                for (int id = 1; id <= KEYS; id++) {
+                    changes.add("UPDATE items SET v = " + version + " WHERE id = " + id);
+                    if (id % 10 == 0) {
+                        changes.add("INSERT INTO notes VALUES (" + (version * 100 + id) + ", 'n')");
+                        changes.add(
+                                "INSERT INTO audit_log VALUES ("
+                                        + (version * 100 + id)
+                                        + ", 'hidden')");
+                    }
+                }
+                mariaDb.execute(database, changes.toArray(String[]::new));
+                if (version == 1) {
+                    // Flink CDC's binlog reader loads a table's schema from the database when it
+                    // first meets the table; a DDL committed before that is mis-applied to older
+                    // rows (docs/pipeline.md). So the reader meets the table before any ALTER.
+                    int firstRound = KEYS + KEYS + KEYS / 10;
+                    assertThat(KAFKA.server().drainReadCommitted(topic, firstRound, WAIT))
+                            .hasSize(firstRound);
+                }
+            }
+
+            int notes = (STATEMENTS + 1) * (KEYS / 10);
+            int expected = KEYS + (STATEMENTS + 1) * KEYS + notes + STATEMENTS * PARTITIONS;
+            List<ConsumerRecord<byte[], byte[]>> records =
+                    KAFKA.server().drainReadCommitted(topic, expected, WAIT);
+            assertThat(records).hasSize(expected);
+
+            Map<Integer, List<Row>> byPartition = new TreeMap<>();
+            for (ConsumerRecord<byte[], byte[]> record : records) {
+                byPartition
+                        .computeIfAbsent(record.partition(), p -> new ArrayList<>())
+                        .addAll(CanalMessages.decode(MessageFormat.CANAL_FLAT, record.value()));
+            }
+            assertThat(byPartition).hasSize(PARTITIONS);
+            for (Map.Entry<Integer, List<Row>> partition : byPartition.entrySet()) {
+                assertOrdered(partition.getKey(), partition.getValue());
+            }
+            assertThat(byPartition.values().stream().flatMap(List::stream))
+                    .as("the excluded table never arrives")
+                    .noneMatch(row -> row.table.equals("audit_log"));
+
+            assertMetricsMoved(rest, job, expected);
+        } finally {
+            job.cancel().get(1, TimeUnit.MINUTES);
+        }
+    }
+
+    /**
+     * In one partition: statements once each, in order, and each row after exactly those before it.
+     */
+    private static void assertOrdered(int partition, List<Row> rows) {
+        int statementsSeen = 0;
+        Map<String, Integer> lastVersion = new HashMap<>();
+        for (Row row : rows) {
+            if (row.ddl) {
+                statementsSeen++;
+                assertThat(row.sql)
+                        .as("statement %d in partition %d", statementsSeen, partition)
+                        .contains("c" + statementsSeen);
+                continue;
+            }
+            if (!row.table.equals("items")) {
+                continue;
+            }
+            // Version v was written after the first v - 1 statements (the snapshot, v = 0, before
+            // all).
+            int version = Integer.parseInt(row.data.get("v"));
+            int before = Math.max(0, version - 1);
+            assertThat(row.data)
+                    .as("row %s (version %d) in partition %d", row.data, version, partition)
+                    .hasSize(3 + before);
+            assertThat(before)
+                    .as("statements before row %s in partition %d", row.data, partition)
+                    .isEqualTo(statementsSeen);
+            Integer previous = lastVersion.put(row.data.get("id"), version);
+            if (previous != null) {
+                assertThat(version)
+                        .as("versions of key %s", row.data.get("id"))
+                        .isEqualTo(previous + 1);
+            }
+        }
+        assertThat(statementsSeen)
+                .as("statements in partition %d", partition)
+                .isEqualTo(STATEMENTS);
+    }
+
+    private static void assertMetricsMoved(URI rest, JobClient job, int messages) throws Exception {
+        Map<String, Long> sums = sluiceMetrics(rest, job);
+        assertThat(sums)
+                .containsKeys(
+                        "sluice.rowsIn",
+                        "sluice.transactions",
+                        "sluice.snapshotRows",
+                        "sluice.lagMs",
+                        "sluice.messagesOut",
+                        "sluice.bytesOut");
+        // Snapshot rows, then one UPDATE per statement... on the source side.
+        assertThat(sums.get("sluice.snapshotRows")).isEqualTo(KEYS);
+        assertThat(sums.get("sluice.transactions")).isGreaterThan(0);
+        assertThat(sums.get("sluice.bytesOut")).isGreaterThan(0);
+    }
+
+    /**
+     * Sums of every Sluice metric over all vertices and subtasks, by its name below the operator.
+     */
+    private static Map<String, Long> sluiceMetrics(URI rest, JobClient job) throws Exception {
+        ObjectMapper json = new ObjectMapper();
+        HttpClient http = HttpClient.newHttpClient();
+        String base = rest.toString().replaceAll("/$", "") + "/jobs/" + job.getJobID();
+        Map<String, Long> sums = new TreeMap<>();
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        // The REST metric store fills asynchronously; wait until the encoders report.
+        while (!sums.containsKey("sluice.messagesOut") && System.nanoTime() < deadline) {
+            sums.clear();
+            for (JsonNode vertex : get(http, json, base).path("vertices")) {
+                String vertexUrl = base + "/vertices/" + vertex.path("id").asText();
+                List<String> ids = new ArrayList<>();
+                for (JsonNode metric : get(http, json, vertexUrl + "/subtasks/metrics")) {
+                    String id = metric.path("id").asText();
+                    if (id.contains(".sluice.")) {
+                        ids.add(id);
+                    }
+                }
+                if (ids.isEmpty()) {
+                    continue;
+                }
+                String query = String.join(",", ids);
+                for (JsonNode metric :
+                        get(http, json, vertexUrl + "/subtasks/metrics?agg=sum&get=" + query)) {
+                    String id = metric.path("id").asText();
+                    String name = id.substring(id.indexOf(".sluice.") + 1);
+                    sums.merge(name, (long) metric.path("sum").asDouble(), Long::sum);
+                }
+            }
+            if (!sums.containsKey("sluice.messagesOut")) {
+                Thread.sleep(500);
+            }
+        }
+        return sums;
+    }
+
+    private static JsonNode get(HttpClient http, ObjectMapper json, String url) throws Exception {
+        HttpResponse<String> response =
+                http.send(
+                        HttpRequest.newBuilder(URI.create(url)).build(),
+                        HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as("GET %s: %s", url, response.body()).isEqualTo(200);
+        return json.readTree(response.body());
+    }
+}
