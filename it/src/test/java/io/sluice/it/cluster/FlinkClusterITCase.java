@@ -56,11 +56,11 @@ class FlinkClusterITCase {
 
     /** The configured parallelism of each job vertex, by the name its first operator gives it. */
     private static final Map<String, Integer> PARALLELISM =
-            new LinkedHashMap<>(
-                    Map.of(
-                            "Source: MySQL CDC source", 2,
-                            "Encode ", 3,
-                            "Kafka sink", 2));
+            Map.of(
+                    "Source: MySQL CDC source", 2,
+                    "Route", 3,
+                    "Encode ", 2,
+                    "Order statements per partition", 1);
 
     private static FlinkCluster cluster;
     private static String database;
@@ -180,12 +180,12 @@ class FlinkClusterITCase {
     @Order(5)
     void sluiceMetricsMoveOnPrometheusAndInTheWebUi() {
         PrometheusScrape before = PrometheusScrape.of(cluster.taskManagerPrometheusUrl());
-        // On the operator splitting primary-key changes, chained to the source.
+        // On the operator normalizing changes, chained to the source.
         List<String> present =
                 before.names().stream()
                         .filter(n -> n.contains("sluice"))
                         .collect(Collectors.toList());
-        assertThat(before.sum(SLUICE + "snapshotRows", "operator_name", "Split"))
+        assertThat(before.sum(SLUICE + "snapshotRows", "operator_name", "Normalize"))
                 .as("snapshotRows (Sluice's metrics on the endpoint: %s)", present)
                 .isGreaterThanOrEqualTo(ROWS);
         assertThat(before.samples(SLUICE + "snapshotting"))
@@ -199,8 +199,10 @@ class FlinkClusterITCase {
 
         Map<String, ToDoubleFunction<PrometheusScrape>> moving = new LinkedHashMap<>();
         moving.put(
-                "rowsIn of the splitter", s -> s.sum(SLUICE + "rowsIn", "operator_name", "Split"));
-        moving.put("transactions", s -> s.sum(SLUICE + "transactions", "operator_name", "Split"));
+                "rowsIn of the normalizer",
+                s -> s.sum(SLUICE + "rowsIn", "operator_name", "Normalize"));
+        moving.put(
+                "transactions", s -> s.sum(SLUICE + "transactions", "operator_name", "Normalize"));
         moving.put("transactionsPerSecond", s -> s.sum(SLUICE + "transactionsPerSecond"));
         moving.put(
                 "rowsIn of the encoder", s -> s.sum(SLUICE + "rowsIn", "operator_name", "Encode"));
@@ -295,8 +297,9 @@ class FlinkClusterITCase {
                         "  default-topic: " + topic,
                         "parallelism:",
                         "  source: 2",
-                        "  encode: 3",
-                        "  sink: 2",
+                        "  route: 3",
+                        "  encode: 2",
+                        "  sink: 1",
                         "sink:",
                         "  kafka.bootstrap-servers: " + KAFKA.server().bootstrapServers(),
                         "  transactional-id-prefix: " + topic,
