@@ -29,6 +29,8 @@ final class BenchArgs {
                     "  --parallelism 2         job parallelism",
                     "  --checkpoint-interval 1s",
                     "  --no-compare            skip the side-by-side baselines and the funnel",
+                    "  --repeat N              rounds of the side by side and funnel, best counts"
+                            + " (quick 2, full 3)",
                     "  --out FILE              also write the report (markdown) to FILE");
 
     String workload = "mixed-dml";
@@ -45,6 +47,7 @@ final class BenchArgs {
     int parallelism = 2;
     Duration checkpointInterval = Duration.ofSeconds(1);
     boolean compare = true;
+    int repeat;
     boolean quick;
     String out;
     final List<String> command = new ArrayList<>();
@@ -52,6 +55,7 @@ final class BenchArgs {
     static BenchArgs parse(String[] argv) {
         BenchArgs args = new BenchArgs();
         Long rows = null;
+        Integer repeat = null;
         Duration duration = null;
         List<String> guarantees = null;
         for (int i = 0; i < argv.length; i++) {
@@ -121,6 +125,9 @@ final class BenchArgs {
                     case "--checkpoint-interval":
                         args.checkpointInterval = TimeUtils.parseDuration(value);
                         break;
+                    case "--repeat":
+                        repeat = positive(flag, value);
+                        break;
                     case "--out":
                         args.out = value;
                         break;
@@ -132,6 +139,7 @@ final class BenchArgs {
                         "'" + flag + "' takes a number, but got '" + value + "'");
             }
         }
+        args.repeat = repeat != null ? repeat : args.quick ? 2 : 3;
         args.rows = rows != null ? rows : args.quick ? 100_000 : 1_000_000;
         args.duration =
                 duration != null

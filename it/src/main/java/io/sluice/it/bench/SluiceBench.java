@@ -50,6 +50,10 @@ public final class SluiceBench {
     }
 
     public static void main(String[] argv) throws Exception {
+        if (argv.length == 1 && (argv[0].equals("--help") || argv[0].equals("-h"))) {
+            System.out.println(BenchArgs.USAGE);
+            return;
+        }
         BenchArgs args;
         try {
             args = BenchArgs.parse(argv);
@@ -127,46 +131,55 @@ public final class SluiceBench {
                 start,
                 end);
 
-        // Unrecorded: the JVM's first job pays class loading and JIT for every later one.
-        say("warm-up run (not reported) ...");
-        sluice(matrix().get(0), database, start, stats, null, 0);
-        List<ConsumerRecord<byte[], byte[]>> pool = null;
+        // Unrecorded: the JVM's first jobs pay class loading and JIT for every later one.
+        Variant base = matrix().get(0);
+        say("warm-up runs (not reported) ...");
+        sluice(base, database, start, stats, null, args.compare ? PRE_ENCODED_POOL : 0);
+        List<ConsumerRecord<byte[], byte[]>> pool = lastKept;
+        if (args.compare) {
+            cut(Pipelines.Cut.CHANGE_EVENT, base, database, start, stats);
+        }
         for (Variant variant : matrix()) {
-            boolean first = pool == null;
-            RunResult result =
-                    sluice(
-                            variant,
-                            database,
-                            start,
-                            stats,
-                            null,
-                            first && args.compare ? PRE_ENCODED_POOL : 0);
+            RunResult result = sluice(variant, database, start, stats, null, 0);
             report.matrix(result);
-            if (first) {
-                pool = lastKept;
+            if (variant == base) {
                 report.sluice(result, variant);
             }
         }
         if (!args.compare) {
             return;
         }
-        Variant base = matrix().get(0);
-        report.sourceLimit(cut(Pipelines.Cut.CHANGE_EVENT, base, database, start, stats));
-        report.producerLimit(producerLimit(base, stats, pool));
-        report.flinkSql(flinkSql(base, database, start, stats));
-        // The funnel: the same backlog, cut after each stage.
-        report.funnel("binlog receive", binlog(start, end, stats, false));
-        report.funnel("event parse", binlog(start, end, stats, true));
-        report.funnel(
-                Pipelines.Cut.DEBEZIUM_RECORD.label,
-                cut(Pipelines.Cut.DEBEZIUM_RECORD, base, database, start, stats));
-        report.funnel(Pipelines.Cut.CHANGE_EVENT.label, report.sourceLimit());
-        report.funnel(
-                Pipelines.Cut.KEYED.label, cut(Pipelines.Cut.KEYED, base, database, start, stats));
-        report.funnel(
-                Pipelines.Cut.ENCODED.label,
-                cut(Pipelines.Cut.ENCODED, base, database, start, stats));
-        report.funnel("sending (Sluice end to end)", report.sluice());
+        // Interleaved rounds, so drift (JIT, other load on the machine) hits every pipeline alike.
+        for (int round = 1; round <= args.repeat; round++) {
+            say("side by side and funnel, round %d of %d", round, args.repeat);
+            if (round > 1) {
+                report.sluice(sluice(base, database, start, stats, null, 0), base);
+            }
+            report.sourceLimit(cut(Pipelines.Cut.CHANGE_EVENT, base, database, start, stats));
+            report.producerLimit(producerLimit(base, stats, pool));
+            report.flinkSql(flinkSql(base, database, start, stats));
+            report.funnel("binlog receive", binlog(start, end, stats, false));
+            report.funnel("event parse", binlog(start, end, stats, true));
+            report.funnel(
+                    Pipelines.Cut.DEBEZIUM_RECORD.label,
+                    cut(Pipelines.Cut.DEBEZIUM_RECORD, base, database, start, stats));
+            report.funnel(
+                    Pipelines.Cut.KEYED.label,
+                    cut(Pipelines.Cut.KEYED, base, database, start, stats));
+            report.funnel(
+                    Pipelines.Cut.ENCODED.label,
+                    cut(Pipelines.Cut.ENCODED, base, database, start, stats));
+        }
+        // Reordered into pipeline order, with the side-by-side runs as their stages.
+        report.funnelInOrder(
+                List.of(
+                        "binlog receive",
+                        "event parse",
+                        Pipelines.Cut.DEBEZIUM_RECORD.label,
+                        Pipelines.Cut.CHANGE_EVENT.label,
+                        Pipelines.Cut.KEYED.label,
+                        Pipelines.Cut.ENCODED.label,
+                        "sending (Sluice end to end)"));
     }
 
     private void live(Report report) throws Exception {
@@ -236,6 +249,7 @@ public final class SluiceBench {
                 cluster.cancel(job);
             }
             reader.close();
+            result.messages = reader.count();
             result.latencies = reader.latencies();
             lastKept = reader.kept();
         }
@@ -279,6 +293,7 @@ public final class SluiceBench {
                 cluster.cancel(job);
                 CountingDiscardSink.forget(run);
             }
+            result.messages = tally.count();
         }
         sayResult(run, result);
         return result;
@@ -326,6 +341,8 @@ public final class SluiceBench {
             } finally {
                 cluster.cancel(job);
             }
+            reader.close();
+            result.messages = reader.count();
         }
         sayResult(run, result);
         return result;
@@ -380,6 +397,8 @@ public final class SluiceBench {
             } finally {
                 cluster.cancel(job);
             }
+            reader.close();
+            result.messages = reader.count();
         }
         sayResult(run, result);
         return result;

@@ -162,6 +162,9 @@ final class TopicReader implements AutoCloseable {
 
     @Override
     public void close() throws InterruptedException {
+        if (!running) {
+            return;
+        }
         running = false;
         consumer.wakeup();
         thread.join(10_000);
