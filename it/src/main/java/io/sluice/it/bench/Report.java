@@ -5,6 +5,7 @@ import org.apache.flink.runtime.util.EnvironmentInformation;
 import org.apache.kafka.common.utils.AppInfoParser;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -245,7 +246,7 @@ final class Report {
         } else {
             detailed.addAll(matrix);
         }
-        for (RunResult r : List.of(sourceLimit, producerLimit, flinkSql)) {
+        for (RunResult r : Arrays.asList(sourceLimit, producerLimit, flinkSql)) {
             if (r != null) {
                 detailed.add(r);
             }

@@ -39,6 +39,7 @@ public final class SluiceBench {
     private final BenchArgs args;
     private final Workload workload;
     private int runs;
+    private List<Variant> matrix;
 
     private MariaDbServer mariaDb;
     private KafkaServer kafka;
@@ -548,6 +549,9 @@ public final class SluiceBench {
     }
 
     private List<Variant> matrix() {
+        if (matrix != null) {
+            return matrix;
+        }
         List<Variant> variants = new ArrayList<>();
         for (String guarantee : args.guarantees) {
             for (String format : args.formats) {
@@ -558,7 +562,8 @@ public final class SluiceBench {
                 }
             }
         }
-        return variants;
+        matrix = List.copyOf(variants);
+        return matrix;
     }
 
     private String nextRun() {
