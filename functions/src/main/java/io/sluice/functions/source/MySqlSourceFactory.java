@@ -4,6 +4,7 @@ import org.apache.flink.annotation.Internal;
 import org.apache.flink.cdc.connectors.mysql.source.MySqlSource;
 import org.apache.flink.cdc.connectors.mysql.source.MySqlSourceBuilder;
 import org.apache.flink.cdc.connectors.mysql.table.StartupOptions;
+import org.apache.flink.cdc.debezium.DebeziumDeserializationSchema;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ReadableConfig;
 
@@ -30,14 +31,22 @@ public final class MySqlSourceFactory {
      * MySqlSourceOptions#INCLUDE_SCHEMA_CHANGES} is on.
      */
     public static MySqlSource<ChangeEvent> changeEventSource(ReadableConfig config) {
-        ZoneId timestampZone = timestampZone(config);
-        return MySqlSourceFactory.<ChangeEvent>builder(config)
+        return source(config, new ChangeEventDeserializationSchema(timestampZone(config)));
+    }
+
+    /**
+     * The same source with another deserializer: the benchmark cuts the pipeline right after
+     * Debezium's records with it.
+     */
+    public static <T> MySqlSource<T> source(
+            ReadableConfig config, DebeziumDeserializationSchema<T> deserializer) {
+        return MySqlSourceFactory.<T>builder(config)
                 .debeziumProperties(ChangeEventDeserializationSchema.debeziumProperties())
                 .includeSchemaChanges(config.get(MySqlSourceOptions.INCLUDE_SCHEMA_CHANGES))
                 // MySQL JSON from the binlog in MySQL's own layout, {"a": 1}, as Canal writes it
                 // and as snapshot reads return it (the legacy layout drops the spaces).
                 .useLegacyJsonFormat(false)
-                .deserializer(new ChangeEventDeserializationSchema(timestampZone))
+                .deserializer(deserializer)
                 .build();
     }
 

@@ -279,8 +279,13 @@ public final class KafkaServer implements AutoCloseable {
      * Creates {@code topic} with replication factor 1; returns once every partition has a leader.
      */
     public void createTopic(String topic, int partitions) {
+        createTopic(topic, partitions, Map.of());
+    }
+
+    /** Like {@link #createTopic(String, int)}, with topic-level {@code configs}. */
+    public void createTopic(String topic, int partitions, Map<String, String> configs) {
         try {
-            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1)))
+            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1).configs(configs)))
                     .all()
                     .get(TOPIC_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {

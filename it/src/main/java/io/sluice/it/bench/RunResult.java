@@ -1,0 +1,56 @@
+package io.sluice.it.bench;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/** The figures of one pipeline run over one load. */
+final class RunResult {
+
+    String pipeline;
+    String workload;
+    String mode;
+    String sink = "-";
+    String format = "-";
+    int topics;
+    int partitions;
+    String guarantee = "-";
+    long rows;
+    long transactions;
+    long messages;
+
+    /** From the first output to the last one readable (or counted). */
+    long windowMillis;
+
+    /** From job submission (or connect) to the last output. */
+    long sinceStartMillis;
+
+    List<Long> latencies = List.of();
+    double pipelineCpuSeconds = Double.NaN;
+    double jvmCpuSeconds = Double.NaN;
+    double peakHeapMiB = Double.NaN;
+    List<BenchCluster.TaskTime> tasks = List.of();
+
+    double rowsPerSecond() {
+        return windowMillis <= 0 ? Double.NaN : rows * 1000.0 / windowMillis;
+    }
+
+    double transactionsPerSecond() {
+        return windowMillis <= 0 ? Double.NaN : transactions * 1000.0 / windowMillis;
+    }
+
+    /** Latency percentile in ms, or -1 without samples. */
+    long latencyPercentile(double p) {
+        if (latencies.isEmpty()) {
+            return -1;
+        }
+        List<Long> sorted = new ArrayList<>(latencies);
+        Collections.sort(sorted);
+        int index = (int) Math.ceil(p / 100.0 * sorted.size()) - 1;
+        return sorted.get(Math.max(0, Math.min(sorted.size() - 1, index)));
+    }
+
+    double cpuSecondsPerMillionRows(double cpuSeconds) {
+        return cpuSeconds * 1_000_000.0 / rows;
+    }
+}

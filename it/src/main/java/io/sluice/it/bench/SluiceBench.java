@@ -1,0 +1,620 @@
+package io.sluice.it.bench;
+
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+import io.sluice.functions.sink.SinkMessage;
+import io.sluice.it.job.EmbeddedJobs;
+import io.sluice.it.server.KafkaServer;
+import io.sluice.it.server.MariaDbServer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.sql.Connection;
+import java.time.Duration;
+import java.time.LocalTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Consumer;
+
+/**
+ * {@code ./sluice bench}: the seeds' workloads end to end through Sluice on embedded MariaDB and
+ * Kafka and a local MiniCluster, over a matrix of formats, topics, partitions and guarantees; side
+ * by side, on the same backlog, with the source limit, the producer limit and the plain Flink SQL
+ * pipeline; and the stage funnel. Prints a report; see docs/BENCHMARKS.md.
+ */
+public final class SluiceBench {
+
+    private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss");
+    private static final int PRE_ENCODED_POOL = 20_000;
+    private static final String BENCH_SERVER_ID_BASE = "6000";
+
+    private final BenchArgs args;
+    private final Workload workload;
+    private int runs;
+    private List<Variant> matrix;
+
+    private MariaDbServer mariaDb;
+    private KafkaServer kafka;
+    private BenchCluster cluster;
+
+    SluiceBench(BenchArgs args) {
+        this.args = args;
+        this.workload = Workload.named(args.workload, args.batchRows);
+    }
+
+    public static void main(String[] argv) throws Exception {
+        if (argv.length == 1 && (argv[0].equals("--help") || argv[0].equals("-h"))) {
+            System.out.println(BenchArgs.USAGE);
+            return;
+        }
+        BenchArgs args;
+        try {
+            args = BenchArgs.parse(argv);
+        } catch (IllegalArgumentException e) {
+            System.err.println("sluice bench: " + e.getMessage());
+            System.err.println(BenchArgs.USAGE);
+            System.exit(2);
+            return;
+        }
+        if (args.sink.equals("rocketmq")) {
+            // TODO(rocketmq): wire RocketMqSinkFactory and a consumer once the sink is merged.
+            System.err.println(
+                    "sluice bench: '--sink rocketmq' is not available on this build: the RocketMQ"
+                            + " sink is not merged yet. Use '--sink kafka'.");
+            System.exit(2);
+            return;
+        }
+        Report report = new SluiceBench(args).run();
+        String text = report.render();
+        System.out.println(text);
+        if (args.out != null) {
+            Path out = Paths.get(args.out);
+            if (out.getParent() != null) {
+                Files.createDirectories(out.getParent());
+            }
+            Files.writeString(out, text, StandardCharsets.UTF_8);
+            say("report written to %s", out.toAbsolutePath());
+        }
+        System.exit(0);
+    }
+
+    /** Runs everything the arguments ask for; returns the report. */
+    Report run() throws Exception {
+        Report report = new Report(args);
+        say("starting MariaDB, Kafka and a Flink MiniCluster (%d slots) ...", args.parallelism * 4);
+        try (MariaDbServer db = MariaDbServer.start();
+                KafkaServer broker = KafkaServer.start();
+                BenchCluster flink = new BenchCluster(args.parallelism * 4)) {
+            this.mariaDb = db;
+            this.kafka = broker;
+            this.cluster = flink;
+            if (args.mode.equals("backlog")) {
+                backlog(report);
+            } else {
+                live(report);
+            }
+        }
+        return report;
+    }
+
+    private void backlog(Report report) throws Exception {
+        String database = createDatabase();
+        BinlogPosition start = position();
+        LoadStats stats = new LoadStats(false);
+        say(
+                "loading the %s backlog: %d row changes over %d connections ...",
+                workload.name(), args.rows, args.connections);
+        long loadMillis =
+                LoadDriver.run(
+                        mariaDb.jdbcUrl(database),
+                        mariaDb.rootUser(),
+                        mariaDb.rootPassword(),
+                        workload,
+                        args.connections,
+                        args.rows,
+                        Long.MAX_VALUE / 4,
+                        stats);
+        BinlogPosition end = position();
+        report.load(stats, loadMillis, start, end);
+        say(
+                "backlog: %d row changes in %d transactions (%.0f rows/s written), binlog %s to %s",
+                stats.rows.get(),
+                stats.transactions.get(),
+                stats.rows.get() * 1000.0 / loadMillis,
+                start,
+                end);
+
+        // Unrecorded: the JVM's first jobs pay class loading and JIT for every later one.
+        Variant base = matrix().get(0);
+        say("warm-up runs (not reported) ...");
+        sluice(base, database, start, stats, null, args.compare ? PRE_ENCODED_POOL : 0);
+        List<ConsumerRecord<byte[], byte[]>> pool = lastKept;
+        if (args.compare) {
+            cut(Pipelines.Cut.CHANGE_EVENT, base, database, start, stats);
+        }
+        for (Variant variant : matrix()) {
+            RunResult result = sluice(variant, database, start, stats, null, 0);
+            report.matrix(result);
+            if (variant == base) {
+                report.sluice(result, variant);
+            }
+        }
+        if (!args.compare) {
+            return;
+        }
+        // Interleaved rounds, so drift (JIT, other load on the machine) hits every pipeline alike.
+        for (int round = 1; round <= args.repeat; round++) {
+            say("side by side and funnel, round %d of %d", round, args.repeat);
+            if (round > 1) {
+                report.sluice(sluice(base, database, start, stats, null, 0), base);
+            }
+            report.sourceLimit(cut(Pipelines.Cut.CHANGE_EVENT, base, database, start, stats));
+            report.producerLimit(producerLimit(base, stats, pool));
+            report.flinkSql(flinkSql(base, database, start, stats));
+            report.funnel("binlog receive", binlog(start, end, stats, false));
+            report.funnel("event parse", binlog(start, end, stats, true));
+            report.funnel(
+                    Pipelines.Cut.DEBEZIUM_RECORD.label,
+                    cut(Pipelines.Cut.DEBEZIUM_RECORD, base, database, start, stats));
+            report.funnel(
+                    Pipelines.Cut.KEYED.label,
+                    cut(Pipelines.Cut.KEYED, base, database, start, stats));
+            report.funnel(
+                    Pipelines.Cut.ENCODED.label,
+                    cut(Pipelines.Cut.ENCODED, base, database, start, stats));
+        }
+        // Reordered into pipeline order, with the side-by-side runs as their stages.
+        report.funnelInOrder(
+                List.of(
+                        "binlog receive",
+                        "event parse",
+                        Pipelines.Cut.DEBEZIUM_RECORD.label,
+                        Pipelines.Cut.CHANGE_EVENT.label,
+                        Pipelines.Cut.KEYED.label,
+                        Pipelines.Cut.ENCODED.label,
+                        "sending (Sluice end to end)"));
+    }
+
+    private void live(Report report) throws Exception {
+        for (Variant variant : matrix()) {
+            String database = createDatabase();
+            BinlogPosition start = position();
+            LoadStats stats = new LoadStats(true);
+            report.matrix(sluice(variant, database, start, stats, database, 0));
+        }
+    }
+
+    private List<ConsumerRecord<byte[], byte[]>> lastKept;
+
+    /**
+     * One Sluice run from {@code start}. In backlog mode the load is already written; in live mode
+     * ({@code liveDatabase} set) the load runs once the job does.
+     */
+    private RunResult sluice(
+            Variant variant,
+            String database,
+            BinlogPosition start,
+            LoadStats stats,
+            String liveDatabase,
+            int keep)
+            throws Exception {
+        String run = nextRun();
+        List<String> topics = topics(run, variant.topics, variant.partitions);
+        Configuration config = sluiceConfig(run, variant, database, start, topics);
+        say("run %s: Sluice %s ...", run, variant);
+        RunResult result = result("Sluice", variant);
+        try (TopicReader reader =
+                        new TopicReader(
+                                kafka.bootstrapServers(),
+                                topics,
+                                variant.partitions,
+                                liveDatabase != null ? stats : null,
+                                keep);
+                ResourceMeter meter = new ResourceMeter()) {
+            meter.start();
+            long submitted = System.currentTimeMillis();
+            JobID job = cluster.submit(envWith(env -> Pipelines.sluice(env, config)), run);
+            try {
+                if (liveDatabase != null) {
+                    cluster.awaitRunning(job, Duration.ofMinutes(2));
+                    // The binlog reader connects a moment after the tasks run.
+                    Thread.sleep(2_000);
+                    say(
+                            "run %s: live load for %s over %d connections",
+                            run, args.duration, args.connections);
+                    LoadDriver.run(
+                            mariaDb.jdbcUrl(liveDatabase),
+                            mariaDb.rootUser(),
+                            mariaDb.rootPassword(),
+                            workload,
+                            args.connections,
+                            Long.MAX_VALUE,
+                            args.duration.toMillis(),
+                            stats);
+                }
+                long expected = stats.rows.get();
+                awaitMessages(reader, expected, job);
+                result.tasks = cluster.taskTimes(job);
+                fill(result, meter.stop(), stats, expected);
+                result.windowMillis = reader.doneMillis() - reader.firstAppendMillis();
+                result.sinceStartMillis = reader.doneMillis() - submitted;
+            } finally {
+                cluster.cancel(job);
+            }
+            reader.close();
+            result.messages = reader.count();
+            result.latencies = reader.latencies();
+            lastKept = reader.kept();
+        }
+        sayResult(run, result);
+        return result;
+    }
+
+    private RunResult cut(
+            Pipelines.Cut cut,
+            Variant variant,
+            String database,
+            BinlogPosition start,
+            LoadStats stats)
+            throws Exception {
+        String run = nextRun();
+        List<String> topics = topics(run, variant.topics, variant.partitions);
+        Configuration config = sluiceConfig(run, variant, database, start, topics);
+        say("run %s: pipeline cut after %s ...", run, cut.label);
+        RunResult result = result("cut after " + cut.label, variant);
+        long expected = stats.rows.get();
+        CountingDiscardSink.Tally tally = CountingDiscardSink.tally(run, expected);
+        try (ResourceMeter meter = new ResourceMeter()) {
+            meter.start();
+            long submitted = System.currentTimeMillis();
+            JobID job = cluster.submit(envWith(env -> Pipelines.cut(env, config, cut, run)), run);
+            try {
+                long deadline = System.nanoTime() + timeout().toNanos();
+                while (tally.count() < expected && System.nanoTime() < deadline) {
+                    cluster.checkAlive(job);
+                    Thread.sleep(20);
+                }
+                if (tally.count() < expected) {
+                    throw new IllegalStateException(
+                            "run " + run + ": " + tally.count() + " of " + expected + " rows");
+                }
+                result.tasks = cluster.taskTimes(job);
+                fill(result, meter.stop(), stats, expected);
+                result.windowMillis = tally.doneMillis() - tally.firstMillis();
+                result.sinceStartMillis = tally.doneMillis() - submitted;
+            } finally {
+                cluster.cancel(job);
+                CountingDiscardSink.forget(run);
+            }
+            result.messages = tally.count();
+        }
+        sayResult(run, result);
+        return result;
+    }
+
+    private RunResult producerLimit(
+            Variant variant, LoadStats stats, List<ConsumerRecord<byte[], byte[]>> pool)
+            throws Exception {
+        String run = nextRun();
+        List<String> topics = topics(run, 1, variant.partitions);
+        Configuration config = sluiceConfig(run, variant, "unused", null, topics);
+        List<SinkMessage> messages = new ArrayList<>();
+        for (ConsumerRecord<byte[], byte[]> record : pool) {
+            messages.add(
+                    new SinkMessage(
+                            topics.get(0),
+                            record.partition(),
+                            record.key(),
+                            record.value(),
+                            record.timestamp()));
+        }
+        say("run %s: producer limit, %d pre-encoded messages ...", run, messages.size());
+        RunResult result = result("producer limit", variant);
+        result.topics = 1;
+        long expected = stats.rows.get();
+        try (TopicReader reader =
+                        new TopicReader(
+                                kafka.bootstrapServers(), topics, variant.partitions, null, 0);
+                ResourceMeter meter = new ResourceMeter()) {
+            meter.start();
+            long submitted = System.currentTimeMillis();
+            JobID job =
+                    cluster.submit(
+                            envWith(
+                                    env ->
+                                            Pipelines.producerLimit(
+                                                    env, config, run, messages, expected)),
+                            run);
+            try {
+                awaitMessages(reader, expected, job);
+                result.tasks = cluster.taskTimes(job);
+                fill(result, meter.stop(), stats, expected);
+                result.windowMillis = reader.doneMillis() - reader.firstAppendMillis();
+                result.sinceStartMillis = reader.doneMillis() - submitted;
+            } finally {
+                cluster.cancel(job);
+            }
+            reader.close();
+            result.messages = reader.count();
+        }
+        sayResult(run, result);
+        return result;
+    }
+
+    private RunResult flinkSql(
+            Variant variant, String database, BinlogPosition start, LoadStats stats)
+            throws Exception {
+        String run = nextRun();
+        List<String> topics = topics(run, variant.topics, variant.partitions);
+        Configuration config = sluiceConfig(run, variant, database, start, topics);
+        Pipelines.SqlTarget target = new Pipelines.SqlTarget();
+        target.host = mariaDb.host();
+        target.port = mariaDb.port();
+        target.user = MariaDbServer.CDC_USER;
+        target.password = MariaDbServer.CDC_PASSWORD;
+        target.database = database;
+        target.serverId = 7000 + 100 * runs;
+        target.binlogFile = start.file;
+        target.binlogPosition = start.position;
+        target.bootstrapServers = kafka.bootstrapServers();
+        target.guarantee = variant.guarantee;
+        target.transactionalIdPrefix = "bench-" + run + "-" + UUID.randomUUID();
+        say("run %s: plain Flink SQL (mysql-cdc -> kafka canal-json) ...", run);
+        RunResult result = result("Flink SQL canal-json", variant);
+        result.format = "canal-json";
+        // canal-json writes an UPDATE as two messages: the old row's DELETE and the new INSERT.
+        long expected = stats.rows.get() + stats.updates.get();
+        try (TopicReader reader =
+                        new TopicReader(
+                                kafka.bootstrapServers(), topics, variant.partitions, null, 0);
+                ResourceMeter meter = new ResourceMeter()) {
+            meter.start();
+            long submitted = System.currentTimeMillis();
+            JobID job =
+                    cluster.submit(
+                            envWith(
+                                    env ->
+                                            Pipelines.flinkSql(
+                                                    env,
+                                                    config,
+                                                    target,
+                                                    workload.tables(),
+                                                    topics)),
+                            run);
+            try {
+                awaitMessages(reader, expected, job);
+                result.tasks = cluster.taskTimes(job);
+                fill(result, meter.stop(), stats, expected);
+                result.windowMillis = reader.doneMillis() - reader.firstAppendMillis();
+                result.sinceStartMillis = reader.doneMillis() - submitted;
+            } finally {
+                cluster.cancel(job);
+            }
+            reader.close();
+            result.messages = reader.count();
+        }
+        sayResult(run, result);
+        return result;
+    }
+
+    private RunResult binlog(
+            BinlogPosition start, BinlogPosition end, LoadStats stats, boolean parse)
+            throws Exception {
+        String run = nextRun();
+        say("run %s: binlog client, %s ...", run, parse ? "parsing events" : "receiving only");
+        RunResult result = new RunResult();
+        result.pipeline = parse ? "binlog client, events parsed" : "binlog client, bodies skipped";
+        result.workload = workload.name();
+        result.mode = args.mode;
+        try (ResourceMeter meter = new ResourceMeter()) {
+            meter.start();
+            long started = System.currentTimeMillis();
+            BinlogFunnel.Pass pass =
+                    BinlogFunnel.read(
+                            mariaDb.host(),
+                            mariaDb.port(),
+                            MariaDbServer.CDC_USER,
+                            MariaDbServer.CDC_PASSWORD,
+                            Long.parseLong(BENCH_SERVER_ID_BASE) + runs,
+                            start,
+                            end,
+                            parse,
+                            timeout());
+            fill(result, meter.stop(), stats, pass.events);
+            if (parse && pass.rows != stats.rows.get()) {
+                throw new IllegalStateException(
+                        "The binlog client parsed "
+                                + pass.rows
+                                + " rows, but the load wrote "
+                                + stats.rows.get());
+            }
+            result.windowMillis = pass.windowMillis;
+            result.sinceStartMillis = System.currentTimeMillis() - started;
+        }
+        sayResult(run, result);
+        return result;
+    }
+
+    private void awaitMessages(TopicReader reader, long expected, JobID job) throws Exception {
+        long deadline = System.nanoTime() + timeout().toNanos();
+        while (!reader.await(expected, Duration.ofMillis(500))) {
+            cluster.checkAlive(job);
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(
+                        "Only " + reader.count() + " of " + expected + " messages became readable");
+            }
+        }
+    }
+
+    private void fill(RunResult result, double[] resources, LoadStats stats, long messages) {
+        result.pipelineCpuSeconds = resources[0];
+        result.jvmCpuSeconds = resources[1];
+        result.peakHeapMiB = resources[2];
+        result.rows = stats.rows.get();
+        result.transactions = stats.transactions.get();
+        result.messages = messages;
+    }
+
+    private RunResult result(String pipeline, Variant variant) {
+        RunResult result = new RunResult();
+        result.pipeline = pipeline;
+        result.workload = workload.name();
+        result.mode = args.mode;
+        result.sink = args.sink;
+        result.format = variant.format;
+        result.topics = variant.topics;
+        result.partitions = variant.partitions;
+        result.guarantee = variant.guarantee;
+        return result;
+    }
+
+    private Configuration sluiceConfig(
+            String run,
+            Variant variant,
+            String database,
+            BinlogPosition start,
+            List<String> topics) {
+        List<String> overrides = new ArrayList<>();
+        overrides.add("format=" + variant.format);
+        overrides.add("sink.delivery-guarantee=" + variant.guarantee);
+        overrides.add("sink.transactional-id-prefix=bench-" + run + "-" + UUID.randomUUID());
+        overrides.add("job.checkpoint-interval=" + args.checkpointInterval.toMillis() + "ms");
+        overrides.add("job.name=bench-" + run);
+        int serverId = 5400 + 10 * runs;
+        overrides.add("source.server-id=" + serverId + "-" + (serverId + 8));
+        if (start != null) {
+            overrides.add("source.startup.mode=binlog-position");
+            overrides.add("source.startup.binlog-file=" + start.file);
+            overrides.add("source.startup.binlog-position=" + start.position);
+        }
+        if (variant.topics > 1) {
+            overrides.add("route.topic-template=" + run + "-{table}");
+        }
+        StringBuilder tables = new StringBuilder();
+        for (Workload.Table table : workload.tables()) {
+            if (tables.length() > 0) {
+                tables.append(';');
+            }
+            tables.append(database).append(".").append(table.name);
+        }
+        return EmbeddedJobs.config(
+                mariaDb, kafka, tables.toString(), topics.get(0), overrides.toArray(new String[0]));
+    }
+
+    /** Creates the run's topics (LogAppendTime, so append times come from the broker). */
+    private List<String> topics(String run, int count, int partitions) {
+        List<String> topics = new ArrayList<>();
+        if (count == 1) {
+            topics.add(run);
+        } else {
+            for (Workload.Table table : workload.tables()) {
+                topics.add(run + "-" + table.name);
+            }
+        }
+        for (String topic : topics) {
+            kafka.createTopic(topic, partitions, Map.of("message.timestamp.type", "LogAppendTime"));
+        }
+        return topics;
+    }
+
+    private StreamExecutionEnvironment envWith(Consumer<StreamExecutionEnvironment> build) {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(args.parallelism);
+        build.accept(env);
+        return env;
+    }
+
+    private String createDatabase() {
+        String database = mariaDb.createDatabase("bench", null);
+        List<String> ddl = new ArrayList<>();
+        for (Workload.Table table : workload.tables()) {
+            ddl.add(table.mysqlDdl());
+        }
+        mariaDb.execute(database, ddl.toArray(new String[0]));
+        return database;
+    }
+
+    private BinlogPosition position() throws Exception {
+        try (Connection connection = mariaDb.connect(null)) {
+            return BinlogPosition.current(connection);
+        }
+    }
+
+    private List<Variant> matrix() {
+        if (matrix != null) {
+            return matrix;
+        }
+        List<Variant> variants = new ArrayList<>();
+        for (String guarantee : args.guarantees) {
+            for (String format : args.formats) {
+                for (int topics : args.topics) {
+                    for (int partitions : args.partitions) {
+                        variants.add(new Variant(format, topics, partitions, guarantee));
+                    }
+                }
+            }
+        }
+        matrix = List.copyOf(variants);
+        return matrix;
+    }
+
+    private String nextRun() {
+        runs++;
+        return "r" + runs + "-" + UUID.randomUUID().toString().substring(0, 6);
+    }
+
+    private Duration timeout() {
+        return Duration.ofSeconds(Math.max(180, args.rows / 500));
+    }
+
+    private static void sayResult(String run, RunResult result) {
+        say(
+                "run %s: %s: %d rows in %d ms (%.0f rows/s; %.1f s from start)",
+                run,
+                result.pipeline,
+                result.rows,
+                result.windowMillis,
+                result.rowsPerSecond(),
+                result.sinceStartMillis / 1000.0);
+    }
+
+    static void say(String format, Object... values) {
+        System.out.println(
+                LocalTime.now().format(CLOCK) + " sluice bench: " + String.format(format, values));
+        System.out.flush();
+    }
+
+    /** One cell of the matrix. */
+    static final class Variant {
+        final String format;
+        final int topics;
+        final int partitions;
+        final String guarantee;
+
+        Variant(String format, int topics, int partitions, String guarantee) {
+            this.format = format;
+            this.topics = topics;
+            this.partitions = partitions;
+            this.guarantee = guarantee;
+        }
+
+        @Override
+        public String toString() {
+            return format
+                    + ", "
+                    + topics
+                    + " topic(s) x "
+                    + partitions
+                    + " partition(s), "
+                    + guarantee;
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package io.sluice.it.bench;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The benchmark harness at a tiny size: every section of the report is there and every pipeline
+ * delivered exactly the rows the load wrote. Speeds are never asserted.
+ */
+class SluiceBenchITCase {
+
+    @Test
+    void backlogReportIsCompleteWithExactCounts() throws Exception {
+        BenchArgs args =
+                BenchArgs.parse(
+                        new String[] {
+                            "--rows", "2000",
+                            "--formats", "flat",
+                            "--topics", "2",
+                            "--partitions", "3",
+                            "--guarantees", "exactly-once",
+                            "--repeat", "1"
+                        });
+
+        Report report = new SluiceBench(args).run();
+
+        List<RunResult> matrix = report.matrixResults();
+        assertThat(matrix).hasSize(1);
+        RunResult sluice = matrix.get(0);
+        assertThat(sluice.rows).isGreaterThanOrEqualTo(2000);
+        assertThat(sluice.messages).as("exactly once: one message per row").isEqualTo(sluice.rows);
+        assertThat(sluice.topics).isEqualTo(2);
+        assertThat(sluice.partitions).isEqualTo(3);
+        assertThat(sluice.windowMillis).isPositive();
+        assertThat(sluice.pipelineCpuSeconds).isPositive();
+        assertThat(sluice.peakHeapMiB).isPositive();
+        assertThat(sluice.tasks).isNotEmpty();
+        assertThat(sluice.tasks).allSatisfy(task -> assertThat(task.busyMillis).isNotNegative());
+
+        assertThat(report.sourceLimit().messages).isEqualTo(sluice.rows);
+        assertThat(report.producerLimitResult().messages).isEqualTo(sluice.rows);
+        // canal-json writes an UPDATE as a DELETE and an INSERT message.
+        RunResult sql = report.flinkSqlResult();
+        assertThat(sql.messages).isGreaterThan(sql.rows);
+
+        Map<String, RunResult> funnel = report.funnelResults();
+        assertThat(funnel.keySet())
+                .containsExactly(
+                        "binlog receive",
+                        "event parse",
+                        "Debezium record",
+                        "conversion to ChangeEvent",
+                        "keyed routing",
+                        "encoding",
+                        "sending (Sluice end to end)");
+        for (Map.Entry<String, RunResult> stage : funnel.entrySet()) {
+            assertThat(stage.getValue().windowMillis).as(stage.getKey()).isPositive();
+            if (!stage.getKey().startsWith("binlog") && !stage.getKey().equals("event parse")) {
+                assertThat(stage.getValue().messages).as(stage.getKey()).isEqualTo(sluice.rows);
+            }
+        }
+
+        String text = report.render();
+        assertThat(text)
+                .contains("| mixed-dml | backlog | kafka | canal-flat | 2 × 3 | exactly-once |")
+                .contains("(a) source limit")
+                .contains("(b) producer limit")
+                .contains("(c) plain Flink SQL")
+                .contains("Stage funnel")
+                .contains("Busy time per task")
+                .doesNotContain("NaN");
+    }
+
+    @Test
+    void liveModeMeasuresLatencyOfEveryInsert() throws Exception {
+        BenchArgs args =
+                BenchArgs.parse(
+                        new String[] {
+                            "--mode", "live",
+                            "--workload", "batch-insert",
+                            "--batch-rows", "50",
+                            "--duration", "3s",
+                            "--connections", "2",
+                            "--formats", "binary",
+                            "--topics", "1",
+                            "--partitions", "1",
+                            "--guarantees", "at-least-once"
+                        });
+
+        Report report = new SluiceBench(args).run();
+
+        RunResult live = report.matrixResults().get(0);
+        assertThat(live.rows).isPositive();
+        assertThat(live.messages).isGreaterThanOrEqualTo(live.rows);
+        assertThat(live.latencies).as("one sample per inserted row").hasSize((int) live.rows);
+        assertThat(report.render()).contains("| batch-insert | live | kafka | canal-binary |");
+    }
+
+    @Test
+    void badArgumentsNameTheFlagAndTheValue() {
+        assertThatThrownBy(() -> BenchArgs.parse(new String[] {"--workload", "oltp"}))
+                .hasMessageContaining("'--workload'")
+                .hasMessageContaining("mixed-dml, batch-insert, wide-row")
+                .hasMessageContaining("'oltp'");
+        assertThatThrownBy(() -> BenchArgs.parse(new String[] {"--partitions", "0"}))
+                .hasMessageContaining("'--partitions'")
+                .hasMessageContaining("0");
+    }
+}
