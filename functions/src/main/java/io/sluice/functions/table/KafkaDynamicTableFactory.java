@@ -1,0 +1,129 @@
+package io.sluice.functions.table;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.table.api.ValidationException;
+import org.apache.flink.table.catalog.Column;
+import org.apache.flink.table.catalog.ResolvedSchema;
+import org.apache.flink.table.connector.sink.DynamicTableSink;
+import org.apache.flink.table.factories.DynamicTableSinkFactory;
+import org.apache.flink.table.factories.FactoryUtil;
+
+import io.sluice.functions.encode.EncodeOptions;
+import io.sluice.functions.route.PartitionOptions;
+import io.sluice.functions.route.RouteOptions;
+import io.sluice.functions.sink.KafkaSinkOptions;
+import io.sluice.functions.table.internal.KafkaTableSink;
+import io.sluice.functions.table.internal.OptionTranslation;
+
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import static io.sluice.functions.table.KafkaTableOptions.*;
+
+/**
+ * {@code 'connector' = 'sluice-kafka'}: writes each row's change, encoded as {@code canal-flat} or
+ * {@code canal-binary}, to Kafka. The table's one physical column is the change ({@link
+ * ChangeColumn}); writable metadata {@code topic} and {@code key} override the routed topic and the
+ * primary-key message key.
+ */
+@Internal
+public final class KafkaDynamicTableFactory implements DynamicTableSinkFactory {
+
+    public static final String IDENTIFIER = "sluice-kafka";
+
+    static final OptionTranslation OPTIONS =
+            new OptionTranslation()
+                    .map(BOOTSTRAP_SERVERS, KafkaSinkOptions.BOOTSTRAP_SERVERS)
+                    .map(FORMAT, EncodeOptions.FORMAT)
+                    .map(TOPIC, RouteOptions.DEFAULT_TOPIC)
+                    .map(DYNAMIC_TOPIC, RouteOptions.DYNAMIC_TOPIC)
+                    .map(TOPIC_TEMPLATE, RouteOptions.TOPIC_TEMPLATE)
+                    .map(PARTITION_HASH, PartitionOptions.PARTITION_HASH)
+                    .map(DATABASE_HASH, PartitionOptions.DATABASE_HASH)
+                    .map(PARTITION_UNMATCHED, PartitionOptions.UNMATCHED)
+                    .map(PARTITION_COUNTS, PartitionOptions.PARTITION_COUNTS)
+                    .map(DELIVERY_GUARANTEE, KafkaSinkOptions.DELIVERY_GUARANTEE)
+                    .map(TRANSACTIONAL_ID_PREFIX, KafkaSinkOptions.TRANSACTIONAL_ID_PREFIX)
+                    .map(TRANSACTION_TIMEOUT, KafkaSinkOptions.TRANSACTION_TIMEOUT)
+                    .mapPrefix(PROPERTIES_PREFIX, KafkaSinkOptions.PROPERTIES_PREFIX);
+
+    @Override
+    public String factoryIdentifier() {
+        return IDENTIFIER;
+    }
+
+    @Override
+    public Set<ConfigOption<?>> requiredOptions() {
+        return Set.of(BOOTSTRAP_SERVERS);
+    }
+
+    @Override
+    public Set<ConfigOption<?>> optionalOptions() {
+        return Set.of(
+                FORMAT,
+                TOPIC,
+                DYNAMIC_TOPIC,
+                TOPIC_TEMPLATE,
+                PARTITION_HASH,
+                DATABASE_HASH,
+                PARTITION_UNMATCHED,
+                PARTITION_COUNTS,
+                DELIVERY_GUARANTEE,
+                TRANSACTIONAL_ID_PREFIX,
+                TRANSACTION_TIMEOUT,
+                SINK_PARALLELISM);
+    }
+
+    @Override
+    public DynamicTableSink createDynamicTableSink(Context context) {
+        FactoryUtil.TableFactoryHelper helper = FactoryUtil.createTableFactoryHelper(this, context);
+        helper.validateExcept(PROPERTIES_PREFIX);
+        String table = context.getObjectIdentifier().asSummaryString();
+        checkPhysicalColumns(table, context.getCatalogTable().getResolvedSchema());
+
+        Integer parallelism = helper.getOptions().getOptional(SINK_PARALLELISM).orElse(null);
+        if (parallelism != null && parallelism < 1) {
+            throw new ValidationException(
+                    String.format(
+                            "Invalid options of table '%s': option '%s' must be at least 1, but"
+                                    + " is %s",
+                            table, SINK_PARALLELISM.key(), parallelism));
+        }
+        Configuration config = OPTIONS.toPipelineConfig(context.getCatalogTable().getOptions());
+        try {
+            // Parsed now so a bad rule fails the statement, not the running job.
+            RouteOptions.router(config);
+            PartitionOptions.rules(config);
+            PartitionOptions.counts(config);
+        } catch (IllegalArgumentException e) {
+            throw OPTIONS.failure(context.getObjectIdentifier(), IDENTIFIER, e);
+        }
+        return new KafkaTableSink(config, parallelism, context.getObjectIdentifier(), OPTIONS);
+    }
+
+    /** The one physical column is the change, typed {@link ChangeColumn}. */
+    static void checkPhysicalColumns(String table, ResolvedSchema schema) {
+        List<Column> physical =
+                schema.getColumns().stream()
+                        .filter(Column::isPhysical)
+                        .collect(Collectors.toList());
+        if (physical.size() != 1
+                || !ChangeColumn.isChangeType(physical.get(0).getDataType().getLogicalType())) {
+            throw new ValidationException(
+                    String.format(
+                            "Table '%s' ('connector' = '%s') must have exactly one physical"
+                                    + " column, the change typed %s, but has %s; declare 'topic'"
+                                    + " STRING and 'key' BYTES as METADATA, or copy the source's"
+                                    + " column with LIKE <source> (EXCLUDING ALL)",
+                            table,
+                            IDENTIFIER,
+                            ChangeColumn.SQL_TYPE,
+                            physical.stream()
+                                    .map(c -> c.getName() + " " + c.getDataType())
+                                    .collect(Collectors.toList())));
+        }
+    }
+}

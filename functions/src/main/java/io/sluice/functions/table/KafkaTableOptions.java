@@ -1,0 +1,106 @@
+package io.sluice.functions.table;
+
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.table.factories.FactoryUtil;
+
+import io.sluice.functions.encode.EncodeOptions;
+import io.sluice.functions.encode.MessageFormat;
+import io.sluice.functions.route.PartitionOptions;
+import io.sluice.functions.route.PartitionRules.Unmatched;
+import io.sluice.functions.route.RouteOptions;
+import io.sluice.functions.sink.KafkaSinkOptions;
+
+import java.time.Duration;
+
+/**
+ * Options of the {@code sluice-kafka} table: the YAML pipeline's sink, route and format keys, with
+ * the same meaning, defaults and checks. A row's {@code topic} and {@code key} metadata, when not
+ * NULL, take the place of the routed topic and the primary-key message key.
+ */
+@PublicEvolving
+public final class KafkaTableOptions {
+
+    /** Keys under this prefix go to the Kafka producer as they are. */
+    public static final String PROPERTIES_PREFIX = "properties.";
+
+    public static final ConfigOption<String> BOOTSTRAP_SERVERS =
+            ConfigOptions.key("bootstrap-servers")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(KafkaSinkOptions.BOOTSTRAP_SERVERS.description());
+
+    public static final ConfigOption<MessageFormat> FORMAT = EncodeOptions.FORMAT;
+
+    public static final ConfigOption<String> TOPIC =
+            ConfigOptions.key("topic")
+                    .stringType()
+                    .defaultValue(RouteOptions.DEFAULT_TOPIC.defaultValue())
+                    .withDescription(
+                            "Topic of rows whose 'topic' metadata is NULL (or not declared) and"
+                                    + " that neither 'dynamic-topic' nor 'topic-template' places.");
+
+    public static final ConfigOption<String> DYNAMIC_TOPIC =
+            ConfigOptions.key("dynamic-topic")
+                    .stringType()
+                    .defaultValue("")
+                    .withDescription(RouteOptions.DYNAMIC_TOPIC.description());
+
+    public static final ConfigOption<String> TOPIC_TEMPLATE =
+            ConfigOptions.key("topic-template")
+                    .stringType()
+                    .defaultValue("")
+                    .withDescription(RouteOptions.TOPIC_TEMPLATE.description());
+
+    public static final ConfigOption<String> PARTITION_HASH =
+            ConfigOptions.key("partition-hash")
+                    .stringType()
+                    .defaultValue("")
+                    .withDescription(PartitionOptions.PARTITION_HASH.description());
+
+    public static final ConfigOption<Boolean> DATABASE_HASH =
+            ConfigOptions.key("database-hash")
+                    .booleanType()
+                    .defaultValue(PartitionOptions.DATABASE_HASH.defaultValue())
+                    .withDescription(PartitionOptions.DATABASE_HASH.description());
+
+    public static final ConfigOption<Unmatched> PARTITION_UNMATCHED =
+            ConfigOptions.key("partition-unmatched")
+                    .enumType(Unmatched.class)
+                    .defaultValue(PartitionOptions.UNMATCHED.defaultValue())
+                    .withDescription(PartitionOptions.UNMATCHED.description());
+
+    public static final ConfigOption<String> PARTITION_COUNTS =
+            ConfigOptions.key("partition-counts")
+                    .stringType()
+                    .defaultValue("")
+                    .withDescription(PartitionOptions.PARTITION_COUNTS.description());
+
+    public static final ConfigOption<DeliveryGuarantee> DELIVERY_GUARANTEE =
+            ConfigOptions.key("delivery-guarantee")
+                    .enumType(DeliveryGuarantee.class)
+                    .defaultValue(KafkaSinkOptions.DELIVERY_GUARANTEE.defaultValue())
+                    .withDescription(KafkaSinkOptions.DELIVERY_GUARANTEE.description());
+
+    public static final ConfigOption<String> TRANSACTIONAL_ID_PREFIX =
+            ConfigOptions.key("transactional-id-prefix")
+                    .stringType()
+                    .defaultValue(KafkaSinkOptions.TRANSACTIONAL_ID_PREFIX.defaultValue())
+                    .withDescription(
+                            KafkaSinkOptions.TRANSACTIONAL_ID_PREFIX.description()
+                                    + " Two sluice-kafka tables of one job need different"
+                                    + " prefixes.");
+
+    public static final ConfigOption<Duration> TRANSACTION_TIMEOUT =
+            ConfigOptions.key("transaction-timeout")
+                    .durationType()
+                    .defaultValue(KafkaSinkOptions.TRANSACTION_TIMEOUT.defaultValue())
+                    .withDescription(KafkaSinkOptions.TRANSACTION_TIMEOUT.description());
+
+    /** Flink's own {@code sink.parallelism}: the encoders' and the Kafka writers' parallelism. */
+    public static final ConfigOption<Integer> SINK_PARALLELISM = FactoryUtil.SINK_PARALLELISM;
+
+    private KafkaTableOptions() {}
+}

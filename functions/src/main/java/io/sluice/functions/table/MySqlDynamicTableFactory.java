@@ -1,0 +1,149 @@
+package io.sluice.functions.table;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.cdc.connectors.mysql.source.MySqlSource;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.table.api.ValidationException;
+import org.apache.flink.table.catalog.Column;
+import org.apache.flink.table.catalog.ResolvedSchema;
+import org.apache.flink.table.connector.source.DynamicTableSource;
+import org.apache.flink.table.factories.DynamicTableSourceFactory;
+import org.apache.flink.table.factories.FactoryUtil;
+
+import io.sluice.functions.source.MySqlSourceFactory;
+import io.sluice.functions.source.MySqlSourceOptions;
+import io.sluice.functions.table.internal.MySqlTableSource;
+import io.sluice.functions.table.internal.OptionTranslation;
+import io.sluice.serializers.event.ChangeEvent;
+
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import static io.sluice.functions.table.MySqlTableOptions.*;
+
+/**
+ * {@code 'connector' = 'sluice-mysql'}: every table the {@code tables} regexes match, read by one
+ * binlog reader, one row per change. The physical column is the change itself ({@link
+ * ChangeColumn}); everything else is metadata ({@code database}, {@code table}, {@code type},
+ * {@code es}, {@code gtid}, {@code pk_names}, {@code data}, ...).
+ */
+@Internal
+public final class MySqlDynamicTableFactory implements DynamicTableSourceFactory {
+
+    public static final String IDENTIFIER = "sluice-mysql";
+
+    static final OptionTranslation OPTIONS =
+            new OptionTranslation()
+                    .map(HOSTNAME, MySqlSourceOptions.HOSTNAME)
+                    .map(PORT, MySqlSourceOptions.PORT)
+                    .map(USERNAME, MySqlSourceOptions.USERNAME)
+                    .map(PASSWORD, MySqlSourceOptions.PASSWORD)
+                    .map(TABLES, MySqlSourceOptions.TABLES)
+                    .map(SERVER_ID, MySqlSourceOptions.SERVER_ID)
+                    .map(SERVER_TIME_ZONE, MySqlSourceOptions.SERVER_TIME_ZONE)
+                    .map(HEARTBEAT_INTERVAL, MySqlSourceOptions.HEARTBEAT_INTERVAL)
+                    .map(TIMESTAMP_TIME_ZONE, MySqlSourceOptions.TIMESTAMP_TIME_ZONE)
+                    .map(INCLUDE_SCHEMA_CHANGES, MySqlSourceOptions.INCLUDE_SCHEMA_CHANGES)
+                    .map(STARTUP_MODE, MySqlSourceOptions.STARTUP_MODE)
+                    .map(STARTUP_TIMESTAMP, MySqlSourceOptions.STARTUP_TIMESTAMP)
+                    .map(STARTUP_BINLOG_FILE, MySqlSourceOptions.STARTUP_BINLOG_FILE)
+                    .map(STARTUP_BINLOG_POSITION, MySqlSourceOptions.STARTUP_BINLOG_POSITION)
+                    .map(STARTUP_GTID_SET, MySqlSourceOptions.STARTUP_GTID_SET)
+                    .map(SNAPSHOT_CHUNK_SIZE, MySqlSourceOptions.SNAPSHOT_CHUNK_SIZE);
+
+    @Override
+    public String factoryIdentifier() {
+        return IDENTIFIER;
+    }
+
+    @Override
+    public Set<ConfigOption<?>> requiredOptions() {
+        return Set.of(PASSWORD, TABLES);
+    }
+
+    @Override
+    public Set<ConfigOption<?>> optionalOptions() {
+        return Set.of(
+                HOSTNAME,
+                PORT,
+                USERNAME,
+                SERVER_ID,
+                SERVER_TIME_ZONE,
+                HEARTBEAT_INTERVAL,
+                TIMESTAMP_TIME_ZONE,
+                INCLUDE_SCHEMA_CHANGES,
+                STARTUP_MODE,
+                STARTUP_TIMESTAMP,
+                STARTUP_BINLOG_FILE,
+                STARTUP_BINLOG_POSITION,
+                STARTUP_GTID_SET,
+                SNAPSHOT_CHUNK_SIZE,
+                SCAN_PARALLELISM);
+    }
+
+    @Override
+    public DynamicTableSource createDynamicTableSource(Context context) {
+        FactoryUtil.TableFactoryHelper helper = FactoryUtil.createTableFactoryHelper(this, context);
+        helper.validate();
+        String table = context.getObjectIdentifier().asSummaryString();
+        ResolvedSchema schema = context.getCatalogTable().getResolvedSchema();
+        checkPhysicalColumns(table, schema);
+
+        Integer parallelism = helper.getOptions().getOptional(SCAN_PARALLELISM).orElse(null);
+        if (parallelism != null && parallelism < 1) {
+            throw new ValidationException(
+                    String.format(
+                            "Invalid options of table '%s': option '%s' must be at least 1, but"
+                                    + " is %s",
+                            table, SCAN_PARALLELISM.key(), parallelism));
+        }
+        Configuration config = OPTIONS.toPipelineConfig(context.getCatalogTable().getOptions());
+        MySqlSource<ChangeEvent> source;
+        try {
+            source = MySqlSourceFactory.changeEventSource(config);
+        } catch (IllegalArgumentException e) {
+            throw OPTIONS.failure(context.getObjectIdentifier(), IDENTIFIER, e);
+        }
+        return new MySqlTableSource(source, parallelism, table, context.getPhysicalRowDataType());
+    }
+
+    /** The only physical column a change table has is the change, typed {@link ChangeColumn}. */
+    static void checkPhysicalColumns(String table, ResolvedSchema schema) {
+        List<Column> physical =
+                schema.getColumns().stream()
+                        .filter(Column::isPhysical)
+                        .collect(Collectors.toList());
+        boolean seenChange = false;
+        for (Column column : physical) {
+            boolean change = ChangeColumn.isChangeType(column.getDataType().getLogicalType());
+            if (!change || seenChange) {
+                throw new ValidationException(
+                        String.format(
+                                "Table '%s' ('connector' = '%s') declares the physical column"
+                                        + " %s %s; its only physical column is the change, typed"
+                                        + " %s, and every other column is METADATA (%s)",
+                                table,
+                                IDENTIFIER,
+                                column.getName(),
+                                column.getDataType(),
+                                ChangeColumn.SQL_TYPE,
+                                metadataKeys()));
+            }
+            seenChange = true;
+        }
+    }
+
+    private static String metadataKeys() {
+        StringBuilder keys = new StringBuilder();
+        for (io.sluice.functions.table.internal.SourceMetadata m :
+                io.sluice.functions.table.internal.SourceMetadata.values()) {
+            if (keys.length() > 0) {
+                keys.append(", ");
+            }
+            keys.append(m.key()).append(' ').append(m.type());
+        }
+        return keys.toString();
+    }
+}

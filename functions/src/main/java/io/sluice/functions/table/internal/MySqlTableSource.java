@@ -1,0 +1,176 @@
+package io.sluice.functions.table.internal;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.cdc.connectors.mysql.source.MySqlSource;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.connector.ChangelogMode;
+import org.apache.flink.table.connector.ProviderContext;
+import org.apache.flink.table.connector.source.DataStreamScanProvider;
+import org.apache.flink.table.connector.source.DynamicTableSource;
+import org.apache.flink.table.connector.source.ScanTableSource;
+import org.apache.flink.table.connector.source.abilities.SupportsProjectionPushDown;
+import org.apache.flink.table.connector.source.abilities.SupportsReadingMetadata;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.DataType;
+
+import io.sluice.functions.encode.ChangeEventKeySelector;
+import io.sluice.functions.normalize.PrimaryKeyChangeSplitter;
+import io.sluice.functions.types.ChangeEventTypeInfo;
+import io.sluice.serializers.event.ChangeEvent;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The {@code sluice-mysql} scan: the CDC source (one binlog reader for every matched table), the
+ * primary-key change split, then a shuffle by table and primary key into the parallelism the rest
+ * of the query runs at, where each change becomes a row. Everything after that shuffle runs forward
+ * (the planner's operators take their input's parallelism), so each row's changes reach the sink in
+ * binlog order whatever parallelism the source has.
+ */
+@Internal
+public final class MySqlTableSource
+        implements ScanTableSource, SupportsReadingMetadata, SupportsProjectionPushDown {
+
+    public static final String SOURCE_NAME = "MySQL CDC source";
+
+    private final MySqlSource<ChangeEvent> source;
+    private final Integer sourceParallelism;
+    private final String tableName;
+    private boolean withChange = true;
+    private List<SourceMetadata> metadata = new ArrayList<>();
+    private DataType producedType;
+
+    public MySqlTableSource(
+            MySqlSource<ChangeEvent> source,
+            Integer sourceParallelism,
+            String tableName,
+            DataType producedType) {
+        this.source = source;
+        this.sourceParallelism = sourceParallelism;
+        this.tableName = tableName;
+        this.producedType = producedType;
+    }
+
+    @Override
+    public ChangelogMode getChangelogMode() {
+        // Each change is one appended row; its kind lives in the 'type' column.
+        return ChangelogMode.insertOnly();
+    }
+
+    @Override
+    public ScanRuntimeProvider getScanRuntimeProvider(ScanContext context) {
+        TypeInformation<RowData> rowType = context.createTypeInformation(producedType);
+        ChangeRowConverter converter = new ChangeRowConverter(withChange, metadata);
+        return new DataStreamScanProvider() {
+            @Override
+            public DataStream<RowData> produceDataStream(
+                    ProviderContext provider, StreamExecutionEnvironment env) {
+                SingleOutputStreamOperator<ChangeEvent> changes =
+                        env.fromSource(source, WatermarkStrategy.noWatermarks(), SOURCE_NAME)
+                                .name(SOURCE_NAME + " " + tableName);
+                provider.generateUid("sluice-mysql-source").ifPresent(changes::uid);
+                if (sourceParallelism != null) {
+                    changes.setParallelism(sourceParallelism);
+                }
+                SingleOutputStreamOperator<ChangeEvent> split =
+                        changes.flatMap(new PrimaryKeyChangeSplitter())
+                                .returns(new ChangeEventTypeInfo())
+                                .name("Split primary-key changes")
+                                .setParallelism(changes.getParallelism());
+                provider.generateUid("split-key-changes").ifPresent(split::uid);
+                SingleOutputStreamOperator<RowData> rows =
+                        split.keyBy(new ChangeEventKeySelector(), Types.INT)
+                                .map(converter)
+                                .returns(rowType)
+                                .name("Changes as rows of " + tableName);
+                provider.generateUid("change-rows").ifPresent(rows::uid);
+                return rows;
+            }
+
+            @Override
+            public boolean isBounded() {
+                return false;
+            }
+        };
+    }
+
+    @Override
+    public Map<String, DataType> listReadableMetadata() {
+        Map<String, DataType> all = new LinkedHashMap<>();
+        for (SourceMetadata m : SourceMetadata.values()) {
+            all.put(m.key(), m.type());
+        }
+        return all;
+    }
+
+    @Override
+    public void applyReadableMetadata(List<String> keys, DataType producedDataType) {
+        List<SourceMetadata> used = new ArrayList<>(keys.size());
+        keys.forEach(key -> used.add(SourceMetadata.of(key)));
+        this.metadata = used;
+        this.producedType = producedDataType;
+    }
+
+    /**
+     * Every declared metadata column is read, used or not: then all scans of one table are alike
+     * and the planner reuses one source (one binlog reader) for every INSERT of a statement set.
+     * Declare only the metadata columns the statements use.
+     */
+    @Override
+    public boolean supportsMetadataProjection() {
+        return false;
+    }
+
+    @Override
+    public boolean supportsNestedProjection() {
+        return false;
+    }
+
+    @Override
+    public void applyProjection(int[][] projectedFields, DataType producedDataType) {
+        // The one physical column is the change: kept or dropped.
+        this.withChange = projectedFields.length > 0;
+        this.producedType = producedDataType;
+    }
+
+    @Override
+    public DynamicTableSource copy() {
+        MySqlTableSource copy =
+                new MySqlTableSource(source, sourceParallelism, tableName, producedType);
+        copy.withChange = withChange;
+        copy.metadata = new ArrayList<>(metadata);
+        return copy;
+    }
+
+    @Override
+    public String asSummaryString() {
+        return "sluice-mysql";
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof MySqlTableSource)) {
+            return false;
+        }
+        MySqlTableSource that = (MySqlTableSource) o;
+        return withChange == that.withChange
+                && tableName.equals(that.tableName)
+                && Objects.equals(sourceParallelism, that.sourceParallelism)
+                && metadata.equals(that.metadata)
+                && producedType.equals(that.producedType);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(tableName, withChange, metadata);
+    }
+}

@@ -1,0 +1,145 @@
+package io.sluice.functions.table.internal;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.functions.RichMapFunction;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+
+import io.sluice.functions.encode.MessageFormat;
+import io.sluice.functions.route.PartitionCounts;
+import io.sluice.functions.route.PartitionRules;
+import io.sluice.functions.route.TopicRouter;
+import io.sluice.functions.sink.SinkMessage;
+import io.sluice.functions.types.ChangeEventSerializer;
+import io.sluice.serializers.canal.ChangeEncoder;
+import io.sluice.serializers.event.ChangeEvent;
+import io.sluice.serializers.key.MessageKeyEncoder;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Encodes a SQL row's change as the DataStream pipeline's encoder does (same encoders, router,
+ * partition rules and key), except that a non-NULL {@code topic} or {@code key} in the row wins.
+ * The partition is Canal's hash of the change over the chosen topic's partition count; statements
+ * go to partition 0.
+ */
+@Internal
+final class RowMessageEncodeFunction extends RichMapFunction<RowData, SinkMessage> {
+
+    private static final long serialVersionUID = 1L;
+    private static final int MAX_CACHED_TOPICS = 10_000;
+
+    private final MessageFormat format;
+    private final TopicRouter router;
+    private final PartitionRules partitions;
+    private final PartitionCounts.Factory countsFactory;
+    private final int topicField;
+    private final int keyField;
+
+    private transient ChangeEventSerializer serializer;
+    private transient ChangeEncoder encoder;
+    private transient MessageKeyEncoder keys;
+    private transient List<ChangeEvent> one;
+    private transient long nextId;
+    private transient Counter bytesOut;
+    private transient PartitionCounts counts;
+    private transient Map<StringData, String> topics;
+    private transient int origin;
+
+    /**
+     * @param topicField the row position of the {@code topic} metadata, or -1
+     * @param keyField the row position of the {@code key} metadata, or -1
+     */
+    RowMessageEncodeFunction(
+            MessageFormat format,
+            TopicRouter router,
+            PartitionRules partitions,
+            PartitionCounts.Factory countsFactory,
+            int topicField,
+            int keyField) {
+        this.format = format;
+        this.router = router;
+        this.partitions = partitions;
+        this.countsFactory = countsFactory;
+        this.topicField = topicField;
+        this.keyField = keyField;
+    }
+
+    @Override
+    public void open(OpenContext context) {
+        serializer = new ChangeEventSerializer();
+        encoder = format.newEncoder();
+        keys = new MessageKeyEncoder();
+        one = new ArrayList<>(1);
+        one.add(null);
+        nextId = 1;
+        bytesOut = getRuntimeContext().getMetricGroup().addGroup("sluice").counter("encodedBytes");
+        counts = countsFactory.create();
+        topics = new HashMap<>();
+        origin = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
+    }
+
+    @Override
+    public void close() {
+        if (counts != null) {
+            counts.close();
+        }
+    }
+
+    @Override
+    public SinkMessage map(RowData row) {
+        ChangeEvent change = row.<ChangeEvent>getRawValue(0).toObject(serializer);
+        one.set(0, change);
+        byte[] value = encoder.encode(one, nextId++, System.currentTimeMillis());
+        bytesOut.inc(value.length);
+        String topic = topicOf(row, change);
+        byte[] key;
+        if (keyField >= 0 && !row.isNullAt(keyField)) {
+            key = row.getBinary(keyField);
+        } else {
+            key = change.isDdl() ? null : keys.keyOf(change);
+        }
+        int partition =
+                change.isDdl()
+                        ? 0
+                        : PartitionRules.partition(
+                                partitions.hasherFor(change.schema()).hash(change.data()),
+                                counts.countOf(topic));
+        return new SinkMessage(
+                topic,
+                partition,
+                key,
+                value,
+                change.executeTime(),
+                change.schema().table(),
+                origin,
+                0);
+    }
+
+    /** The row's topic if it names one, else the routed one; decoded once per distinct name. */
+    private String topicOf(RowData row, ChangeEvent change) {
+        if (topicField < 0 || row.isNullAt(topicField)) {
+            return router.topicOf(change.schema());
+        }
+        StringData name = row.getString(topicField);
+        String topic = topics.get(name);
+        if (topic == null) {
+            topic = name.toString();
+            if (topic.isEmpty()) {
+                throw new IllegalArgumentException(
+                        "A row of " + change.schema() + " names the empty topic ''");
+            }
+            if (topics.size() >= MAX_CACHED_TOPICS) {
+                topics.clear();
+            }
+            // A copy: with object reuse the row's string may point into a buffer reused later.
+            topics.put(StringData.fromBytes(name.toBytes()), topic);
+        }
+        return topic;
+    }
+}

@@ -1,0 +1,185 @@
+package io.sluice.functions.table;
+
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.runtime.jobgraph.JobGraph;
+import org.apache.flink.runtime.jobgraph.JobVertex;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.graph.StreamGraph;
+import org.apache.flink.streaming.api.graph.StreamNode;
+import org.apache.flink.table.api.bridge.java.StreamStatementSet;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Plans Sluice's SQL connectors (no servers): the graph they make and the errors they give. */
+class SqlConnectorPlanTest {
+
+    private StreamExecutionEnvironment env;
+    private StreamTableEnvironment tables;
+
+    @BeforeEach
+    void setUp() {
+        Configuration config = new Configuration();
+        config.set(PipelineOptions.GENERIC_TYPES, false);
+        env = StreamExecutionEnvironment.getExecutionEnvironment(config);
+        env.setParallelism(2);
+        tables = StreamTableEnvironment.create(env);
+    }
+
+    private void createBinlog(String extraOptions) {
+        tables.executeSql(
+                "CREATE TABLE binlog ("
+                        + " change "
+                        + ChangeColumn.SQL_TYPE
+                        + ", `database` STRING METADATA VIRTUAL"
+                        + ", `table` STRING METADATA VIRTUAL"
+                        + ", `type` STRING METADATA VIRTUAL"
+                        + ", es TIMESTAMP_LTZ(3) METADATA VIRTUAL"
+                        + ", pk_names ARRAY<STRING> METADATA VIRTUAL"
+                        + ", data MAP<STRING, STRING> METADATA VIRTUAL"
+                        + ") WITH ('connector' = 'sluice-mysql', 'password' = 'pw',"
+                        + " 'tables' = 'shop.order.*;shop.user'"
+                        + extraOptions
+                        + ")");
+    }
+
+    private void createMq(String name, String extraOptions) {
+        tables.executeSql(
+                "CREATE TABLE "
+                        + name
+                        + " (topic STRING METADATA, `key` BYTES METADATA)"
+                        + " WITH ('connector' = 'sluice-kafka',"
+                        + " 'bootstrap-servers' = '127.0.0.1:1',"
+                        + " 'delivery-guarantee' = 'at-least-once',"
+                        + " 'partition-counts' = '.*:3'"
+                        + extraOptions
+                        + ") LIKE binlog (EXCLUDING ALL)");
+    }
+
+    @Test
+    void insertsOfOneStatementSetShareOneBinlogReader() {
+        createBinlog("");
+        createMq("orders_mq", ", 'transactional-id-prefix' = 'a'");
+        createMq("other_mq", ", 'transactional-id-prefix' = 'b'");
+        StreamStatementSet set = tables.createStatementSet();
+        set.addInsertSql(
+                "INSERT INTO orders_mq SELECT change, 'orders' AS topic, CAST(NULL AS BYTES)"
+                        + " FROM binlog WHERE `table` LIKE 'order%'");
+        set.addInsertSql(
+                "INSERT INTO other_mq SELECT change,"
+                        + " CONCAT(`database`, '_', `table`), CAST(NULL AS BYTES)"
+                        + " FROM binlog WHERE `table` NOT LIKE 'order%' AND data['status'] <> 'x'");
+        set.attachAsDataStream();
+
+        StreamGraph graph = env.getStreamGraph();
+        assertThat(graph.getSourceIDs()).as("one CDC source for both INSERTs").hasSize(1);
+        List<String> encoders =
+                graph.getStreamNodes().stream()
+                        .map(StreamNode::getOperatorName)
+                        .filter(name -> name.startsWith("Encode canal-flat for"))
+                        .collect(Collectors.toList());
+        assertThat(encoders).as("one encoder per sink table").hasSize(2);
+        JobGraph job = graph.getJobGraph();
+        long inputVertices = 0;
+        for (JobVertex vertex : job.getVertices()) {
+            if (vertex.isInputVertex()) {
+                inputVertices++;
+            }
+        }
+        assertThat(inputVertices).as("one source vertex in the job graph").isEqualTo(1);
+    }
+
+    @Test
+    void parallelismComesFromTableOptions() {
+        createBinlog(", 'scan.parallelism' = '1'");
+        createMq("mq", ", 'sink.parallelism' = '3'");
+        tables.createStatementSet()
+                .addInsertSql(
+                        "INSERT INTO mq SELECT change, CAST(NULL AS STRING), CAST(NULL AS BYTES) FROM binlog")
+                .attachAsDataStream();
+        StreamGraph graph = env.getStreamGraph();
+        for (StreamNode node : graph.getStreamNodes()) {
+            String name = node.getOperatorName();
+            if (name.contains("MySQL CDC source") || name.contains("Split primary-key")) {
+                assertThat(node.getParallelism()).as(name).isEqualTo(1);
+            } else if (name.contains("Encode") || name.contains("Kafka sink")) {
+                assertThat(node.getParallelism()).as(name).isEqualTo(3);
+            }
+        }
+    }
+
+    @Test
+    void aSecondPhysicalColumnIsRefusedNamingTheRule() {
+        assertThatThrownBy(
+                        () -> {
+                            tables.executeSql(
+                                    "CREATE TABLE bad (change "
+                                            + ChangeColumn.SQL_TYPE
+                                            + ", id INT) WITH ('connector' = 'sluice-mysql',"
+                                            + " 'password' = 'pw', 'tables' = 'a.b')");
+                            tables.executeSql("SELECT id FROM bad").getResolvedSchema();
+                            tables.explainSql("SELECT id FROM bad");
+                        })
+                .hasStackTraceContaining("declares the physical column id INT")
+                .hasStackTraceContaining("METADATA");
+    }
+
+    @Test
+    void missingPasswordNamesTheOption() {
+        tables.executeSql(
+                "CREATE TABLE nopw (change "
+                        + ChangeColumn.SQL_TYPE
+                        + ") WITH ('connector' = 'sluice-mysql', 'tables' = 'a.b')");
+        assertThatThrownBy(() -> tables.explainSql("SELECT * FROM nopw"))
+                .hasStackTraceContaining("password");
+    }
+
+    @Test
+    void badStartupCompanionNamesTheSqlKey() {
+        createBinlog(", 'startup.mode' = 'gtid'");
+        assertThatThrownBy(() -> tables.explainSql("SELECT change FROM binlog"))
+                .hasStackTraceContaining("'startup.gtid-set' is required in 'gtid' startup mode")
+                .hasStackTraceContaining("default_catalog.default_database.binlog");
+    }
+
+    @Test
+    void badPartitionHashNamesTheSqlKeyAndTheItem() {
+        createBinlog("");
+        createMq("mq", ", 'partition-hash' = 'shop.user:id^'");
+        assertThatThrownBy(
+                        () ->
+                                tables.explainSql(
+                                        "INSERT INTO mq SELECT change, CAST(NULL AS STRING),"
+                                                + " CAST(NULL AS BYTES) FROM binlog"))
+                .hasStackTraceContaining("Option 'partition-hash' has an empty column name")
+                .hasStackTraceContaining("shop.user:id^");
+    }
+
+    @Test
+    void unknownOptionIsNamed() {
+        createBinlog(", 'hostnme' = 'db'");
+        assertThatThrownBy(() -> tables.explainSql("SELECT change FROM binlog"))
+                .hasStackTraceContaining("hostnme");
+    }
+
+    @Test
+    void sinkWithoutTheChangeColumnIsRefused() {
+        createBinlog("");
+        tables.executeSql(
+                "CREATE TABLE plain (topic STRING METADATA, body STRING) WITH ("
+                        + " 'connector' = 'sluice-kafka', 'bootstrap-servers' = '127.0.0.1:1')");
+        assertThatThrownBy(
+                        () ->
+                                tables.explainSql(
+                                        "INSERT INTO plain SELECT 't', `table` FROM binlog"))
+                .hasStackTraceContaining("must have exactly one physical column, the change");
+    }
+}
