@@ -4,6 +4,7 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.data.Struct;
 import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.source.SourceRecord;
 import org.apache.flink.cdc.debezium.DebeziumDeserializationSchema;
@@ -16,15 +17,18 @@ import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.util.Collector;
 
 import io.sluice.functions.encode.ChangeEventEncodeFunction;
-import io.sluice.functions.encode.ChangeEventKeySelector;
 import io.sluice.functions.encode.EncodeOptions;
-import io.sluice.functions.normalize.PrimaryKeyChangeSplitter;
+import io.sluice.functions.normalize.ChangeNormalizer;
+import io.sluice.functions.route.ChangePartitioner;
+import io.sluice.functions.route.ChangeRouteFunction;
 import io.sluice.functions.route.PartitionOptions;
 import io.sluice.functions.route.RouteOptions;
+import io.sluice.functions.route.RoutedChange;
 import io.sluice.functions.sink.KafkaSinkFactory;
 import io.sluice.functions.sink.SinkMessage;
+import io.sluice.functions.sink.SinkType;
 import io.sluice.functions.source.MySqlSourceFactory;
-import io.sluice.functions.types.ChangeEventTypeInfo;
+import io.sluice.functions.types.RoutedChangeTypeInfo;
 import io.sluice.functions.types.SinkMessageTypeInfo;
 import io.sluice.job.SluiceJob;
 import io.sluice.serializers.event.ChangeEvent;
@@ -93,24 +97,37 @@ final class Pipelines {
                         .name("MySQL CDC source");
         DataStream<?> out = changes;
         if (cut.compareTo(Cut.KEYED) >= 0) {
-            DataStream<ChangeEvent> keyed =
-                    changes.flatMap(new PrimaryKeyChangeSplitter())
-                            .returns(new ChangeEventTypeInfo())
-                            .uid(SluiceJob.SPLIT_KEY_CHANGES_UID)
-                            .name("Split primary-key changes")
-                            .keyBy(new ChangeEventKeySelector(), Types.INT);
-            out = keyed;
+            int parallelism = env.getParallelism();
+            KeySelector<RoutedChange, RoutedChange> self = change -> change;
+            SingleOutputStreamOperator<RoutedChange> routed =
+                    changes.flatMap(new ChangeNormalizer(parallelism))
+                            .returns(new RoutedChangeTypeInfo())
+                            .uid(SluiceJob.NORMALIZE_UID)
+                            .name("Normalize changes")
+                            .partitionCustom(new ChangePartitioner(), self)
+                            .flatMap(
+                                    new ChangeRouteFunction(
+                                            RouteOptions.router(config),
+                                            PartitionOptions.rules(config),
+                                            KafkaSinkFactory.partitionCounts(config),
+                                            parallelism,
+                                            0))
+                            .returns(new RoutedChangeTypeInfo())
+                            .uid(SluiceJob.ROUTE_UID)
+                            .name("Route")
+                            .setParallelism(parallelism);
+            out = routed;
             if (cut == Cut.ENCODED) {
                 out =
-                        keyed.map(
+                        routed.map(
                                         new ChangeEventEncodeFunction(
                                                 config.get(EncodeOptions.FORMAT),
-                                                RouteOptions.router(config),
-                                                PartitionOptions.rules(config),
-                                                KafkaSinkFactory.partitionCounts(config)))
+                                                parallelism,
+                                                false))
                                 .returns(new SinkMessageTypeInfo())
                                 .uid(SluiceJob.ENCODE_UID)
-                                .name("Encode " + config.get(EncodeOptions.FORMAT));
+                                .name("Encode " + config.get(EncodeOptions.FORMAT))
+                                .setParallelism(parallelism);
             }
         }
         out.sinkTo(new CountingDiscardSink<>(run)).uid("discard").name("Discard");
@@ -136,7 +153,7 @@ final class Pipelines {
                 .uid("pre-encoded")
                 .name("Pick pre-encoded message")
                 .sinkTo(KafkaSinkFactory.sink(config))
-                .uid(SluiceJob.SINK_UID)
+                .uid(SinkType.KAFKA.uid())
                 .name("Kafka sink");
     }
 
