@@ -24,23 +24,34 @@ CREATE TABLE binlog (
     'tables' = '${DATABASE}.order.*;${DATABASE}.users'
 );
 
-CREATE TABLE mq (
+-- One sink table per INSERT: the Kafka transactional ids come from the table's prefix, so two
+-- INSERTs into one table would fence each other (the runner refuses that; use UNION ALL).
+CREATE TABLE paid_orders (
     topic STRING METADATA
 ) WITH (
     'connector' = 'sluice-kafka',
     'bootstrap-servers' = '${KAFKA}',
     'format' = 'canal-flat',
-    'transactional-id-prefix' = '${DATABASE}-filter'
+    'transactional-id-prefix' = '${DATABASE}-paid-orders'
+) LIKE binlog (EXCLUDING ALL);
+
+CREATE TABLE users (
+    topic STRING METADATA
+) WITH (
+    'connector' = 'sluice-kafka',
+    'bootstrap-servers' = '${KAFKA}',
+    'format' = 'canal-flat',
+    'transactional-id-prefix' = '${DATABASE}-users'
 ) LIKE binlog (EXCLUDING ALL);
 
 EXECUTE STATEMENT SET
 BEGIN
-    INSERT INTO mq
+    INSERT INTO paid_orders
     SELECT change, CONCAT(`database`, '_paid_orders') AS topic
     FROM binlog
     WHERE `table` = 'orders' AND `type` IN ('INSERT', 'UPDATE') AND data['status'] = 'paid';
 
-    INSERT INTO mq
+    INSERT INTO users
     SELECT change, CONCAT(`database`, '_users') AS topic
     FROM binlog
     WHERE `table` = 'users';

@@ -52,8 +52,7 @@ class SqlExactlyOnceITCase {
 
     /** A routed topic per database, parallelism 2 / 3 / 2 for source / in between / sink. */
     private static String script(String database, String extra) {
-        return "SET 'execution.checkpointing.interval' = '2s';\n"
-                + "SET 'parallelism.default' = '3';\n"
+        return "SET 'parallelism.default' = '3';\n"
                 + extra
                 + "CREATE TABLE binlog (change "
                 + ChangeColumn.SQL_TYPE
@@ -77,7 +76,9 @@ class SqlExactlyOnceITCase {
         String database = seededDatabase("sql_eo");
         String topic = "eo-" + database;
         KAFKA.server().createTopic(topic, 3);
-        JobClient job = start(database, "");
+        // Long checkpoints: the kill must land while a transaction is open, not just after a
+        // commit.
+        JobClient job = start(database, "SET 'execution.checkpointing.interval' = '8s';\n");
         try {
             KAFKA.server().drainReadCommitted(topic, ROWS, WAIT);
             for (int round = 1; round <= ROUNDS; round++) {
@@ -107,7 +108,7 @@ class SqlExactlyOnceITCase {
         String database = seededDatabase("sql_sp");
         String topic = "eo-" + database;
         KAFKA.server().createTopic(topic, 3);
-        JobClient first = start(database, "");
+        JobClient first = start(database, "SET 'execution.checkpointing.interval' = '2s';\n");
         // The snapshot first: updates made before it is read would be folded into it.
         assertThat(KAFKA.server().drainReadCommitted(topic, ROWS, WAIT)).hasSize(ROWS);
         for (int round = 1; round <= ROUNDS / 2; round++) {
@@ -125,7 +126,12 @@ class SqlExactlyOnceITCase {
             updateAll(mariaDb, database, round);
         }
         JobClient second =
-                start(database, "SET 'execution.savepoint.path' = '" + savepoint + "';\n");
+                start(
+                        database,
+                        "SET 'execution.checkpointing.interval' = '2s';\n"
+                                + "SET 'execution.savepoint.path' = '"
+                                + savepoint
+                                + "';\n");
         try {
             for (int round = ROUNDS - 1; round <= ROUNDS; round++) {
                 updateAll(mariaDb, database, round);

@@ -34,6 +34,8 @@ public final class SqlScriptRunner {
             Pattern.compile(
                     "(?is)(?:EXECUTE\\s+STATEMENT\\s+SET|BEGIN\\s+STATEMENT\\s+SET)\\s*(?:BEGIN\\b)?(.*)");
     private static final Pattern INSERT = Pattern.compile("(?is)INSERT\\s.*");
+    private static final Pattern INSERT_TARGET =
+            Pattern.compile("(?is)INSERT\\s+(?:INTO|OVERWRITE)\\s+([`\\w.]+).*");
     private static final Pattern PLACEHOLDER =
             Pattern.compile("\\$\\{(env:)?([A-Za-z_][A-Za-z0-9_.-]*)}");
 
@@ -126,6 +128,7 @@ public final class SqlScriptRunner {
             }
             SqlStatement current = new SqlStatement(text, statement.number(), statement.line());
             if (INSERT.matcher(text).matches()) {
+                checkOneInsertPerTable(current, inserts);
                 plan(tables, current);
                 set.addInsertSql(text);
                 inserts.add(current);
@@ -148,6 +151,34 @@ public final class SqlScriptRunner {
                     "The script has no INSERT statement, so there is no job to run");
         }
         return set;
+    }
+
+    /**
+     * Two INSERTs into one table make two sinks with the table's transactional-id prefix, which
+     * fence each other's Kafka transactions: refused, with the way out.
+     */
+    private static void checkOneInsertPerTable(SqlStatement insert, List<SqlStatement> earlier) {
+        String target = targetOf(insert);
+        for (SqlStatement other : earlier) {
+            if (target != null && target.equals(targetOf(other))) {
+                throw new SqlScriptException(
+                        insert,
+                        "it writes to "
+                                + target
+                                + " like "
+                                + other.describe()
+                                + "; one table takes one INSERT (its sink's transactional ids"
+                                + " would collide): combine the queries with UNION ALL, or"
+                                + " write to a second table with its own"
+                                + " 'transactional-id-prefix'",
+                        null);
+            }
+        }
+    }
+
+    private static String targetOf(SqlStatement insert) {
+        Matcher m = INSERT_TARGET.matcher(insert.text());
+        return m.matches() ? m.group(1).replace("`", "").toLowerCase(java.util.Locale.ROOT) : null;
     }
 
     private static void plan(StreamTableEnvironment tables, SqlStatement insert) {

@@ -39,9 +39,11 @@ class SqlScriptRunnerTest {
                 SqlScriptRunner.parse(
                         "SET 'execution.checkpointing.interval' = '3s';\n"
                                 + TABLES
+                                + "CREATE TABLE mq2 WITH ('transactional-id-prefix' = 'b')"
+                                + " LIKE mq;\n"
                                 + "EXECUTE STATEMENT SET BEGIN\n"
                                 + "INSERT INTO mq SELECT change, 'a' FROM binlog WHERE `table` = 'ta';\n"
-                                + "INSERT INTO mq SELECT change, 'b' FROM binlog WHERE `table` <> 'ta';\n"
+                                + "INSERT INTO mq2 SELECT change, 'b' FROM binlog WHERE `table` <> 'ta';\n"
                                 + "END;\n",
                         Map.of("DB", "shop"),
                         Map.of("PW", "secret"));
@@ -83,6 +85,21 @@ class SqlScriptRunnerTest {
         assertThatThrownBy(() -> runner.plan(tables(runner)))
                 .hasMessageContaining("SQL statement 3")
                 .hasMessageContaining("Option 'partition-hash' has an empty column name in 'x:a^'");
+    }
+
+    @Test
+    void twoInsertsIntoOneTableAreRefusedWithTheWayOut() {
+        SqlScriptRunner runner =
+                SqlScriptRunner.parse(
+                        TABLES
+                                + "INSERT INTO mq SELECT change, 'a' FROM binlog;\n"
+                                + "INSERT INTO `mq` SELECT change, 'b' FROM binlog;\n",
+                        Map.of("DB", "shop"),
+                        Map.of("PW", "secret"));
+        assertThatThrownBy(() -> runner.plan(tables(runner)))
+                .hasMessageContaining("SQL statement 4 (line 7: INSERT INTO `mq`")
+                .hasMessageContaining("it writes to mq like statement 3")
+                .hasMessageContaining("UNION ALL");
     }
 
     @Test
