@@ -160,19 +160,20 @@ final class Report {
                 "rows/s = row changes / (first message appended -> last message readable by a"
                         + " read_committed consumer); discard-sink cuts: first -> last row"
                         + " counted. CPU: pipeline threads / whole JVM (which also runs the Kafka"
-                        + " broker); peak heap is the JVM's.\n\n");
+                        + " broker); peak heap is the JVM's used heap; bytes/row = key + value"
+                        + " bytes delivered per row change.\n\n");
 
         out.append(
                 "| workload | mode | sink | format | topics × partitions | guarantee | rows |"
                         + " rows/s | tx/s | p50 / p99 ms | CPU-s per M rows (pipeline / JVM) |"
-                        + " peak heap MiB |\n");
-        out.append("|---|---|---|---|---|---|---:|---:|---:|---:|---:|---:|\n");
+                        + " peak heap MiB | bytes/row |\n");
+        out.append("|---|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
         for (RunResult r : matrix) {
             out.append(
                     String.format(
                             Locale.ROOT,
                             "| %s | %s | %s | %s | %d × %d | %s | %d | %,.0f | %,.0f | %s | %.1f /"
-                                    + " %.1f | %.0f |\n",
+                                    + " %.1f | %.0f | %s |\n",
                             r.workload,
                             r.mode,
                             r.sink,
@@ -193,7 +194,8 @@ final class Report {
                                             + " ms)",
                             r.cpuSecondsPerMillionRows(r.pipelineCpuSeconds),
                             r.cpuSecondsPerMillionRows(r.jvmCpuSeconds),
-                            r.peakHeapMiB));
+                            r.peakHeapMiB,
+                            r.bytesPerRow()));
         }
         out.append('\n');
 
@@ -203,8 +205,8 @@ final class Report {
                     .append(")\n\n");
             out.append(
                     "| pipeline | rows/s | every round, k rows/s | CPU-s per M rows (pipeline) |"
-                            + " Sluice ÷ this |\n");
-            out.append("|---|---:|---:|---:|---:|\n");
+                            + " bytes/row | Sluice ÷ this |\n");
+            out.append("|---|---:|---:|---:|---:|---:|\n");
             side(out, "(a) source limit: CDC source → discard", sourceLimit);
             side(out, "(b) producer limit: pre-encoded → KafkaSink", producerLimit);
             side(out, "(c) plain Flink SQL: mysql-cdc → kafka canal-json", flinkSql);
@@ -291,11 +293,12 @@ final class Report {
         out.append(
                 String.format(
                         Locale.ROOT,
-                        "| %s | %,.0f | %s | %.1f | %s |\n",
+                        "| %s | %,.0f | %s | %.1f | %s | %s |\n",
                         name,
                         r.rowsPerSecond(),
                         roundsOf(r),
                         r.cpuSecondsPerMillionRows(r.pipelineCpuSeconds),
+                        r.bytesPerRow(),
                         String.format(Locale.ROOT, "%.2f×", ratio(sluice, r))));
     }
 

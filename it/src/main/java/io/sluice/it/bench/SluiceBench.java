@@ -251,6 +251,7 @@ public final class SluiceBench {
             }
             reader.close();
             result.messages = reader.count();
+            result.bytes = reader.bytes();
             result.latencies = reader.latencies();
             lastKept = reader.kept();
         }
@@ -344,6 +345,7 @@ public final class SluiceBench {
             }
             reader.close();
             result.messages = reader.count();
+            result.bytes = reader.bytes();
         }
         sayResult(run, result);
         return result;
@@ -400,6 +402,7 @@ public final class SluiceBench {
             }
             reader.close();
             result.messages = reader.count();
+            result.bytes = reader.bytes();
         }
         sayResult(run, result);
         return result;
