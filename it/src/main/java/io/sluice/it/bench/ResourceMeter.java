@@ -1,8 +1,6 @@
 package io.sluice.it.bench;
 
 import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryPoolMXBean;
-import java.lang.management.MemoryType;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
 import java.util.HashMap;
@@ -34,21 +32,21 @@ final class ResourceMeter implements AutoCloseable {
     private final Set<Long> before = new HashSet<>();
     private final Map<Long, Long> pipelineNanos = new HashMap<>();
     private long processStart;
+    private long peakHeap;
 
     void start() {
         for (long id : threads.getAllThreadIds()) {
             before.add(id);
-        }
-        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-            if (pool.getType() == MemoryType.HEAP) {
-                pool.resetPeakUsage();
-            }
         }
         processStart = os.getProcessCpuTime();
         sampler.scheduleAtFixedRate(this::sample, 0, 100, TimeUnit.MILLISECONDS);
     }
 
     private synchronized void sample() {
+        peakHeap =
+                Math.max(
+                        peakHeap,
+                        ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
         for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
             if (info == null
                     || before.contains(info.getThreadId())
@@ -68,13 +66,7 @@ final class ResourceMeter implements AutoCloseable {
         sampler.shutdownNow();
         long pipeline = pipelineNanos.values().stream().mapToLong(Long::longValue).sum();
         long process = os.getProcessCpuTime() - processStart;
-        long peak = 0;
-        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-            if (pool.getType() == MemoryType.HEAP) {
-                peak += pool.getPeakUsage().getUsed();
-            }
-        }
-        return new double[] {pipeline / 1e9, process / 1e9, peak / (1024.0 * 1024.0)};
+        return new double[] {pipeline / 1e9, process / 1e9, peakHeap / (1024.0 * 1024.0)};
     }
 
     @Override

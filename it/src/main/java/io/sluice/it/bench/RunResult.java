@@ -19,6 +19,9 @@ final class RunResult {
     long transactions;
     long messages;
 
+    /** Key and value bytes delivered, 0 for discard-sink runs. */
+    long bytes;
+
     /** From the first output to the last one readable (or counted). */
     long windowMillis;
 
@@ -48,6 +51,10 @@ final class RunResult {
         Collections.sort(sorted);
         int index = (int) Math.ceil(p / 100.0 * sorted.size()) - 1;
         return sorted.get(Math.max(0, Math.min(sorted.size() - 1, index)));
+    }
+
+    String bytesPerRow() {
+        return bytes == 0 ? "-" : Long.toString(Math.round((double) bytes / rows));
     }
 
     double cpuSecondsPerMillionRows(double cpuSeconds) {

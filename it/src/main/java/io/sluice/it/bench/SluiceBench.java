@@ -34,7 +34,12 @@ public final class SluiceBench {
 
     private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss");
     private static final int PRE_ENCODED_POOL = 20_000;
-    private static final String BENCH_SERVER_ID_BASE = "6000";
+
+    /** Replica server ids: Sluice's runs, the Flink SQL tables', the bare binlog client's. */
+    private static final int SLUICE_SERVER_IDS = 5400;
+
+    private static final int FLINK_SQL_SERVER_IDS = 20_000;
+    private static final int BINLOG_CLIENT_SERVER_IDS = 40_000;
 
     private final BenchArgs args;
     private final Workload workload;
@@ -251,6 +256,7 @@ public final class SluiceBench {
             }
             reader.close();
             result.messages = reader.count();
+            result.bytes = reader.bytes();
             result.latencies = reader.latencies();
             lastKept = reader.kept();
         }
@@ -344,6 +350,7 @@ public final class SluiceBench {
             }
             reader.close();
             result.messages = reader.count();
+            result.bytes = reader.bytes();
         }
         sayResult(run, result);
         return result;
@@ -361,7 +368,7 @@ public final class SluiceBench {
         target.user = MariaDbServer.CDC_USER;
         target.password = MariaDbServer.CDC_PASSWORD;
         target.database = database;
-        target.serverId = 7000 + 100 * runs;
+        target.serverId = FLINK_SQL_SERVER_IDS + 100 * runs;
         target.binlogFile = start.file;
         target.binlogPosition = start.position;
         target.bootstrapServers = kafka.bootstrapServers();
@@ -400,6 +407,7 @@ public final class SluiceBench {
             }
             reader.close();
             result.messages = reader.count();
+            result.bytes = reader.bytes();
         }
         sayResult(run, result);
         return result;
@@ -423,7 +431,7 @@ public final class SluiceBench {
                             mariaDb.port(),
                             MariaDbServer.CDC_USER,
                             MariaDbServer.CDC_PASSWORD,
-                            Long.parseLong(BENCH_SERVER_ID_BASE) + runs,
+                            BINLOG_CLIENT_SERVER_IDS + runs,
                             start,
                             end,
                             parse,
@@ -488,7 +496,7 @@ public final class SluiceBench {
         overrides.add("sink.transactional-id-prefix=bench-" + run + "-" + UUID.randomUUID());
         overrides.add("job.checkpoint-interval=" + args.checkpointInterval.toMillis() + "ms");
         overrides.add("job.name=bench-" + run);
-        int serverId = 5400 + 10 * runs;
+        int serverId = SLUICE_SERVER_IDS + 10 * runs;
         overrides.add("source.server-id=" + serverId + "-" + (serverId + 8));
         if (start != null) {
             overrides.add("source.startup.mode=binlog-position");

@@ -29,6 +29,7 @@ final class TopicReader implements AutoCloseable {
     private final int keep;
     private final List<ConsumerRecord<byte[], byte[]>> kept = new ArrayList<>();
     private final AtomicLong count = new AtomicLong();
+    private final AtomicLong bytes = new AtomicLong();
     private final AtomicLong firstAppend = new AtomicLong(Long.MAX_VALUE);
     private final List<Long> latencies = new ArrayList<>();
     private volatile long expected = Long.MAX_VALUE;
@@ -74,7 +75,11 @@ final class TopicReader implements AutoCloseable {
                     continue;
                 }
                 long now = System.currentTimeMillis();
+                long batchBytes = 0;
                 for (ConsumerRecord<byte[], byte[]> record : records) {
+                    batchBytes +=
+                            Math.max(0, record.serializedKeySize())
+                                    + Math.max(0, record.serializedValueSize());
                     if (firstAppend.get() == Long.MAX_VALUE) {
                         firstAppend.set(record.timestamp());
                     }
@@ -88,6 +93,7 @@ final class TopicReader implements AutoCloseable {
                         kept.add(record);
                     }
                 }
+                bytes.addAndGet(batchBytes);
                 if (count.addAndGet(records.count()) >= expected && doneMillis == 0) {
                     doneMillis = now;
                 }
@@ -138,6 +144,11 @@ final class TopicReader implements AutoCloseable {
 
     long count() {
         return count.get();
+    }
+
+    /** Key and value bytes of the messages read. */
+    long bytes() {
+        return bytes.get();
     }
 
     /** Broker append time of the first message read. */
