@@ -79,6 +79,11 @@ public final class PrometheusScrape {
         return new PrometheusScrape(samples);
     }
 
+    /** {@code value} as Flink's Prometheus reporter writes label values. */
+    public static String labelValue(String value) {
+        return value.replaceAll("[^a-zA-Z0-9:_]", "_");
+    }
+
     /** Every metric name. */
     public Set<String> names() {
         return samples.keySet();
@@ -94,10 +99,15 @@ public final class PrometheusScrape {
         return samples(name).stream().mapToDouble(Sample::value).sum();
     }
 
-    /** The sum over the samples of {@code name} whose {@code label} contains {@code part}. */
+    /**
+     * The sum over the samples of {@code name} whose {@code label} contains {@code part}. Flink's
+     * reporter writes label values with every character outside {@code [a-zA-Z0-9:_]} as {@code _}
+     * (a topic {@code a-b} is {@code a_b}), so {@code part} is compared in that form.
+     */
     public double sum(String name, String label, String part) {
+        String filtered = labelValue(part);
         return samples(name).stream()
-                .filter(s -> s.labels().getOrDefault(label, "").contains(part))
+                .filter(s -> s.labels().getOrDefault(label, "").contains(filtered))
                 .mapToDouble(Sample::value)
                 .sum();
     }
