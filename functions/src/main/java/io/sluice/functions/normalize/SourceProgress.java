@@ -19,6 +19,8 @@ import io.sluice.serializers.event.ChangeEvent;
 @Internal
 final class SourceProgress {
 
+    static final long SNAPSHOT_QUIET_MS = 10_000;
+
     private final Counter rowsIn;
     private final Counter snapshotRows;
     private final Counter transactions;
@@ -27,7 +29,9 @@ final class SourceProgress {
     private long lastPosition = -1;
     private String lastGtid = "";
     private volatile long lastExecuteTime;
-    private volatile boolean snapshotting;
+
+    /** When this subtask last emitted a snapshot row, or 0 once it saw a binlog change. */
+    private volatile long lastSnapshotRow;
 
     SourceProgress(MetricGroup group) {
         rowsIn = group.counter("rowsIn");
@@ -40,12 +44,12 @@ final class SourceProgress {
 
     void record(ChangeEvent change, long now) {
         if (change.binlogFile().isEmpty()) {
-            snapshotting = true;
+            lastSnapshotRow = now;
             rowsIn.inc();
             snapshotRows.inc();
             return;
         }
-        snapshotting = false;
+        lastSnapshotRow = 0;
         if (!change.isDdl()) {
             rowsIn.inc();
         }
@@ -72,6 +76,16 @@ final class SourceProgress {
     }
 
     int snapshotting() {
-        return snapshotting ? 1 : 0;
+        return snapshotting(System.currentTimeMillis());
+    }
+
+    /**
+     * 1 while this subtask reads snapshot chunks. A subtask whose chunks are done may never see a
+     * binlog change (the binlog goes to one subtask), so a quiet spell also ends it: chunks arrive
+     * about once a second, far more often than {@link #SNAPSHOT_QUIET_MS}.
+     */
+    int snapshotting(long now) {
+        long last = lastSnapshotRow;
+        return last != 0 && now - last < SNAPSHOT_QUIET_MS ? 1 : 0;
     }
 }

@@ -93,6 +93,11 @@ class ChangeNormalizerTest {
         assertThat(metrics.getCounter("snapshotRows").orElseThrow().getCount()).isEqualTo(2);
         assertThat(metrics.getCounter("transactions").orElseThrow().getCount()).isEqualTo(2);
         assertThat(metrics.getMeter("transactionsPerSecond")).isPresent();
+        // A subtask that only read chunks: snapshotting ends after a quiet spell, too.
+        SourceProgress chunksOnly = new SourceProgress(new MetricListener().getMetricGroup());
+        chunksOnly.record(insert(6, "", 0, 0), now);
+        assertThat(chunksOnly.snapshotting(now + 1_000)).isEqualTo(1);
+        assertThat(chunksOnly.snapshotting(now + SourceProgress.SNAPSHOT_QUIET_MS)).isZero();
         assertThat(metrics.<Integer>getGauge("snapshotting").orElseThrow().getValue()).isZero();
         assertThat(metrics.<Long>getGauge("lagMs").orElseThrow().getValue())
                 .isGreaterThanOrEqualTo(30_000);

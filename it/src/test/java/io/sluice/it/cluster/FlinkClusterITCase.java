@@ -182,8 +182,18 @@ class FlinkClusterITCase {
 
     @Test
     @Order(5)
-    void sluiceMetricsMoveOnPrometheusAndInTheWebUi() {
+    void sluiceMetricsMoveOnPrometheusAndInTheWebUi() throws InterruptedException {
+        // A subtask whose chunks are done reports snapshotting 0 after a quiet spell (10 s): wait
+        // for it, with a generous deadline, rather than assume it happened already.
         PrometheusScrape before = PrometheusScrape.of(cluster.taskManagerPrometheusUrl());
+        long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+        while (System.nanoTime() < deadline
+                && !before.samples(SLUICE + "snapshotting").isEmpty()
+                && before.samples(SLUICE + "snapshotting").stream()
+                        .anyMatch(sample -> sample.value() != 0)) {
+            Thread.sleep(500);
+            before = PrometheusScrape.of(cluster.taskManagerPrometheusUrl());
+        }
         List<String> present =
                 before.names().stream()
                         .filter(n -> n.contains("sluice"))
