@@ -6,9 +6,9 @@ import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
-import org.apache.flink.types.StringValue;
 
 import io.sluice.functions.route.RoutedChange;
+import io.sluice.functions.types.internal.NullableFields;
 import io.sluice.serializers.event.ChangeEvent;
 
 import java.io.IOException;
@@ -61,17 +61,9 @@ public final class RoutedChangeSerializer extends TypeSerializer<RoutedChange> {
         out.writeInt(routed.target());
         out.writeInt(routed.origin());
         out.writeInt(routed.copies());
-        String topic = routed.topic();
-        out.writeBoolean(topic != null);
-        if (topic != null) {
-            StringValue.writeString(topic, out);
-        }
+        NullableFields.writeString(routed.topic(), out);
         out.writeInt(routed.partition());
-        byte[] key = routed.key();
-        out.writeInt(key == null ? -1 : key.length);
-        if (key != null) {
-            out.write(key);
-        }
+        NullableFields.writeBytes(routed.key(), out);
     }
 
     @Override
@@ -81,14 +73,9 @@ public final class RoutedChangeSerializer extends TypeSerializer<RoutedChange> {
         int target = in.readInt();
         int origin = in.readInt();
         int copies = in.readInt();
-        String topic = in.readBoolean() ? StringValue.readString(in) : null;
+        String topic = NullableFields.readString(in);
         int partition = in.readInt();
-        int keyLength = in.readInt();
-        byte[] key = null;
-        if (keyLength >= 0) {
-            key = new byte[keyLength];
-            in.readFully(key);
-        }
+        byte[] key = NullableFields.readBytes(in);
         return new RoutedChange(change, keyHash, target, origin, copies, topic, partition, key);
     }
 

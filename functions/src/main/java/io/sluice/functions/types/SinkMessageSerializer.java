@@ -9,6 +9,7 @@ import org.apache.flink.core.memory.DataOutputView;
 import org.apache.flink.types.StringValue;
 
 import io.sluice.functions.sink.SinkMessage;
+import io.sluice.functions.types.internal.NullableFields;
 
 import java.io.IOException;
 
@@ -55,19 +56,11 @@ public final class SinkMessageSerializer extends TypeSerializerSingleton<SinkMes
     public void serialize(SinkMessage message, DataOutputView out) throws IOException {
         StringValue.writeString(message.topic(), out);
         out.writeInt(message.partition());
-        byte[] key = message.key();
-        out.writeInt(key == null ? -1 : key.length);
-        if (key != null) {
-            out.write(key);
-        }
+        NullableFields.writeBytes(message.key(), out);
         out.writeInt(message.value().length);
         out.write(message.value());
         out.writeLong(message.timestamp());
-        String tag = message.tag();
-        out.writeBoolean(tag != null);
-        if (tag != null) {
-            StringValue.writeString(tag, out);
-        }
+        NullableFields.writeString(message.tag(), out);
         out.writeInt(message.origin());
         out.writeInt(message.copies());
     }
@@ -76,16 +69,11 @@ public final class SinkMessageSerializer extends TypeSerializerSingleton<SinkMes
     public SinkMessage deserialize(DataInputView in) throws IOException {
         String topic = StringValue.readString(in);
         int partition = in.readInt();
-        int keyLength = in.readInt();
-        byte[] key = null;
-        if (keyLength >= 0) {
-            key = new byte[keyLength];
-            in.readFully(key);
-        }
+        byte[] key = NullableFields.readBytes(in);
         byte[] value = new byte[in.readInt()];
         in.readFully(value);
         long timestamp = in.readLong();
-        String tag = in.readBoolean() ? StringValue.readString(in) : null;
+        String tag = NullableFields.readString(in);
         int origin = in.readInt();
         int copies = in.readInt();
         return new SinkMessage(topic, partition, key, value, timestamp, tag, origin, copies);

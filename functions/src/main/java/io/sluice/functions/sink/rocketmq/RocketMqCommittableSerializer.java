@@ -7,6 +7,7 @@ import org.apache.flink.core.memory.DataOutputSerializer;
 
 import io.sluice.functions.sink.rocketmq.RocketMqCommittable.Entry;
 import io.sluice.functions.sink.rocketmq.RocketMqCommittable.QueueBatch;
+import io.sluice.functions.types.internal.NullableFields;
 
 import java.io.IOException;
 import java.nio.charset.Charset;
@@ -39,13 +40,14 @@ public final class RocketMqCommittableSerializer
         out.writeLong(committable.batch());
         out.writeInt(committable.queues().size());
         for (QueueBatch queue : committable.queues()) {
-            writeBytes(out, queue.topic().getBytes(UTF8));
+            NullableFields.writeBytes(queue.topic().getBytes(UTF8), out);
             out.writeInt(queue.queue());
             out.writeInt(queue.messages().size());
             for (Entry entry : queue.messages()) {
-                writeBytes(out, entry.key());
-                writeBytes(out, entry.tag() == null ? null : entry.tag().getBytes(UTF8));
-                writeBytes(out, entry.body());
+                NullableFields.writeBytes(entry.key(), out);
+                NullableFields.writeBytes(
+                        entry.tag() == null ? null : entry.tag().getBytes(UTF8), out);
+                NullableFields.writeBytes(entry.body(), out);
             }
         }
         return out.getCopyOfBuffer();
@@ -66,14 +68,14 @@ public final class RocketMqCommittableSerializer
         int queueCount = in.readInt();
         List<QueueBatch> queues = new ArrayList<>(queueCount);
         for (int q = 0; q < queueCount; q++) {
-            String topic = new String(readBytes(in), UTF8);
+            String topic = new String(NullableFields.readBytes(in), UTF8);
             int queue = in.readInt();
             int count = in.readInt();
             List<Entry> messages = new ArrayList<>(count);
             for (int m = 0; m < count; m++) {
-                byte[] key = readBytes(in);
-                byte[] tag = readBytes(in);
-                byte[] body = readBytes(in);
+                byte[] key = NullableFields.readBytes(in);
+                byte[] tag = NullableFields.readBytes(in);
+                byte[] body = NullableFields.readBytes(in);
                 messages.add(new Entry(key, tag == null ? null : new String(tag, UTF8), body));
             }
             queues.add(new QueueBatch(topic, queue, messages));
@@ -83,24 +85,5 @@ public final class RocketMqCommittableSerializer
                     in.available() + " bytes left after a RocketMQ sink committable: corrupt");
         }
         return new RocketMqCommittable(run, batch, queues);
-    }
-
-    private static void writeBytes(DataOutputSerializer out, byte[] bytes) throws IOException {
-        if (bytes == null) {
-            out.writeInt(-1);
-        } else {
-            out.writeInt(bytes.length);
-            out.write(bytes);
-        }
-    }
-
-    private static byte[] readBytes(DataInputDeserializer in) throws IOException {
-        int length = in.readInt();
-        if (length < 0) {
-            return null;
-        }
-        byte[] bytes = new byte[length];
-        in.readFully(bytes);
-        return bytes;
     }
 }
