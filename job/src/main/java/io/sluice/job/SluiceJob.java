@@ -74,19 +74,36 @@ public final class SluiceJob {
 
     /** Adds the pipeline to {@code env}. */
     public DataStreamSink<SinkMessage> build(StreamExecutionEnvironment env) {
-        MessageFormat format = config.get(EncodeOptions.FORMAT);
-        int defaultParallelism = env.getParallelism();
-        int routeParallelism =
-                config.getOptional(JobOptions.ROUTE_PARALLELISM)
-                        .or(() -> config.getOptional(JobOptions.ENCODE_PARALLELISM))
-                        .orElse(defaultParallelism);
-        int encodeParallelism =
-                config.getOptional(JobOptions.ENCODE_PARALLELISM).orElse(routeParallelism);
-        int sinkParallelism =
-                config.getOptional(JobOptions.SINK_PARALLELISM).orElse(defaultParallelism);
-        // Chained route and encode need no exchange, and statements no second fan-out.
-        boolean encodeFannedIn = encodeParallelism != routeParallelism;
+        Parallelism parallelism = parallelism(env);
+        // One owner per partition, chained to the writer of that partition.
+        SingleOutputStreamOperator<SinkMessage> owned =
+                encode(route(env, parallelism), parallelism)
+                        .partitionCustom(new PartitionOwnerPartitioner(), new Identity<>())
+                        .process(new PartitionOwnerFunction())
+                        .returns(new SinkMessageTypeInfo())
+                        .uid(PARTITION_OWNER_UID)
+                        .name("Order statements per partition")
+                        .setParallelism(parallelism.sink);
+        SinkType type = config.get(SinkOptions.TYPE);
+        return owned.sinkTo(sink)
+                .uid(type.uid())
+                .name(type.operatorName())
+                .setParallelism(parallelism.sink);
+    }
 
+    /** The pipeline up to the routed changes (source, normalize, route), for measuring stages. */
+    public SingleOutputStreamOperator<RoutedChange> routed(StreamExecutionEnvironment env) {
+        return route(env, parallelism(env));
+    }
+
+    /** The pipeline up to the encoded messages, before the partition owners and the sink. */
+    public SingleOutputStreamOperator<SinkMessage> encoded(StreamExecutionEnvironment env) {
+        Parallelism parallelism = parallelism(env);
+        return encode(route(env, parallelism), parallelism);
+    }
+
+    private SingleOutputStreamOperator<RoutedChange> route(
+            StreamExecutionEnvironment env, Parallelism parallelism) {
         SingleOutputStreamOperator<ChangeEvent> changes =
                 env.fromSource(source, WatermarkStrategy.noWatermarks(), "MySQL CDC source")
                         .uid(SOURCE_UID)
@@ -96,54 +113,62 @@ public final class SluiceJob {
         // Chained to the source: key changes split before keying, so each half keeps its key's
         // path; statements copied to every route subtask.
         SingleOutputStreamOperator<RoutedChange> normalized =
-                changes.flatMap(new ChangeNormalizer(routeParallelism))
+                changes.flatMap(new ChangeNormalizer(parallelism.route))
                         .returns(new RoutedChangeTypeInfo())
                         .uid(NORMALIZE_UID)
                         .name("Normalize changes")
                         .setParallelism(changes.getParallelism());
 
         // Keyed by table + primary key (a custom partitioner, so statement copies can be aimed).
-        SingleOutputStreamOperator<RoutedChange> routed =
-                normalized
-                        .partitionCustom(new ChangePartitioner(), new Identity<>())
-                        .flatMap(
-                                new ChangeRouteFunction(
-                                        RouteOptions.router(config),
-                                        PartitionOptions.rules(config),
-                                        partitionCounts,
-                                        routeParallelism,
-                                        encodeFannedIn ? encodeParallelism : 0))
-                        .returns(new RoutedChangeTypeInfo())
-                        .uid(ROUTE_UID)
-                        .name("Route")
-                        .setParallelism(routeParallelism);
+        return normalized
+                .partitionCustom(new ChangePartitioner(), new Identity<>())
+                .flatMap(
+                        new ChangeRouteFunction(
+                                RouteOptions.router(config),
+                                PartitionOptions.rules(config),
+                                partitionCounts,
+                                parallelism.route,
+                                parallelism.encodeFannedIn() ? parallelism.encode : 0))
+                .returns(new RoutedChangeTypeInfo())
+                .uid(ROUTE_UID)
+                .name("Route")
+                .setParallelism(parallelism.route);
+    }
 
+    private SingleOutputStreamOperator<SinkMessage> encode(
+            SingleOutputStreamOperator<RoutedChange> routed, Parallelism parallelism) {
+        MessageFormat format = config.get(EncodeOptions.FORMAT);
         DataStream<RoutedChange> toEncode =
-                encodeFannedIn
+                parallelism.encodeFannedIn()
                         ? routed.partitionCustom(new ChangePartitioner(), new Identity<>())
                         : routed;
-        SingleOutputStreamOperator<SinkMessage> messages =
-                toEncode.map(
-                                new ChangeEventEncodeFunction(
-                                        format, encodeParallelism, encodeFannedIn))
-                        .returns(new SinkMessageTypeInfo())
-                        .uid(ENCODE_UID)
-                        .name("Encode " + format)
-                        .setParallelism(encodeParallelism);
+        return toEncode.map(
+                        new ChangeEventEncodeFunction(
+                                format, parallelism.encode, parallelism.encodeFannedIn()))
+                .returns(new SinkMessageTypeInfo())
+                .uid(ENCODE_UID)
+                .name("Encode " + format)
+                .setParallelism(parallelism.encode);
+    }
 
-        // One owner per partition, chained to the writer of that partition.
-        SingleOutputStreamOperator<SinkMessage> owned =
-                messages.partitionCustom(new PartitionOwnerPartitioner(), new Identity<>())
-                        .process(new PartitionOwnerFunction())
-                        .returns(new SinkMessageTypeInfo())
-                        .uid(PARTITION_OWNER_UID)
-                        .name("Order statements per partition")
-                        .setParallelism(sinkParallelism);
-        SinkType type = config.get(SinkOptions.TYPE);
-        return owned.sinkTo(sink)
-                .uid(type.uid())
-                .name(type.operatorName())
-                .setParallelism(sinkParallelism);
+    private Parallelism parallelism(StreamExecutionEnvironment env) {
+        int defaultParallelism = env.getParallelism();
+        int route =
+                config.getOptional(JobOptions.ROUTE_PARALLELISM)
+                        .or(() -> config.getOptional(JobOptions.ENCODE_PARALLELISM))
+                        .orElse(defaultParallelism);
+        return new Parallelism(
+                route,
+                config.getOptional(JobOptions.ENCODE_PARALLELISM).orElse(route),
+                config.getOptional(JobOptions.SINK_PARALLELISM).orElse(defaultParallelism));
+    }
+
+    /** The configured parallelism of route, encode and sink, defaults applied. */
+    private record Parallelism(int route, int encode, int sink) {
+        /** Chained route and encode need no exchange, and statements no second fan-out. */
+        boolean encodeFannedIn() {
+            return encode != route;
+        }
     }
 
     /** Selects a record as its own key, for partitioners that read several of its fields. */

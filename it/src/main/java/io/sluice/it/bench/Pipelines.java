@@ -4,34 +4,22 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.data.Struct;
 import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.source.SourceRecord;
 import org.apache.flink.cdc.debezium.DebeziumDeserializationSchema;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.datastream.DataStream;
-import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.bridge.java.StreamStatementSet;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.util.Collector;
 
-import io.sluice.functions.encode.ChangeEventEncodeFunction;
-import io.sluice.functions.encode.EncodeOptions;
-import io.sluice.functions.normalize.ChangeNormalizer;
-import io.sluice.functions.route.ChangePartitioner;
-import io.sluice.functions.route.ChangeRouteFunction;
-import io.sluice.functions.route.PartitionOptions;
-import io.sluice.functions.route.RouteOptions;
-import io.sluice.functions.route.RoutedChange;
 import io.sluice.functions.sink.KafkaSinkFactory;
 import io.sluice.functions.sink.SinkMessage;
 import io.sluice.functions.sink.SinkType;
 import io.sluice.functions.source.MySqlSourceFactory;
-import io.sluice.functions.types.RoutedChangeTypeInfo;
 import io.sluice.functions.types.SinkMessageTypeInfo;
 import io.sluice.job.SluiceJob;
-import io.sluice.serializers.event.ChangeEvent;
 
 import java.util.List;
 import java.util.Map;
@@ -88,47 +76,26 @@ final class Pipelines {
                     .name("Discard");
             return;
         }
-        SingleOutputStreamOperator<ChangeEvent> changes =
-                env.fromSource(
-                                MySqlSourceFactory.changeEventSource(config),
-                                WatermarkStrategy.noWatermarks(),
-                                "MySQL CDC source")
-                        .uid(SluiceJob.SOURCE_UID)
-                        .name("MySQL CDC source");
-        DataStream<?> out = changes;
-        if (cut.compareTo(Cut.KEYED) >= 0) {
-            int parallelism = env.getParallelism();
-            KeySelector<RoutedChange, RoutedChange> self = change -> change;
-            SingleOutputStreamOperator<RoutedChange> routed =
-                    changes.flatMap(new ChangeNormalizer(parallelism))
-                            .returns(new RoutedChangeTypeInfo())
-                            .uid(SluiceJob.NORMALIZE_UID)
-                            .name("Normalize changes")
-                            .partitionCustom(new ChangePartitioner(), self)
-                            .flatMap(
-                                    new ChangeRouteFunction(
-                                            RouteOptions.router(config),
-                                            PartitionOptions.rules(config),
-                                            KafkaSinkFactory.partitionCounts(config),
-                                            parallelism,
-                                            0))
-                            .returns(new RoutedChangeTypeInfo())
-                            .uid(SluiceJob.ROUTE_UID)
-                            .name("Route")
-                            .setParallelism(parallelism);
-            out = routed;
-            if (cut == Cut.ENCODED) {
-                out =
-                        routed.map(
-                                        new ChangeEventEncodeFunction(
-                                                config.get(EncodeOptions.FORMAT),
-                                                parallelism,
-                                                false))
-                                .returns(new SinkMessageTypeInfo())
-                                .uid(SluiceJob.ENCODE_UID)
-                                .name("Encode " + config.get(EncodeOptions.FORMAT))
-                                .setParallelism(parallelism);
-            }
+        // The real job's stages, cut after the one measured.
+        SluiceJob job =
+                new SluiceJob(
+                        MySqlSourceFactory.changeEventSource(config),
+                        KafkaSinkFactory.sink(config),
+                        KafkaSinkFactory.partitionCounts(config),
+                        config);
+        DataStream<?> out;
+        if (cut == Cut.ENCODED) {
+            out = job.encoded(env);
+        } else if (cut == Cut.KEYED) {
+            out = job.routed(env);
+        } else {
+            out =
+                    env.fromSource(
+                                    MySqlSourceFactory.changeEventSource(config),
+                                    WatermarkStrategy.noWatermarks(),
+                                    "MySQL CDC source")
+                            .uid(SluiceJob.SOURCE_UID)
+                            .name("MySQL CDC source");
         }
         out.sinkTo(new CountingDiscardSink<>(run)).uid("discard").name("Discard");
     }
