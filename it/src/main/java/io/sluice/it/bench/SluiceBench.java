@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 
 /**
  * {@code ./sluice bench}: the seeds' workloads end to end through Sluice on embedded MariaDB and
@@ -217,46 +218,24 @@ public final class SluiceBench {
         say("run %s: Sluice %s ...", run, variant);
         RunResult result = result("Sluice", variant);
         try (TopicReader reader =
-                        new TopicReader(
-                                kafka.bootstrapServers(),
-                                topics,
-                                variant.partitions,
-                                liveDatabase != null ? stats : null,
-                                keep);
-                ResourceMeter meter = new ResourceMeter()) {
-            meter.start();
-            long submitted = System.currentTimeMillis();
-            JobID job = cluster.submit(envWith(env -> Pipelines.sluice(env, config)), run);
-            try {
-                if (liveDatabase != null) {
-                    cluster.awaitRunning(job, Duration.ofMinutes(2));
-                    // The binlog reader connects a moment after the tasks run.
-                    Thread.sleep(2_000);
-                    say(
-                            "run %s: live load for %s over %d connections",
-                            run, args.duration, args.connections);
-                    LoadDriver.run(
-                            mariaDb.jdbcUrl(liveDatabase),
-                            mariaDb.rootUser(),
-                            mariaDb.rootPassword(),
-                            workload,
-                            args.connections,
-                            Long.MAX_VALUE,
-                            args.duration.toMillis(),
-                            stats);
-                }
-                long expected = stats.rows.get();
-                awaitMessages(reader, expected, job);
-                result.tasks = cluster.taskTimes(job);
-                fill(result, meter.stop(), stats, expected);
-                result.windowMillis = reader.doneMillis() - reader.firstAppendMillis();
-                result.sinceStartMillis = reader.doneMillis() - submitted;
-            } finally {
-                cluster.cancel(job);
-            }
-            reader.close();
-            result.messages = reader.count();
-            result.bytes = reader.bytes();
+                new TopicReader(
+                        kafka.bootstrapServers(),
+                        topics,
+                        variant.partitions,
+                        liveDatabase != null ? stats : null,
+                        keep)) {
+            measure(
+                    run,
+                    result,
+                    reader,
+                    stats,
+                    env -> Pipelines.sluice(env, config),
+                    job -> {
+                        if (liveDatabase != null) {
+                            runLiveLoad(run, job, liveDatabase, stats);
+                        }
+                    },
+                    stats.rows::get);
             result.latencies = reader.latencies();
             lastKept = reader.kept();
         }
@@ -327,30 +306,15 @@ public final class SluiceBench {
         result.topics = 1;
         long expected = stats.rows.get();
         try (TopicReader reader =
-                        new TopicReader(
-                                kafka.bootstrapServers(), topics, variant.partitions, null, 0);
-                ResourceMeter meter = new ResourceMeter()) {
-            meter.start();
-            long submitted = System.currentTimeMillis();
-            JobID job =
-                    cluster.submit(
-                            envWith(
-                                    env ->
-                                            Pipelines.producerLimit(
-                                                    env, config, run, messages, expected)),
-                            run);
-            try {
-                awaitMessages(reader, expected, job);
-                result.tasks = cluster.taskTimes(job);
-                fill(result, meter.stop(), stats, expected);
-                result.windowMillis = reader.doneMillis() - reader.firstAppendMillis();
-                result.sinceStartMillis = reader.doneMillis() - submitted;
-            } finally {
-                cluster.cancel(job);
-            }
-            reader.close();
-            result.messages = reader.count();
-            result.bytes = reader.bytes();
+                new TopicReader(kafka.bootstrapServers(), topics, variant.partitions, null, 0)) {
+            measure(
+                    run,
+                    result,
+                    reader,
+                    stats,
+                    env -> Pipelines.producerLimit(env, config, run, messages, expected),
+                    job -> {},
+                    () -> expected);
         }
         sayResult(run, result);
         return result;
@@ -380,23 +344,47 @@ public final class SluiceBench {
         // canal-json writes an UPDATE as two messages: the old row's DELETE and the new INSERT.
         long expected = stats.rows.get() + stats.updates.get();
         try (TopicReader reader =
-                        new TopicReader(
-                                kafka.bootstrapServers(), topics, variant.partitions, null, 0);
-                ResourceMeter meter = new ResourceMeter()) {
+                new TopicReader(kafka.bootstrapServers(), topics, variant.partitions, null, 0)) {
+            measure(
+                    run,
+                    result,
+                    reader,
+                    stats,
+                    env -> Pipelines.flinkSql(env, config, target, workload.tables(), topics),
+                    job -> {},
+                    () -> expected);
+        }
+        sayResult(run, result);
+        return result;
+    }
+
+    /** What a measured run does while its job runs, before its messages are awaited. */
+    private interface WhileRunning {
+        void accept(JobID job) throws Exception;
+    }
+
+    /**
+     * Submits {@code pipeline}, lets {@code whileRunning} act, waits until {@code reader} has read
+     * {@code expectedMessages} (asked once {@code whileRunning} is done), and fills {@code result}:
+     * resources, busy times, the window from the first append to the last readable message, and the
+     * counts.
+     */
+    private void measure(
+            String run,
+            RunResult result,
+            TopicReader reader,
+            LoadStats stats,
+            Consumer<StreamExecutionEnvironment> pipeline,
+            WhileRunning whileRunning,
+            LongSupplier expectedMessages)
+            throws Exception {
+        try (ResourceMeter meter = new ResourceMeter()) {
             meter.start();
             long submitted = System.currentTimeMillis();
-            JobID job =
-                    cluster.submit(
-                            envWith(
-                                    env ->
-                                            Pipelines.flinkSql(
-                                                    env,
-                                                    config,
-                                                    target,
-                                                    workload.tables(),
-                                                    topics)),
-                            run);
+            JobID job = cluster.submit(envWith(pipeline), run);
             try {
+                whileRunning.accept(job);
+                long expected = expectedMessages.getAsLong();
                 awaitMessages(reader, expected, job);
                 result.tasks = cluster.taskTimes(job);
                 fill(result, meter.stop(), stats, expected);
@@ -409,8 +397,23 @@ public final class SluiceBench {
             result.messages = reader.count();
             result.bytes = reader.bytes();
         }
-        sayResult(run, result);
-        return result;
+    }
+
+    private void runLiveLoad(String run, JobID job, String liveDatabase, LoadStats stats)
+            throws Exception {
+        cluster.awaitRunning(job, Duration.ofMinutes(2));
+        // The binlog reader connects a moment after the tasks run.
+        Thread.sleep(2_000);
+        say("run %s: live load for %s over %d connections", run, args.duration, args.connections);
+        LoadDriver.run(
+                mariaDb.jdbcUrl(liveDatabase),
+                mariaDb.rootUser(),
+                mariaDb.rootPassword(),
+                workload,
+                args.connections,
+                Long.MAX_VALUE,
+                args.duration.toMillis(),
+                stats);
     }
 
     private RunResult binlog(
