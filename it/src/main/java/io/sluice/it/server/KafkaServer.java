@@ -320,7 +320,7 @@ public final class KafkaServer implements AutoCloseable {
      */
     public List<ConsumerRecord<byte[], byte[]>> drainReadCommitted(
             String topic, int expectedCount, Duration timeout) {
-        try (KafkaConsumer<byte[], byte[]> consumer = readCommittedConsumer(topic)) {
+        try (KafkaConsumer<byte[], byte[]> consumer = fromBeginning(topic, "read_committed")) {
             Map<Integer, List<ConsumerRecord<byte[], byte[]>>> byPartition = new TreeMap<>();
             long deadline = System.nanoTime() + timeout.toNanos();
             int count = 0;
@@ -343,7 +343,7 @@ public final class KafkaServer implements AutoCloseable {
      */
     public List<ConsumerRecord<byte[], byte[]>> drainReadCommitted(
             String topic, Duration quietPeriod) {
-        try (KafkaConsumer<byte[], byte[]> consumer = readCommittedConsumer(topic)) {
+        try (KafkaConsumer<byte[], byte[]> consumer = fromBeginning(topic, "read_committed")) {
             Map<Integer, List<ConsumerRecord<byte[], byte[]>>> byPartition = new TreeMap<>();
             long limit = System.nanoTime() + DRAIN_ALL_LIMIT.toNanos();
             long quietUntil = System.nanoTime() + quietPeriod.toNanos();
@@ -356,11 +356,28 @@ public final class KafkaServer implements AutoCloseable {
         }
     }
 
-    private KafkaConsumer<byte[], byte[]> readCommittedConsumer(String topic) {
+    /**
+     * How many records a reader with {@code isolation} ({@code read_committed}, or {@code
+     * read_uncommitted} to count aborted records too) sees in {@code topic}, reading from the
+     * beginning until a poll of {@code quiet} returns nothing.
+     */
+    public int count(String topic, String isolation, Duration quiet) {
+        try (KafkaConsumer<byte[], byte[]> consumer = fromBeginning(topic, isolation)) {
+            int count = 0;
+            int batch;
+            do {
+                batch = consumer.poll(quiet).count();
+                count += batch;
+            } while (batch > 0);
+            return count;
+        }
+    }
+
+    private KafkaConsumer<byte[], byte[]> fromBeginning(String topic, String isolation) {
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId("drain-" + topic));
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation);
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);

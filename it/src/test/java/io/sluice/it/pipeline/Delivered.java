@@ -4,17 +4,12 @@ import io.sluice.functions.encode.MessageFormat;
 import io.sluice.it.canal.CanalMessages;
 import io.sluice.it.canal.CanalMessages.Row;
 import io.sluice.it.server.KafkaServer;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 
 /**
  * One row as a read_committed consumer received it: where it was (topic, partition, offset), its
@@ -65,32 +60,6 @@ final class Delivered {
                 return rows;
             }
             messages += expectedRows - rows.size();
-        }
-    }
-
-    /**
-     * Records of {@code topic} a reader with {@code isolation} ({@code read_committed} or {@code
-     * read_uncommitted}) sees from the beginning, read until a poll of {@code quiet} returns none.
-     */
-    static int count(KafkaServer kafka, String topic, String isolation, Duration quiet) {
-        Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation);
-        props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-        props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
-            List<TopicPartition> partitions = new ArrayList<>();
-            consumer.partitionsFor(topic)
-                    .forEach(p -> partitions.add(new TopicPartition(topic, p.partition())));
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            int count = 0;
-            int batch;
-            do {
-                batch = consumer.poll(quiet).count();
-                count += batch;
-            } while (batch > 0);
-            return count;
         }
     }
 

@@ -14,11 +14,8 @@ import io.sluice.it.job.EmbeddedJobs;
 import io.sluice.it.server.KafkaExtension;
 import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
+import io.sluice.it.server.Waits;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -27,7 +24,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -72,7 +68,17 @@ class ExactlyOnceITCase {
                     KAFKA.server().drainReadCommitted(topic, ROWS * (round + 1), WAIT);
                     updateAll(mariaDb, database, round + 1);
                     round++;
-                    awaitUncommitted(topic, ROWS * (round + 1));
+                    int written = ROWS * (round + 1);
+                    Waits.until(
+                            "uncommitted records appear",
+                            WAIT,
+                            () ->
+                                    KAFKA.server()
+                                                    .count(
+                                                            topic,
+                                                            "read_uncommitted",
+                                                            Duration.ofMillis(100))
+                                            >= written);
                     // Index 0 is the cluster's original TaskManager: MiniCluster keeps terminated
                     // ones in its list, so a second failure test in this class would need index 1.
                     cluster.terminateTaskManager(0).get(1, TimeUnit.MINUTES);
@@ -113,42 +119,11 @@ class ExactlyOnceITCase {
             }
             assertThat(seen).containsExactlyInAnyOrderElementsOf(want);
             // The failure really cut an open transaction: its aborted records are in the log.
-            assertThat(countRecords(topic, "read_uncommitted", Duration.ofSeconds(2)))
+            assertThat(KAFKA.server().count(topic, "read_uncommitted", Duration.ofSeconds(2)))
                     .as("records in the log, aborted ones included")
                     .isGreaterThan(expected);
         } finally {
             job.cancel().get(1, TimeUnit.MINUTES);
-        }
-    }
-
-    /** Waits until a read_uncommitted reader sees at least {@code count} records. */
-    private static void awaitUncommitted(String topic, int count) {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (countRecords(topic, "read_uncommitted", Duration.ofMillis(100)) < count) {
-            assertThat(System.nanoTime()).as("uncommitted records appear").isLessThan(deadline);
-        }
-    }
-
-    /** Data records a reader with {@code isolation} sees, read until {@code quiet} passes idle. */
-    private static int countRecords(String topic, String isolation, Duration quiet) {
-        Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.server().bootstrapServers());
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation);
-        props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-        props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
-            List<TopicPartition> partitions = new ArrayList<>();
-            consumer.partitionsFor(topic)
-                    .forEach(p -> partitions.add(new TopicPartition(topic, p.partition())));
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            int count = 0;
-            int batch;
-            do {
-                batch = consumer.poll(quiet).count();
-                count += batch;
-            } while (batch > 0);
-            return count;
         }
     }
 

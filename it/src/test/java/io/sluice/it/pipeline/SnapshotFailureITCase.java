@@ -86,11 +86,7 @@ class SnapshotFailureITCase {
             long deadline = System.nanoTime() + WAIT.toNanos();
             int committed = 0;
             while (committed == 0
-                    || Delivered.count(
-                                    KAFKA.server(),
-                                    topic,
-                                    "read_uncommitted",
-                                    Duration.ofMillis(100))
+                    || KAFKA.server().count(topic, "read_uncommitted", Duration.ofMillis(100))
                             <= committed) {
                 assertThat(System.nanoTime())
                         .as("a checkpoint commits rows, more follow")
@@ -100,9 +96,7 @@ class SnapshotFailureITCase {
             // Index 0 is the cluster's original TaskManager: MiniCluster keeps terminated ones in
             // its list, so a second failure test in this class would need index 1.
             cluster.terminateTaskManager(0).get(1, TimeUnit.MINUTES);
-            int written =
-                    Delivered.count(
-                            KAFKA.server(), topic, "read_uncommitted", Duration.ofSeconds(1));
+            int written = KAFKA.server().count(topic, "read_uncommitted", Duration.ofSeconds(1));
             assertThat(written)
                     .as(
                             "snapshot chunks remained when the TaskManager died (committed %s)",
@@ -155,9 +149,7 @@ class SnapshotFailureITCase {
             // Whether the kill also cut an open transaction depends on whether a chunk was emitted
             // since the last checkpoint: reported, not asserted (the exact drain above is the
             // proof).
-            int inLog =
-                    Delivered.count(
-                            KAFKA.server(), topic, "read_uncommitted", Duration.ofSeconds(2));
+            int inLog = KAFKA.server().count(topic, "read_uncommitted", Duration.ofSeconds(2));
             System.out.printf(
                     "SnapshotFailureITCase: %d aborted records in the log%n",
                     inLog - expected.size());
@@ -167,7 +159,7 @@ class SnapshotFailureITCase {
     }
 
     private static int committed(String topic, Duration quiet) {
-        return Delivered.count(KAFKA.server(), topic, "read_committed", quiet);
+        return KAFKA.server().count(topic, "read_committed", quiet);
     }
 
     private static String change(String type, Object id, Object version) {
