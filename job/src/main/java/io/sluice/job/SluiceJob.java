@@ -30,6 +30,7 @@ import io.sluice.functions.sink.SinkFactory;
 import io.sluice.functions.sink.SinkMessage;
 import io.sluice.functions.sink.SinkOptions;
 import io.sluice.functions.sink.SinkType;
+import io.sluice.functions.source.HeartbeatTable;
 import io.sluice.functions.source.MySqlSourceFactory;
 import io.sluice.functions.types.RoutedChangeTypeInfo;
 import io.sluice.functions.types.SinkMessageTypeInfo;
@@ -113,7 +114,10 @@ public final class SluiceJob {
         // Chained to the source: key changes split before keying, so each half keeps its key's
         // path; statements copied to every route subtask.
         SingleOutputStreamOperator<RoutedChange> normalized =
-                changes.flatMap(new ChangeNormalizer(parallelism.route))
+                changes.flatMap(
+                                new ChangeNormalizer(
+                                        parallelism.route,
+                                        HeartbeatTable.from(config).orElse(null)))
                         .returns(new RoutedChangeTypeInfo())
                         .uid(NORMALIZE_UID)
                         .name("Normalize changes")

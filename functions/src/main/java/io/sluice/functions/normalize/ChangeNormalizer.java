@@ -3,11 +3,16 @@ package io.sluice.functions.normalize;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichFlatMapFunction;
+import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.util.Collector;
 
 import io.sluice.functions.encode.ChangeEventKeySelector;
 import io.sluice.functions.route.RoutedChange;
+import io.sluice.functions.source.HeartbeatTable;
+import io.sluice.functions.source.internal.HeartbeatWriter;
 import io.sluice.serializers.event.ChangeEvent;
+
+import javax.annotation.Nullable;
 
 /**
  * The first step after the source, chained to it: splits primary-key changes ({@link
@@ -15,6 +20,9 @@ import io.sluice.serializers.event.ChangeEvent;
  * exchange, and sends each statement to every route subtask, so that on each path it follows the
  * rows of its table sent before it. Also measures what the source delivers (metric group {@code
  * sluice}): rows, transactions, lag and snapshot progress.
+ *
+ * <p>With a {@link HeartbeatTable}, subtask 0 writes it on a timer and every subtask drops its rows
+ * after taking their binlog time for the lag.
  */
 @Internal
 public final class ChangeNormalizer extends RichFlatMapFunction<ChangeEvent, RoutedChange> {
@@ -22,32 +30,62 @@ public final class ChangeNormalizer extends RichFlatMapFunction<ChangeEvent, Rou
     private static final long serialVersionUID = 1L;
 
     private final int routeParallelism;
+    @Nullable private final HeartbeatTable heartbeat;
 
     private transient PrimaryKeyChangeSplitter splitter;
     private transient Collector<RoutedChange> out;
     private transient Collector<ChangeEvent> rows;
     private transient SourceProgress progress;
+    @Nullable private transient HeartbeatWriter heartbeatWriter;
 
     /**
      * @param routeParallelism how many route subtasks each statement must reach
      */
     public ChangeNormalizer(int routeParallelism) {
+        this(routeParallelism, null);
+    }
+
+    /**
+     * @param routeParallelism how many route subtasks each statement must reach
+     * @param heartbeat the heartbeat table to write and drop, or null for none
+     */
+    public ChangeNormalizer(int routeParallelism, @Nullable HeartbeatTable heartbeat) {
         if (routeParallelism < 1) {
             throw new IllegalArgumentException(
                     "routeParallelism must be at least 1, but was " + routeParallelism);
         }
         this.routeParallelism = routeParallelism;
+        this.heartbeat = heartbeat;
     }
 
     @Override
     public void open(OpenContext context) {
         splitter = new PrimaryKeyChangeSplitter();
         rows = new RowCollector();
-        progress = new SourceProgress(getRuntimeContext().getMetricGroup().addGroup("sluice"));
+        MetricGroup group = getRuntimeContext().getMetricGroup().addGroup("sluice");
+        progress = new SourceProgress(group);
+        if (heartbeat != null && getRuntimeContext().getTaskInfo().getIndexOfThisSubtask() == 0) {
+            heartbeatWriter =
+                    HeartbeatWriter.start(
+                            heartbeat,
+                            group.counter("heartbeatWrites"),
+                            group.counter("heartbeatWriteErrors"));
+        }
+    }
+
+    @Override
+    public void close() {
+        if (heartbeatWriter != null) {
+            heartbeatWriter.close();
+        }
     }
 
     @Override
     public void flatMap(ChangeEvent change, Collector<RoutedChange> out) {
+        if (heartbeat != null && heartbeat.contains(change)) {
+            progress.heartbeat(change);
+            return;
+        }
         progress.record(change, System.currentTimeMillis());
         if (change.isDdl()) {
             int hash = ChangeEventKeySelector.hashOf(change);

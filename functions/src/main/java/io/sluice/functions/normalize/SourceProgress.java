@@ -14,7 +14,9 @@ import io.sluice.serializers.event.ChangeEvent;
  * <p>A transaction is counted when the GTID changes or, without GTIDs, when the change's binlog
  * position does (Debezium reports a transaction's start position for all of its rows on MariaDB; on
  * MySQL with GTIDs the GTID decides). Lag is now minus the newest binlog execute time seen, and 0
- * before any binlog change, while snapshotting.
+ * before any binlog change, while snapshotting. Heartbeat rows ({@link
+ * io.sluice.functions.source.HeartbeatTable}) move that time too, so the lag stays true while the
+ * captured tables are idle; without them it grows while the database is idle.
  */
 @Internal
 final class SourceProgress {
@@ -24,6 +26,7 @@ final class SourceProgress {
     private final Counter rowsIn;
     private final Counter snapshotRows;
     private final Counter transactions;
+    private final Counter heartbeats;
 
     private String lastFile = "";
     private long lastPosition = -1;
@@ -37,6 +40,7 @@ final class SourceProgress {
         rowsIn = group.counter("rowsIn");
         snapshotRows = group.counter("snapshotRows");
         transactions = group.counter("transactions");
+        heartbeats = group.counter("heartbeats");
         group.meter("transactionsPerSecond", new MeterView(transactions));
         group.gauge("lagMs", this::lagMs);
         group.gauge("snapshotting", this::snapshotting);
@@ -65,6 +69,17 @@ final class SourceProgress {
             lastPosition = change.binlogPosition();
             lastGtid = gtid;
         }
+        if (change.executeTime() > lastExecuteTime) {
+            lastExecuteTime = change.executeTime();
+        }
+    }
+
+    /** A heartbeat row: proof that the binlog has been read up to its execute time. */
+    void heartbeat(ChangeEvent change) {
+        if (change.binlogFile().isEmpty()) {
+            return; // the heartbeat table's snapshot row says nothing about the binlog
+        }
+        heartbeats.inc();
         if (change.executeTime() > lastExecuteTime) {
             lastExecuteTime = change.executeTime();
         }

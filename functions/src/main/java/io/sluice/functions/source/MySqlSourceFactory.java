@@ -12,9 +12,12 @@ import io.sluice.serializers.event.ChangeEvent;
 
 import java.time.DateTimeException;
 import java.time.ZoneId;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
+import java.util.stream.Stream;
 
 import static org.apache.flink.util.Preconditions.checkArgument;
 
@@ -28,7 +31,9 @@ public final class MySqlSourceFactory {
      * A source that snapshots the selected tables in parallel chunks, then follows the binlog,
      * emitting each change as a {@link ChangeEvent} whose values are Canal's text (see {@link
      * ChangeEventDeserializationSchema}); DDL too, if {@link
-     * MySqlSourceOptions#INCLUDE_SCHEMA_CHANGES} is on.
+     * MySqlSourceOptions#INCLUDE_SCHEMA_CHANGES} is on. With {@link
+     * MySqlSourceOptions#HEARTBEAT_TABLE} set, it also captures that table, which it creates here
+     * if missing.
      */
     public static MySqlSource<ChangeEvent> changeEventSource(ReadableConfig config) {
         return source(config, new ChangeEventDeserializationSchema(timestampZone(config)));
@@ -71,18 +76,30 @@ public final class MySqlSourceFactory {
                 !tables.isEmpty(),
                 "Option '%s' must name at least one table, but is empty",
                 MySqlSourceOptions.TABLES.key());
+        Optional<HeartbeatTable> heartbeat = HeartbeatTable.from(config);
         String[] databases =
-                tables.stream()
-                        .map(MySqlSourceFactory::databaseOf)
+                Stream.concat(
+                                tables.stream().map(MySqlSourceFactory::databaseOf),
+                                heartbeat.stream().map(HeartbeatTable::database))
                         .distinct()
                         .toArray(String[]::new);
+        String[] tableList =
+                Stream.concat(
+                                Arrays.stream(
+                                        tableFilters(
+                                                tables,
+                                                config.get(MySqlSourceOptions.TABLES_EXCLUDE))),
+                                heartbeat.stream().map(HeartbeatTable::regex))
+                        .toArray(String[]::new);
+        // Before the source starts, so the binlog reader knows the table when its rows come.
+        heartbeat.ifPresent(HeartbeatTable::create);
         return MySqlSource.<T>builder()
                 .hostname(config.get(MySqlSourceOptions.HOSTNAME))
                 .port(config.get(MySqlSourceOptions.PORT))
                 .username(config.get(MySqlSourceOptions.USERNAME))
                 .password(password)
                 .databaseList(databases)
-                .tableList(tableFilters(tables, config.get(MySqlSourceOptions.TABLES_EXCLUDE)))
+                .tableList(tableList)
                 .serverId(config.get(MySqlSourceOptions.SERVER_ID))
                 .serverTimeZone(config.get(MySqlSourceOptions.SERVER_TIME_ZONE))
                 .heartbeatInterval(config.get(MySqlSourceOptions.HEARTBEAT_INTERVAL))

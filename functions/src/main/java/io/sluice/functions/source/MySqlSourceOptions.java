@@ -74,8 +74,21 @@ public final class MySqlSourceOptions {
                     .durationType()
                     .defaultValue(Duration.ofSeconds(30))
                     .withDescription(
-                            "How often the binlog reader asks for a heartbeat, so offsets and"
-                                    + " lag move while the database is idle.");
+                            "How often the binlog reader asks the server for a heartbeat, so"
+                                    + " offsets move while the database is idle, and how often"
+                                    + " 'source.heartbeat-table' is written.");
+
+    public static final ConfigOption<String> HEARTBEAT_TABLE =
+            ConfigOptions.key("source.heartbeat-table")
+                    .stringType()
+                    .defaultValue("")
+                    .withDescription(
+                            "A 'database.table' that Sluice creates if missing and updates every"
+                                    + " 'source.heartbeat-interval', then reads back from the"
+                                    + " binlog and drops, so the lag metric stays true while the"
+                                    + " captured tables are idle. Needs CREATE, INSERT and UPDATE"
+                                    + " on it. Empty: no heartbeat, and the lag grows while the"
+                                    + " database is idle.");
 
     public static final ConfigOption<String> TIMESTAMP_TIME_ZONE =
             ConfigOptions.key("source.timestamp-time-zone")

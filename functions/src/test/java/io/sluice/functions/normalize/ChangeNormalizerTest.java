@@ -1,10 +1,13 @@
 package io.sluice.functions.normalize;
 
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.metrics.testutils.MetricListener;
 import org.apache.flink.streaming.api.operators.StreamFlatMap;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 
 import io.sluice.functions.route.RoutedChange;
+import io.sluice.functions.source.HeartbeatTable;
+import io.sluice.functions.source.MySqlSourceOptions;
 import io.sluice.functions.types.ChangeEventSerializer;
 import io.sluice.functions.types.RoutedChangeSerializer;
 import io.sluice.serializers.event.ChangeEvent;
@@ -17,6 +20,7 @@ import java.sql.Types;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ChangeNormalizerTest {
 
@@ -101,5 +105,59 @@ class ChangeNormalizerTest {
         assertThat(metrics.<Integer>getGauge("snapshotting").orElseThrow().getValue()).isZero();
         assertThat(metrics.<Long>getGauge("lagMs").orElseThrow().getValue())
                 .isGreaterThanOrEqualTo(30_000);
+    }
+
+    @Test
+    void heartbeatRowsMoveTheLagAndAreDropped() throws Exception {
+        Configuration config = new Configuration();
+        config.set(MySqlSourceOptions.HEARTBEAT_TABLE, "shop.beat");
+        HeartbeatTable heartbeat = HeartbeatTable.from(config).orElseThrow();
+        TableSchema beatSchema =
+                TableSchema.builder("shop", "beat")
+                        .column("id", "int(11)", Types.INTEGER, true)
+                        .column("ts", "datetime(3)", Types.TIMESTAMP, false)
+                        .build();
+        long now = System.currentTimeMillis();
+        ChangeEvent beat =
+                ChangeEvent.builder(beatSchema, ChangeType.UPDATE)
+                        .before(new RowImage.Builder().append(1).append("a").build())
+                        .after(new RowImage.Builder().append(1).append("b").build())
+                        .binlog("bin.000001", 900, 0)
+                        .executeTime(now - 1_000)
+                        .build();
+        // Subtask 1 of 2: only subtask 0 writes the table, so no database is needed here.
+        try (OneInputStreamOperatorTestHarness<ChangeEvent, RoutedChange> harness =
+                new OneInputStreamOperatorTestHarness<>(
+                        new StreamFlatMap<>(new ChangeNormalizer(1, heartbeat)), 2, 2, 1)) {
+            harness.setup(new RoutedChangeSerializer());
+            harness.open();
+            harness.processElement(insert(1, "bin.000001", 100, now - 600_000), 0);
+            harness.processElement(beat, 0);
+            assertThat(harness.extractOutputValues())
+                    .extracting(c -> c.change().table())
+                    .containsExactly("items");
+        }
+
+        MetricListener metrics = new MetricListener();
+        SourceProgress progress = new SourceProgress(metrics.getMetricGroup());
+        progress.record(insert(1, "bin.000001", 100, now - 600_000), now);
+        assertThat(progress.lagMs()).isGreaterThanOrEqualTo(600_000);
+        progress.heartbeat(beat);
+        assertThat(progress.lagMs()).isBetween(1_000L, 600_000L);
+        assertThat(metrics.getCounter("heartbeats").orElseThrow().getCount()).isEqualTo(1);
+        assertThat(metrics.getCounter("rowsIn").orElseThrow().getCount()).isEqualTo(1);
+    }
+
+    @Test
+    void heartbeatTableNamesAreChecked() {
+        Configuration config = new Configuration();
+        assertThat(HeartbeatTable.from(config)).isEmpty();
+        config.set(MySqlSourceOptions.HEARTBEAT_TABLE, "shop.beat`; DROP");
+        assertThatThrownBy(() -> HeartbeatTable.from(config))
+                .hasMessageContaining("'source.heartbeat-table'")
+                .hasMessageContaining("letters, digits")
+                .hasMessageContaining("'shop.beat`; DROP'");
+        config.set(MySqlSourceOptions.HEARTBEAT_TABLE, "beat");
+        assertThatThrownBy(() -> HeartbeatTable.from(config)).hasMessageContaining("'beat'");
     }
 }

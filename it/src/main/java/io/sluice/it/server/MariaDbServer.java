@@ -313,6 +313,26 @@ public final class MariaDbServer implements AutoCloseable {
         return name;
     }
 
+    /**
+     * Lets {@link #CDC_USER} create, insert and update tables of {@code database}, as a heartbeat
+     * table needs ({@code source.heartbeat-table}).
+     */
+    public void grantCdcWrites(String database) {
+        execute(
+                null,
+                ACCOUNT_HOSTS.stream()
+                        .map(
+                                host ->
+                                        "GRANT CREATE, INSERT, UPDATE ON `"
+                                                + database
+                                                + "`.* TO '"
+                                                + CDC_USER
+                                                + "'@'"
+                                                + host
+                                                + "'")
+                        .toArray(String[]::new));
+    }
+
     /** Runs {@code statements} in order as root, in {@code database} (null for none). */
     public void execute(String database, String... statements) {
         try (Connection connection = connect(database);

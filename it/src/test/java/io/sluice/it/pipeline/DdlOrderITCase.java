@@ -6,25 +6,21 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.InjectClusterRESTAddress;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 
-import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
-import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
-
 import io.sluice.functions.encode.MessageFormat;
 import io.sluice.it.canal.CanalMessages;
 import io.sluice.it.canal.CanalMessages.Row;
 import io.sluice.it.flink.FlinkMiniCluster;
+import io.sluice.it.flink.JobMetrics;
 import io.sluice.it.job.EmbeddedJobs;
 import io.sluice.it.server.KafkaExtension;
 import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
+import io.sluice.it.server.Waits;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -181,7 +177,15 @@ class DdlOrderITCase {
     }
 
     private static void assertMetricsMoved(URI rest, JobClient job, int messages) throws Exception {
-        Map<String, Long> sums = sluiceMetrics(rest, job);
+        Map<String, Long> sums = new TreeMap<>();
+        Waits.until(
+                "the encoders' metrics in the REST API",
+                WAIT,
+                () -> {
+                    sums.clear();
+                    sums.putAll(JobMetrics.sums(rest, job.getJobID()));
+                    return sums.containsKey("sluice.messagesOut");
+                });
         assertThat(sums)
                 .containsKeys(
                         "sluice.rowsIn",
@@ -194,53 +198,5 @@ class DdlOrderITCase {
         assertThat(sums.get("sluice.snapshotRows")).isEqualTo(KEYS);
         assertThat(sums.get("sluice.transactions")).isGreaterThan(0);
         assertThat(sums.get("sluice.bytesOut")).isGreaterThan(0);
-    }
-
-    /**
-     * Sums of every Sluice metric over all vertices and subtasks, by its name below the operator.
-     */
-    private static Map<String, Long> sluiceMetrics(URI rest, JobClient job) throws Exception {
-        ObjectMapper json = new ObjectMapper();
-        HttpClient http = HttpClient.newHttpClient();
-        String base = rest.toString().replaceAll("/$", "") + "/jobs/" + job.getJobID();
-        Map<String, Long> sums = new TreeMap<>();
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        // The REST metric store fills asynchronously; wait until the encoders report.
-        while (!sums.containsKey("sluice.messagesOut") && System.nanoTime() < deadline) {
-            sums.clear();
-            for (JsonNode vertex : get(http, json, base).path("vertices")) {
-                String vertexUrl = base + "/vertices/" + vertex.path("id").asText();
-                List<String> ids = new ArrayList<>();
-                for (JsonNode metric : get(http, json, vertexUrl + "/subtasks/metrics")) {
-                    String id = metric.path("id").asText();
-                    if (id.contains(".sluice.")) {
-                        ids.add(id);
-                    }
-                }
-                if (ids.isEmpty()) {
-                    continue;
-                }
-                String query = String.join(",", ids);
-                for (JsonNode metric :
-                        get(http, json, vertexUrl + "/subtasks/metrics?agg=sum&get=" + query)) {
-                    String id = metric.path("id").asText();
-                    String name = id.substring(id.indexOf(".sluice.") + 1);
-                    sums.merge(name, (long) metric.path("sum").asDouble(), Long::sum);
-                }
-            }
-            if (!sums.containsKey("sluice.messagesOut")) {
-                Thread.sleep(500);
-            }
-        }
-        return sums;
-    }
-
-    private static JsonNode get(HttpClient http, ObjectMapper json, String url) throws Exception {
-        HttpResponse<String> response =
-                http.send(
-                        HttpRequest.newBuilder(URI.create(url)).build(),
-                        HttpResponse.BodyHandlers.ofString());
-        assertThat(response.statusCode()).as("GET %s: %s", url, response.body()).isEqualTo(200);
-        return json.readTree(response.body());
     }
 }

@@ -1,0 +1,170 @@
+package io.sluice.functions.source;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.configuration.ReadableConfig;
+
+import io.sluice.serializers.event.ChangeEvent;
+
+import java.io.Serializable;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * The table behind {@link MySqlSourceOptions#HEARTBEAT_TABLE}: Sluice writes it on a timer and
+ * reads the writes back from the binlog, so the newest binlog time it has seen stays recent while
+ * the captured tables are idle, and stops moving when the pipeline stalls. Debezium's heartbeat
+ * action query and Canal's detecting SQL work the same way; Flink CDC's own heartbeat records stop
+ * in its record emitter and never reach the job.
+ */
+@Internal
+public final class HeartbeatTable implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    /** Plain identifiers only, so the name is both a safe SQL identifier and a literal regex. */
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_$]+");
+
+    private final String database;
+    private final String table;
+    private final String jdbcUrl;
+    private final String user;
+    private final String password;
+    private final Duration interval;
+
+    private HeartbeatTable(
+            String database,
+            String table,
+            String jdbcUrl,
+            String user,
+            String password,
+            Duration interval) {
+        this.database = database;
+        this.table = table;
+        this.jdbcUrl = jdbcUrl;
+        this.user = user;
+        this.password = password;
+        this.interval = interval;
+    }
+
+    /** The configured heartbeat table, or empty when the option is empty. */
+    public static Optional<HeartbeatTable> from(ReadableConfig config) {
+        String name = config.get(MySqlSourceOptions.HEARTBEAT_TABLE).trim();
+        if (name.isEmpty()) {
+            return Optional.empty();
+        }
+        int dot = name.indexOf('.');
+        String database = dot < 0 ? "" : name.substring(0, dot);
+        String table = dot < 0 ? "" : name.substring(dot + 1);
+        if (!NAME.matcher(database).matches() || !NAME.matcher(table).matches()) {
+            throw new IllegalArgumentException(
+                    "Option '"
+                            + MySqlSourceOptions.HEARTBEAT_TABLE.key()
+                            + "' takes 'database.table' made of letters, digits, '_' and '$',"
+                            + " but is '"
+                            + name
+                            + "'");
+        }
+        Duration interval = config.get(MySqlSourceOptions.HEARTBEAT_INTERVAL);
+        if (interval.isNegative() || interval.isZero()) {
+            throw new IllegalArgumentException(
+                    "Option '"
+                            + MySqlSourceOptions.HEARTBEAT_INTERVAL.key()
+                            + "' must be positive when '"
+                            + MySqlSourceOptions.HEARTBEAT_TABLE.key()
+                            + "' is set, but is "
+                            + interval);
+        }
+        String url =
+                "jdbc:mysql://"
+                        + config.get(MySqlSourceOptions.HOSTNAME)
+                        + ":"
+                        + config.get(MySqlSourceOptions.PORT)
+                        + "/?useSSL=false&allowPublicKeyRetrieval=true&connectTimeout=10000";
+        return Optional.of(
+                new HeartbeatTable(
+                        database,
+                        table,
+                        url,
+                        config.get(MySqlSourceOptions.USERNAME),
+                        config.getOptional(MySqlSourceOptions.PASSWORD).orElse(""),
+                        interval));
+    }
+
+    /** The 'database.table' name. */
+    public String qualifiedName() {
+        return database + "." + table;
+    }
+
+    /** The source's table filter for this table: the name with its dot escaped. */
+    String regex() {
+        return database + "\\." + table;
+    }
+
+    String database() {
+        return database;
+    }
+
+    public Duration interval() {
+        return interval;
+    }
+
+    /** Whether a change is one of the heartbeat table's (cheap: two string compares). */
+    public boolean contains(ChangeEvent change) {
+        return table.equals(change.table()) && database.equals(change.database());
+    }
+
+    /**
+     * Creates the table if it is missing. Called before the source starts: a table created later
+     * would reach the binlog reader only as DDL it may read before it knows the table.
+     */
+    public void create() {
+        try (Connection connection = connect();
+                Statement statement = connection.createStatement()) {
+            statement.execute(
+                    "CREATE TABLE IF NOT EXISTS "
+                            + quoted()
+                            + " (id INT NOT NULL PRIMARY KEY, ts DATETIME(3) NOT NULL)");
+        } catch (SQLException e) {
+            throw failure("cannot be created", e);
+        }
+    }
+
+    /** Writes one heartbeat: the binlog gets an UPDATE (or the first INSERT) of row 1. */
+    public void write(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+            statement.executeUpdate(
+                    "INSERT INTO "
+                            + quoted()
+                            + " (id, ts) VALUES (1, NOW(3)) ON DUPLICATE KEY UPDATE ts = NOW(3)");
+        }
+    }
+
+    public Connection connect() throws SQLException {
+        return DriverManager.getConnection(jdbcUrl, user, password);
+    }
+
+    /** An error that names the option, the table and what failed. */
+    public IllegalStateException failure(String what, SQLException cause) {
+        return new IllegalStateException(
+                "The heartbeat table '"
+                        + qualifiedName()
+                        + "' (option '"
+                        + MySqlSourceOptions.HEARTBEAT_TABLE.key()
+                        + "') "
+                        + what
+                        + " as user '"
+                        + user
+                        + "': "
+                        + cause.getMessage(),
+                cause);
+    }
+
+    private String quoted() {
+        return "`" + database + "`.`" + table + "`";
+    }
+}

@@ -1,0 +1,71 @@
+package io.sluice.it.flink;
+
+import org.apache.flink.api.common.JobID;
+
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Sluice's metrics of a running job as the web UI shows them, read from the REST API. The REST
+ * metric store fills asynchronously (every {@code metrics.fetcher.update-interval}), so callers
+ * poll until the metrics they need are there.
+ */
+public final class JobMetrics {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    private JobMetrics() {}
+
+    /**
+     * Every metric of the {@code sluice} group, summed over all vertices and subtasks, by its name
+     * below the operator (e.g. {@code sluice.rowsIn}); empty before the store has them.
+     */
+    public static Map<String, Long> sums(URI rest, JobID job)
+            throws IOException, InterruptedException {
+        String base = rest.toString().replaceAll("/$", "") + "/jobs/" + job;
+        Map<String, Long> sums = new TreeMap<>();
+        for (JsonNode vertex : get(base).path("vertices")) {
+            String vertexUrl = base + "/vertices/" + vertex.path("id").asText();
+            List<String> ids = new ArrayList<>();
+            for (JsonNode metric : get(vertexUrl + "/subtasks/metrics")) {
+                String id = metric.path("id").asText();
+                if (id.contains(".sluice.")) {
+                    ids.add(id);
+                }
+            }
+            if (ids.isEmpty()) {
+                continue;
+            }
+            String query = String.join(",", ids);
+            for (JsonNode metric : get(vertexUrl + "/subtasks/metrics?agg=sum&get=" + query)) {
+                String id = metric.path("id").asText();
+                String name = id.substring(id.indexOf(".sluice.") + 1);
+                sums.merge(name, (long) metric.path("sum").asDouble(), Long::sum);
+            }
+        }
+        return sums;
+    }
+
+    private static JsonNode get(String url) throws IOException, InterruptedException {
+        HttpResponse<String> response =
+                HTTP.send(
+                        HttpRequest.newBuilder(URI.create(url)).build(),
+                        HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() != 200) {
+            throw new IOException(
+                    "GET " + url + " answered " + response.statusCode() + ": " + response.body());
+        }
+        return JSON.readTree(response.body());
+    }
+}

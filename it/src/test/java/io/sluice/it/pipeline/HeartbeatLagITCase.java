@@ -1,0 +1,108 @@
+package io.sluice.it.pipeline;
+
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.InjectClusterRESTAddress;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+
+import io.sluice.it.flink.FlinkMiniCluster;
+import io.sluice.it.flink.JobMetrics;
+import io.sluice.it.job.EmbeddedJobs;
+import io.sluice.it.server.KafkaExtension;
+import io.sluice.it.server.MariaDbExtension;
+import io.sluice.it.server.MariaDbServer;
+import io.sluice.it.server.Waits;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * With a heartbeat table, the lag stays small while the captured tables are idle: heartbeat rows
+ * travel the binlog like any change, move the lag's binlog time and never reach Kafka. Without
+ * them, lag would be at least the idle time, so the wait below could never end.
+ */
+class HeartbeatLagITCase {
+
+    @RegisterExtension static final MariaDbExtension MARIADB = new MariaDbExtension();
+    @RegisterExtension static final KafkaExtension KAFKA = new KafkaExtension();
+    @RegisterExtension static final MiniClusterExtension FLINK = FlinkMiniCluster.extension(2);
+
+    private static final Duration WAIT = Duration.ofMinutes(3);
+    private static final int ROWS = 5;
+
+    /** Longer than the REST metric store's staleness (10 s) plus the lag allowed below. */
+    private static final long IDLE_MS = 25_000;
+
+    private static final long LAG_BOUND_MS = 10_000;
+
+    @Test
+    void lagStaysSmallWhileTheDatabaseIsIdle(@InjectClusterRESTAddress URI rest) throws Exception {
+        MariaDbServer mariaDb = MARIADB.server();
+        String database = mariaDb.createDatabase("heartbeat", null);
+        mariaDb.execute(database, "CREATE TABLE items (id INT PRIMARY KEY, name VARCHAR(16))");
+        mariaDb.grantCdcWrites(database);
+        String topic = "heartbeat-" + database;
+        KAFKA.server().createTopic(topic, 1);
+
+        Configuration config =
+                EmbeddedJobs.config(
+                        mariaDb,
+                        KAFKA.server(),
+                        database + "\\.items",
+                        topic,
+                        "source.heartbeat-table=" + database + ".sluice_heartbeat",
+                        "source.heartbeat-interval=1s",
+                        "job.checkpoint-interval=500ms");
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(1);
+        JobClient job = EmbeddedJobs.start(env, config, "heartbeat-" + database);
+        try {
+            for (int id = 1; id <= ROWS; id++) {
+                mariaDb.execute(database, "INSERT INTO items VALUES (" + id + ", 'x')");
+            }
+            assertThat(KAFKA.server().drainReadCommitted(topic, ROWS, WAIT)).hasSize(ROWS);
+            long lastChange = System.currentTimeMillis();
+
+            Map<String, Long> sums = new TreeMap<>();
+            Waits.until(
+                    "a lag under "
+                            + LAG_BOUND_MS
+                            + " ms after "
+                            + IDLE_MS
+                            + " ms without changes to captured tables",
+                    WAIT,
+                    () -> {
+                        sums.clear();
+                        sums.putAll(JobMetrics.sums(rest, job.getJobID()));
+                        long idle = System.currentTimeMillis() - lastChange;
+                        Long lag = sums.get("sluice.lagMs");
+                        Long heartbeats = sums.get("sluice.heartbeats");
+                        return idle > IDLE_MS
+                                && lag != null
+                                && lag < LAG_BOUND_MS
+                                && heartbeats != null
+                                && heartbeats > 0;
+                    });
+            assertThat(sums.get("sluice.heartbeatWrites")).isGreaterThan(0);
+            assertThat(sums.get("sluice.heartbeatWriteErrors")).isZero();
+            // rowsIn is counted by both Normalize and Encode; the encoders' messages show alone
+            // what went on after Normalize.
+            assertThat(sums.get("sluice.messagesOut"))
+                    .as("heartbeats are dropped before encoding")
+                    .isEqualTo(ROWS);
+            assertThat(KAFKA.server().count(topic, "read_committed", Duration.ofSeconds(2)))
+                    .as("heartbeats never reach Kafka")
+                    .isEqualTo(ROWS);
+        } finally {
+            job.cancel().get(1, TimeUnit.MINUTES);
+        }
+    }
+}
