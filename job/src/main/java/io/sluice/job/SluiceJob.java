@@ -1,6 +1,7 @@
 package io.sluice.job;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.Partitioner;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.api.java.functions.KeySelector;
@@ -32,6 +33,7 @@ import io.sluice.functions.sink.SinkOptions;
 import io.sluice.functions.sink.SinkType;
 import io.sluice.functions.source.HeartbeatTable;
 import io.sluice.functions.source.MySqlSourceFactory;
+import io.sluice.functions.source.SnapshotEstimate;
 import io.sluice.functions.types.RoutedChangeTypeInfo;
 import io.sluice.functions.types.SinkMessageTypeInfo;
 import io.sluice.job.config.JobConfigLoader;
@@ -78,8 +80,10 @@ public final class SluiceJob {
         Parallelism parallelism = parallelism(env);
         // One owner per partition, chained to the writer of that partition.
         SingleOutputStreamOperator<SinkMessage> owned =
-                encode(route(env, parallelism), parallelism)
-                        .partitionCustom(new PartitionOwnerPartitioner(), new Identity<>())
+                exchange(
+                                encode(route(env, parallelism), parallelism),
+                                new PartitionOwnerPartitioner(),
+                                parallelism.sink)
                         .process(new PartitionOwnerFunction())
                         .returns(new SinkMessageTypeInfo())
                         .uid(PARTITION_OWNER_UID)
@@ -117,15 +121,15 @@ public final class SluiceJob {
                 changes.flatMap(
                                 new ChangeNormalizer(
                                         parallelism.route,
-                                        HeartbeatTable.from(config).orElse(null)))
+                                        HeartbeatTable.from(config).orElse(null),
+                                        SnapshotEstimate.rows(config)))
                         .returns(new RoutedChangeTypeInfo())
                         .uid(NORMALIZE_UID)
                         .name("Normalize changes")
                         .setParallelism(changes.getParallelism());
 
         // Keyed by table + primary key (a custom partitioner, so statement copies can be aimed).
-        return normalized
-                .partitionCustom(new ChangePartitioner(), new Identity<>())
+        return exchange(normalized, new ChangePartitioner(), parallelism.route)
                 .flatMap(
                         new ChangeRouteFunction(
                                 RouteOptions.router(config),
@@ -165,6 +169,18 @@ public final class SluiceJob {
                 route,
                 config.getOptional(JobOptions.ENCODE_PARALLELISM).orElse(route),
                 config.getOptional(JobOptions.SINK_PARALLELISM).orElse(defaultParallelism));
+    }
+
+    /**
+     * An exchange by {@code partitioner}, or none when both sides run one subtask: every record
+     * meets in that subtask anyway, and a chained hand-over costs no serialization.
+     */
+    private static <T> DataStream<T> exchange(
+            DataStream<T> in, Partitioner<T> partitioner, int downstreamParallelism) {
+        if (in.getParallelism() == 1 && downstreamParallelism == 1) {
+            return in;
+        }
+        return in.partitionCustom(partitioner, new Identity<>());
     }
 
     /** The configured parallelism of route, encode and sink, defaults applied. */

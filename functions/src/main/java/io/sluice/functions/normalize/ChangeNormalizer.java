@@ -31,6 +31,7 @@ public final class ChangeNormalizer extends RichFlatMapFunction<ChangeEvent, Rou
 
     private final int routeParallelism;
     @Nullable private final HeartbeatTable heartbeat;
+    private final long snapshotRowsEstimate;
 
     private transient PrimaryKeyChangeSplitter splitter;
     private transient Collector<RoutedChange> out;
@@ -42,20 +43,23 @@ public final class ChangeNormalizer extends RichFlatMapFunction<ChangeEvent, Rou
      * @param routeParallelism how many route subtasks each statement must reach
      */
     public ChangeNormalizer(int routeParallelism) {
-        this(routeParallelism, null);
+        this(routeParallelism, null, 0);
     }
 
     /**
      * @param routeParallelism how many route subtasks each statement must reach
      * @param heartbeat the heartbeat table to write and drop, or null for none
+     * @param snapshotRowsEstimate rows the snapshot is expected to read, reported by subtask 0
      */
-    public ChangeNormalizer(int routeParallelism, @Nullable HeartbeatTable heartbeat) {
+    public ChangeNormalizer(
+            int routeParallelism, @Nullable HeartbeatTable heartbeat, long snapshotRowsEstimate) {
         if (routeParallelism < 1) {
             throw new IllegalArgumentException(
                     "routeParallelism must be at least 1, but was " + routeParallelism);
         }
         this.routeParallelism = routeParallelism;
         this.heartbeat = heartbeat;
+        this.snapshotRowsEstimate = snapshotRowsEstimate;
     }
 
     @Override
@@ -64,7 +68,11 @@ public final class ChangeNormalizer extends RichFlatMapFunction<ChangeEvent, Rou
         rows = new RowCollector();
         MetricGroup group = getRuntimeContext().getMetricGroup().addGroup("sluice");
         progress = new SourceProgress(group);
-        if (heartbeat != null && getRuntimeContext().getTaskInfo().getIndexOfThisSubtask() == 0) {
+        boolean first = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask() == 0;
+        // One subtask reports the estimate, so that sums over subtasks stay right.
+        long estimate = first ? snapshotRowsEstimate : 0;
+        group.gauge("snapshotRowsEstimate", () -> estimate);
+        if (heartbeat != null && first) {
             heartbeatWriter =
                     HeartbeatWriter.start(
                             heartbeat,

@@ -3,11 +3,11 @@ package io.sluice.functions.source;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ReadableConfig;
 
+import io.sluice.functions.source.internal.SourceJdbc;
 import io.sluice.serializers.event.ChangeEvent;
 
 import java.io.Serializable;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -31,23 +31,13 @@ public final class HeartbeatTable implements Serializable {
 
     private final String database;
     private final String table;
-    private final String jdbcUrl;
-    private final String user;
-    private final String password;
+    private final SourceJdbc jdbc;
     private final Duration interval;
 
-    private HeartbeatTable(
-            String database,
-            String table,
-            String jdbcUrl,
-            String user,
-            String password,
-            Duration interval) {
+    private HeartbeatTable(String database, String table, SourceJdbc jdbc, Duration interval) {
         this.database = database;
         this.table = table;
-        this.jdbcUrl = jdbcUrl;
-        this.user = user;
-        this.password = password;
+        this.jdbc = jdbc;
         this.interval = interval;
     }
 
@@ -79,20 +69,7 @@ public final class HeartbeatTable implements Serializable {
                             + "' is set, but is "
                             + interval);
         }
-        String url =
-                "jdbc:mysql://"
-                        + config.get(MySqlSourceOptions.HOSTNAME)
-                        + ":"
-                        + config.get(MySqlSourceOptions.PORT)
-                        + "/?useSSL=false&allowPublicKeyRetrieval=true&connectTimeout=10000";
-        return Optional.of(
-                new HeartbeatTable(
-                        database,
-                        table,
-                        url,
-                        config.get(MySqlSourceOptions.USERNAME),
-                        config.getOptional(MySqlSourceOptions.PASSWORD).orElse(""),
-                        interval));
+        return Optional.of(new HeartbeatTable(database, table, SourceJdbc.from(config), interval));
     }
 
     /** The 'database.table' name. */
@@ -145,7 +122,7 @@ public final class HeartbeatTable implements Serializable {
     }
 
     public Connection connect() throws SQLException {
-        return DriverManager.getConnection(jdbcUrl, user, password);
+        return jdbc.connect();
     }
 
     /** An error that names the option, the table and what failed. */
@@ -158,7 +135,7 @@ public final class HeartbeatTable implements Serializable {
                         + "') "
                         + what
                         + " as user '"
-                        + user
+                        + jdbc.user()
                         + "': "
                         + cause.getMessage(),
                 cause);

@@ -128,7 +128,7 @@ class ChangeNormalizerTest {
         // Subtask 1 of 2: only subtask 0 writes the table, so no database is needed here.
         try (OneInputStreamOperatorTestHarness<ChangeEvent, RoutedChange> harness =
                 new OneInputStreamOperatorTestHarness<>(
-                        new StreamFlatMap<>(new ChangeNormalizer(1, heartbeat)), 2, 2, 1)) {
+                        new StreamFlatMap<>(new ChangeNormalizer(1, heartbeat, 0)), 2, 2, 1)) {
             harness.setup(new RoutedChangeSerializer());
             harness.open();
             harness.processElement(insert(1, "bin.000001", 100, now - 600_000), 0);
