@@ -13,6 +13,7 @@ import io.sluice.serializers.event.ChangeEvent;
 import java.time.DateTimeException;
 import java.time.ZoneId;
 import java.util.List;
+import java.util.Properties;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
@@ -31,7 +32,10 @@ public final class MySqlSourceFactory {
      * MySqlSourceOptions#INCLUDE_SCHEMA_CHANGES} is on.
      */
     public static MySqlSource<ChangeEvent> changeEventSource(ReadableConfig config) {
-        return source(config, new ChangeEventDeserializationSchema(timestampZone(config)));
+        return source(
+                config,
+                new ChangeEventDeserializationSchema(
+                        timestampZone(config), config.get(MySqlSourceOptions.INCLUDE_QUERIES)));
     }
 
     /**
@@ -41,13 +45,23 @@ public final class MySqlSourceFactory {
     public static <T> MySqlSource<T> source(
             ReadableConfig config, DebeziumDeserializationSchema<T> deserializer) {
         return MySqlSourceFactory.<T>builder(config)
-                .debeziumProperties(ChangeEventDeserializationSchema.debeziumProperties())
+                .debeziumProperties(debeziumProperties(config))
                 .includeSchemaChanges(config.get(MySqlSourceOptions.INCLUDE_SCHEMA_CHANGES))
                 // MySQL JSON from the binlog in MySQL's own layout, {"a": 1}, as Canal writes it
                 // and as snapshot reads return it (the legacy layout drops the spaces).
                 .useLegacyJsonFormat(false)
                 .deserializer(deserializer)
                 .build();
+    }
+
+    /** The conversion's Debezium settings, and {@code include.query} when queries are included. */
+    static Properties debeziumProperties(ReadableConfig config) {
+        Properties debezium = ChangeEventDeserializationSchema.debeziumProperties();
+        if (config.get(MySqlSourceOptions.INCLUDE_QUERIES)) {
+            // Debezium then reads MySQL's rows-query events into each row's source.query.
+            debezium.setProperty("include.query", "true");
+        }
+        return debezium;
     }
 
     private static <T> MySqlSourceBuilder<T> builder(ReadableConfig config) {
