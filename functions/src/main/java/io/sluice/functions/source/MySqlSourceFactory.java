@@ -8,6 +8,7 @@ import org.apache.flink.cdc.debezium.DebeziumDeserializationSchema;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ReadableConfig;
 
+import io.sluice.functions.source.internal.RowsQueryCheck;
 import io.sluice.serializers.event.ChangeEvent;
 
 import java.time.DateTimeException;
@@ -29,9 +30,19 @@ public final class MySqlSourceFactory {
      * A source that snapshots the selected tables in parallel chunks, then follows the binlog,
      * emitting each change as a {@link ChangeEvent} whose values are Canal's text (see {@link
      * ChangeEventDeserializationSchema}); DDL too, if {@link
-     * MySqlSourceOptions#INCLUDE_SCHEMA_CHANGES} is on.
+     * MySqlSourceOptions#INCLUDE_SCHEMA_CHANGES} is on. With {@link
+     * MySqlSourceOptions#INCLUDE_QUERIES} on, it first connects to check that the server is MySQL
+     * (see {@link RowsQueryCheck}).
      */
     public static MySqlSource<ChangeEvent> changeEventSource(ReadableConfig config) {
+        if (config.get(MySqlSourceOptions.INCLUDE_QUERIES)) {
+            RowsQueryCheck.check(
+                    config.get(MySqlSourceOptions.HOSTNAME),
+                    config.get(MySqlSourceOptions.PORT),
+                    config.get(MySqlSourceOptions.USERNAME),
+                    config.getOptional(MySqlSourceOptions.PASSWORD).orElse(""),
+                    MySqlSourceOptions.INCLUDE_QUERIES.key());
+        }
         return source(
                 config,
                 new ChangeEventDeserializationSchema(
