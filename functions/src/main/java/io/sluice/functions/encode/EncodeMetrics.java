@@ -10,9 +10,10 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * What an encoder produced: {@code rowsIn}, {@code messagesOut}, {@code bytesOut}, and per topic
+ * What an encoder produced: {@code rowsIn}, {@code messagesOut}, {@code bytesOut}, {@code
+ * queriesOut} (the QUERY messages of DML statements, {@code source.include-queries}), and per topic
  * (sub-group {@code topic} = name) {@code messages} and {@code bytes}. A statement is counted once
- * per copy it is encoded as.
+ * per copy it is encoded as; a DML statement's QUERY is a message, not a row.
  */
 @Internal
 final class EncodeMetrics {
@@ -21,6 +22,7 @@ final class EncodeMetrics {
     private final Counter rowsIn;
     private final Counter messagesOut;
     private final Counter bytesOut;
+    private final Counter queriesOut;
     private final Map<String, Counter[]> topics = new HashMap<>();
 
     EncodeMetrics(MetricGroup group) {
@@ -28,11 +30,14 @@ final class EncodeMetrics {
         rowsIn = group.counter("rowsIn");
         messagesOut = group.counter("messagesOut");
         bytesOut = group.counter("bytesOut");
+        queriesOut = group.counter("queriesOut");
     }
 
     void encoded(ChangeEvent change, String topic, int bytes) {
-        if (!change.isDdl()) {
+        if (change.isRow()) {
             rowsIn.inc();
+        } else if (!change.isDdl()) {
+            queriesOut.inc();
         }
         messagesOut.inc();
         bytesOut.inc(bytes);

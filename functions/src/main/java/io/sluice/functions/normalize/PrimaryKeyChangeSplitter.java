@@ -26,7 +26,12 @@ public final class PrimaryKeyChangeSplitter implements FlatMapFunction<ChangeEve
             out.collect(change);
             return;
         }
-        out.collect(half(change, ChangeType.DELETE).before(change.before()).build());
+        // The statement's text, if any, stays with the first half.
+        out.collect(
+                half(change, ChangeType.DELETE)
+                        .before(change.before())
+                        .query(change.query())
+                        .build());
         out.collect(half(change, ChangeType.INSERT).after(change.after()).build());
     }
 

@@ -13,6 +13,13 @@ import io.sluice.serializers.key.MessageKeyEncoder;
  * {@link PartitionRules} hash gives; a statement is copied to every partition of its topic (and to
  * every encoder subtask, when the encoders are not chained to this operator), so each partition
  * receives it in order with the table's rows.
+ *
+ * <p>A row that carries its DML statement's text ({@link ChangeEvent#query()}, the statement's
+ * first row) is preceded by Canal's QUERY message ({@link ChangeEvent#queryOf}) on the row's own
+ * topic, partition and path, without a key: it reaches that partition right before the row. It is
+ * not copied to the other partitions the statement's rows may reach: one copy per statement, as
+ * Canal writes, and a QUERY per partition would multiply every DML statement by the partition
+ * count.
  */
 @Internal
 public final class ChangeRouteFunction extends RichFlatMapFunction<RoutedChange, RoutedChange> {
@@ -68,10 +75,22 @@ public final class ChangeRouteFunction extends RichFlatMapFunction<RoutedChange,
         ChangeEvent change = in.change();
         String topic = router.topicOf(change.schema());
         int count = counts.countOf(topic);
-        if (!change.isDdl()) {
+        if (change.isRow()) {
             int partition =
                     PartitionRules.partition(
                             partitions.hasherFor(change.schema()).hash(change.data()), count);
+            if (!change.query().isEmpty()) {
+                out.collect(
+                        new RoutedChange(
+                                ChangeEvent.queryOf(change),
+                                in.keyHash(),
+                                RoutedChange.NO_TARGET,
+                                origin,
+                                0,
+                                topic,
+                                partition,
+                                null));
+            }
             out.collect(
                     in.routed(
                             topic,

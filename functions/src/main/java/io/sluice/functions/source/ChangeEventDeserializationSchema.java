@@ -23,6 +23,9 @@ import java.util.Properties;
  *   <li>Schema-change records (with {@code includeSchemaChanges(true)}) become DDL events: CREATE,
  *       ALTER, ERASE, TRUNCATE, RENAME, CINDEX, DINDEX, or QUERY, carrying the statement.
  *   <li>Heartbeats, watermarks and transaction markers produce nothing.
+ *   <li>With queries included (MySQL rows-query events), the first row of each DML statement
+ *       carries the statement's text ({@link ChangeEvent#query()}); otherwise no row does, and
+ *       nothing is looked up for it.
  * </ul>
  *
  * <p>This runs on the source's single emitting thread, so the work per row is kept small: each
@@ -39,13 +42,24 @@ public final class ChangeEventDeserializationSchema
     private static final long serialVersionUID = 1L;
 
     private final ZoneId timestampZone;
+    private final boolean includeQueries;
     private transient ChangeRecordConverter converter;
 
     /**
      * @param timestampZone the zone TIMESTAMP column values are written in
      */
     public ChangeEventDeserializationSchema(ZoneId timestampZone) {
+        this(timestampZone, false);
+    }
+
+    /**
+     * @param timestampZone the zone TIMESTAMP column values are written in
+     * @param includeQueries whether a statement's first row carries the statement's text; needs
+     *     Debezium's {@code include.query} ({@link MySqlSourceFactory} sets it)
+     */
+    public ChangeEventDeserializationSchema(ZoneId timestampZone, boolean includeQueries) {
         this.timestampZone = Objects.requireNonNull(timestampZone, "timestampZone");
+        this.includeQueries = includeQueries;
     }
 
     /**
@@ -74,7 +88,7 @@ public final class ChangeEventDeserializationSchema
     @Override
     public void deserialize(SourceRecord record, Collector<ChangeEvent> out) {
         if (converter == null) {
-            converter = new ChangeRecordConverter(timestampZone);
+            converter = new ChangeRecordConverter(timestampZone, includeQueries);
         }
         ChangeEvent event = converter.convert(record);
         if (event != null) {

@@ -8,6 +8,8 @@ import org.apache.flink.cdc.debezium.DebeziumDeserializationSchema;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ReadableConfig;
 
+import io.sluice.functions.source.internal.RowsQueryCheck;
+import io.sluice.functions.source.internal.SourceJdbc;
 import io.sluice.serializers.event.ChangeEvent;
 
 import java.time.DateTimeException;
@@ -15,6 +17,7 @@ import java.time.ZoneId;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 import java.util.stream.Stream;
@@ -33,10 +36,17 @@ public final class MySqlSourceFactory {
      * ChangeEventDeserializationSchema}); DDL too, if {@link
      * MySqlSourceOptions#INCLUDE_SCHEMA_CHANGES} is on. With {@link
      * MySqlSourceOptions#HEARTBEAT_TABLE} set, it also captures that table, which it creates here
-     * if missing.
+     * if missing. With {@link MySqlSourceOptions#INCLUDE_QUERIES} on, it first connects to check
+     * that the server is MySQL (see {@link RowsQueryCheck}).
      */
     public static MySqlSource<ChangeEvent> changeEventSource(ReadableConfig config) {
-        return source(config, new ChangeEventDeserializationSchema(timestampZone(config)));
+        if (config.get(MySqlSourceOptions.INCLUDE_QUERIES)) {
+            RowsQueryCheck.check(SourceJdbc.from(config), MySqlSourceOptions.INCLUDE_QUERIES.key());
+        }
+        return source(
+                config,
+                new ChangeEventDeserializationSchema(
+                        timestampZone(config), config.get(MySqlSourceOptions.INCLUDE_QUERIES)));
     }
 
     /**
@@ -46,13 +56,23 @@ public final class MySqlSourceFactory {
     public static <T> MySqlSource<T> source(
             ReadableConfig config, DebeziumDeserializationSchema<T> deserializer) {
         return MySqlSourceFactory.<T>builder(config)
-                .debeziumProperties(ChangeEventDeserializationSchema.debeziumProperties())
+                .debeziumProperties(debeziumProperties(config))
                 .includeSchemaChanges(config.get(MySqlSourceOptions.INCLUDE_SCHEMA_CHANGES))
                 // MySQL JSON from the binlog in MySQL's own layout, {"a": 1}, as Canal writes it
                 // and as snapshot reads return it (the legacy layout drops the spaces).
                 .useLegacyJsonFormat(false)
                 .deserializer(deserializer)
                 .build();
+    }
+
+    /** The conversion's Debezium settings, and {@code include.query} when queries are included. */
+    static Properties debeziumProperties(ReadableConfig config) {
+        Properties debezium = ChangeEventDeserializationSchema.debeziumProperties();
+        if (config.get(MySqlSourceOptions.INCLUDE_QUERIES)) {
+            // Debezium then reads MySQL's rows-query events into each row's source.query.
+            debezium.setProperty("include.query", "true");
+        }
+        return debezium;
     }
 
     private static <T> MySqlSourceBuilder<T> builder(ReadableConfig config) {

@@ -110,6 +110,18 @@ public final class MySqlSourceOptions {
                                     + " DDL changes (CREATE, ALTER, ERASE, TRUNCATE, RENAME, CINDEX,"
                                     + " DINDEX, QUERY), as Canal does by default.");
 
+    public static final ConfigOption<Boolean> INCLUDE_QUERIES =
+            ConfigOptions.key("source.include-queries")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "Whether each DML statement's text is written as a Canal QUERY message"
+                                    + " (isDdl false) before the statement's first row, as Canal"
+                                    + " does for MySQL rows-query events. MySQL only, and only for"
+                                    + " sessions with binlog_rows_query_log_events=ON; MariaDB's"
+                                    + " annotate-rows events cannot be read by the CDC source, so"
+                                    + " on MariaDB the job refuses to start with this on.");
+
     public static final ConfigOption<StartupMode> STARTUP_MODE =
             ConfigOptions.key("source.startup.mode")
                     .enumType(StartupMode.class)

@@ -23,10 +23,14 @@ import java.util.Map;
  * Flink's serializer for {@link ChangeEvent}: no Kryo, no reflection.
  *
  * <p>Layout (format {@value #FORMAT_VERSION}): the table schema as a fingerprint, a length and its
- * bytes; the type; the before and after images as their UTF-8 bytes and end offsets; the statement
- * and the binlog coordinates. The writer caches each schema's bytes, so a row costs one copy of
- * them; the reader skips the bytes of a schema it has seen and reuses that instance, so changes of
- * one table share one {@link TableSchema} downstream.
+ * bytes; the type; a flags byte; the before and after images as their UTF-8 bytes and end offsets;
+ * the statement and the binlog coordinates; then, if flagged, the row's query. The writer caches
+ * each schema's bytes, so a row costs one copy of them; the reader skips the bytes of a schema it
+ * has seen and reuses that instance, so changes of one table share one {@link TableSchema}
+ * downstream.
+ *
+ * <p>Format 2 added the flags {@code NOT_DDL} (a QUERY that is not DDL) and {@code HAS_QUERY} (a
+ * row's query after the other fields). Format 1 bytes never set them, so they read unchanged.
  */
 @Internal
 public final class ChangeEventSerializer extends TypeSerializer<ChangeEvent> {
@@ -34,10 +38,13 @@ public final class ChangeEventSerializer extends TypeSerializer<ChangeEvent> {
     private static final long serialVersionUID = 1L;
 
     /** Version of the record layout; bump and keep reading old versions when it changes. */
-    static final int FORMAT_VERSION = 1;
+    static final int FORMAT_VERSION = 2;
 
     private static final int HAS_BEFORE = 1;
     private static final int HAS_AFTER = 2;
+    private static final int NOT_DDL = 4;
+    private static final int HAS_QUERY = 8;
+    private static final int KNOWN_FLAGS = HAS_BEFORE | HAS_AFTER | NOT_DDL | HAS_QUERY;
     private static final int MAX_CACHED_SCHEMAS = 4096;
 
     private static final ChangeEvent EMPTY =
@@ -88,7 +95,12 @@ public final class ChangeEventSerializer extends TypeSerializer<ChangeEvent> {
         out.writeByte(change.type().ordinal());
         RowImage before = change.before();
         RowImage after = change.after();
-        out.writeByte((before != null ? HAS_BEFORE : 0) | (after != null ? HAS_AFTER : 0));
+        boolean hasQuery = !change.query().isEmpty();
+        out.writeByte(
+                (before != null ? HAS_BEFORE : 0)
+                        | (after != null ? HAS_AFTER : 0)
+                        | (change.isRow() || change.isDdl() ? 0 : NOT_DDL)
+                        | (hasQuery ? HAS_QUERY : 0));
         writeImage(before, out);
         writeImage(after, out);
         StringValue.writeString(change.sql(), out);
@@ -99,15 +111,22 @@ public final class ChangeEventSerializer extends TypeSerializer<ChangeEvent> {
         out.writeInt(change.rowInEvent());
         out.writeLong(change.serverId());
         StringValue.writeString(change.transactionId(), out);
+        if (hasQuery) {
+            StringValue.writeString(change.query(), out);
+        }
     }
 
     @Override
     public ChangeEvent deserialize(DataInputView in) throws IOException {
         TableSchema schema = readSchema(in);
         ChangeType type = ChangeType.ofOrdinal(in.readUnsignedByte());
-        int images = in.readUnsignedByte();
-        RowImage before = (images & HAS_BEFORE) != 0 ? readImage(in, schema) : null;
-        RowImage after = (images & HAS_AFTER) != 0 ? readImage(in, schema) : null;
+        int flags = in.readUnsignedByte();
+        if ((flags & ~KNOWN_FLAGS) != 0) {
+            throw new IOException(
+                    "Corrupt change record of " + schema + ": unknown flags " + flags);
+        }
+        RowImage before = (flags & HAS_BEFORE) != 0 ? readImage(in, schema) : null;
+        RowImage after = (flags & HAS_AFTER) != 0 ? readImage(in, schema) : null;
         String sql = StringValue.readString(in);
         long executeTime = in.readLong();
         String gtid = StringValue.readString(in);
@@ -116,10 +135,15 @@ public final class ChangeEventSerializer extends TypeSerializer<ChangeEvent> {
         int rowInEvent = in.readInt();
         long serverId = in.readLong();
         String transactionId = StringValue.readString(in);
-        return ChangeEvent.builder(schema, type)
-                .before(before)
+        String query = (flags & HAS_QUERY) != 0 ? StringValue.readString(in) : "";
+        ChangeEvent.Builder change = ChangeEvent.builder(schema, type);
+        if ((flags & NOT_DDL) != 0) {
+            change.ddl(false);
+        }
+        return change.before(before)
                 .after(after)
                 .sql(sql)
+                .query(query)
                 .executeTime(executeTime)
                 .gtid(gtid)
                 .binlog(binlogFile, binlogPosition, rowInEvent)

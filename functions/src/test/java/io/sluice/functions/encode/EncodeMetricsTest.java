@@ -33,14 +33,23 @@ class EncodeMetricsTest {
         metrics.encoded(insert, "orders", 100);
         metrics.encoded(insert, "orders", 50);
         metrics.encoded(alter, "audit", 10);
+        metrics.encoded(
+                ChangeEvent.queryOf(
+                        ChangeEvent.builder(ITEMS, ChangeType.INSERT)
+                                .after(new RowImage.Builder().append(2).build())
+                                .query("INSERT INTO items VALUES (2)")
+                                .build()),
+                "orders",
+                20);
 
         assertThat(listener.getCounter("rowsIn").orElseThrow().getCount()).isEqualTo(2);
-        assertThat(listener.getCounter("messagesOut").orElseThrow().getCount()).isEqualTo(3);
-        assertThat(listener.getCounter("bytesOut").orElseThrow().getCount()).isEqualTo(160);
+        assertThat(listener.getCounter("queriesOut").orElseThrow().getCount()).isEqualTo(1);
+        assertThat(listener.getCounter("messagesOut").orElseThrow().getCount()).isEqualTo(4);
+        assertThat(listener.getCounter("bytesOut").orElseThrow().getCount()).isEqualTo(180);
         assertThat(listener.getCounter("topic", "orders", "messages").orElseThrow().getCount())
-                .isEqualTo(2);
+                .isEqualTo(3);
         assertThat(listener.getCounter("topic", "orders", "bytes").orElseThrow().getCount())
-                .isEqualTo(150);
+                .isEqualTo(170);
         assertThat(listener.getCounter("topic", "audit", "bytes").orElseThrow().getCount())
                 .isEqualTo(10);
     }

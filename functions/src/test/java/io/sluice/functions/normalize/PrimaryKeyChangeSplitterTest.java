@@ -59,6 +59,22 @@ class PrimaryKeyChangeSplitterTest {
     }
 
     @Test
+    void theStatementsQueryStaysWithTheDelete() {
+        ChangeEvent update =
+                ChangeEvent.builder(ITEMS, ChangeType.UPDATE)
+                        .before(row(3, "fig"))
+                        .after(row(40, "fig"))
+                        .query("UPDATE items SET id = 40 WHERE id = 3")
+                        .build();
+
+        List<ChangeEvent> out = split(update);
+
+        assertThat(out)
+                .extracting(ChangeEvent::query)
+                .containsExactly("UPDATE items SET id = 40 WHERE id = 3", "");
+    }
+
+    @Test
     void everythingElsePassesThroughUntouched() {
         ChangeEvent update =
                 ChangeEvent.builder(ITEMS, ChangeType.UPDATE)

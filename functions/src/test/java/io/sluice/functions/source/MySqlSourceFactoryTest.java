@@ -55,6 +55,19 @@ class MySqlSourceFactoryTest {
     }
 
     @Test
+    void queriesAskDebeziumForRowsQueryEventsOnlyWhenIncluded() {
+        Configuration on = new Configuration();
+        on.set(MySqlSourceOptions.INCLUDE_QUERIES, true);
+
+        assertThat(MySqlSourceFactory.debeziumProperties(new Configuration()))
+                .doesNotContainKey("include.query")
+                .containsEntry("decimal.handling.mode", "precise");
+        assertThat(MySqlSourceFactory.debeziumProperties(on))
+                .containsEntry("include.query", "true")
+                .containsEntry("decimal.handling.mode", "precise");
+    }
+
+    @Test
     void excludesGuardEveryInclude() {
         String[] filters =
                 MySqlSourceFactory.tableFilters(

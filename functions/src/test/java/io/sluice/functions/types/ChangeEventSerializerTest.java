@@ -46,6 +46,14 @@ class ChangeEventSerializerTest extends SerializerTestBase<ChangeEvent> {
     static ChangeEvent[] testData() {
         RowImage fig = new RowImage.Builder().append(3).append("fig").append("10.00").build();
         RowImage figNull = new RowImage.Builder().append(3).append("fig 😀").appendNull().build();
+        ChangeEvent withQuery =
+                ChangeEvent.builder(ITEMS, ChangeType.UPDATE)
+                        .before(fig)
+                        .after(figNull)
+                        .query("UPDATE items SET name = 'fig 😀', price = NULL WHERE id = 3")
+                        .executeTime(1_700_000_002_000L)
+                        .binlog("mysql-bin.000002", 77, 0)
+                        .build();
         return new ChangeEvent[] {
             ChangeEvent.builder(ITEMS, ChangeType.INSERT)
                     .after(fig)
@@ -62,7 +70,9 @@ class ChangeEventSerializerTest extends SerializerTestBase<ChangeEvent> {
                     .build(),
             ChangeEvent.builder(TableSchema.builder("shop", "items").build(), ChangeType.ALTER)
                     .sql("ALTER TABLE items ADD COLUMN note " + "t".repeat(70_000))
-                    .build()
+                    .build(),
+            withQuery,
+            ChangeEvent.queryOf(withQuery)
         };
     }
 }

@@ -89,6 +89,7 @@ class CanalPipelineITCase {
             List<Row> all = decode(format, records);
             assertThat(all).hasSize(10);
             List<Row> binlog = all.subList(3, 10);
+            // No QUERY messages: source.include-queries is off by default.
             assertThat(binlog)
                     .extracting(r -> r.type)
                     .containsExactly(

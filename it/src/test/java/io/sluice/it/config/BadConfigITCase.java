@@ -50,6 +50,29 @@ class BadConfigITCase {
     }
 
     @Test
+    void queriesAreRefusedOnMariaDb(@InjectClusterClient ClusterClient<?> client) throws Exception {
+        Configuration config =
+                EmbeddedJobs.config(
+                        MARIADB.server(),
+                        KAFKA.server(),
+                        "db.t",
+                        "queries",
+                        "source.include-queries=true");
+
+        assertThatThrownBy(
+                        () ->
+                                EmbeddedJobs.start(
+                                        StreamExecutionEnvironment.getExecutionEnvironment(),
+                                        config,
+                                        "queries"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("Option 'source.include-queries' needs MySQL")
+                .hasMessageContaining("is MariaDB 11.")
+                .hasMessageContaining("annotate-rows events");
+        assertThat(client.listJobs().get()).as("no job started").isEmpty();
+    }
+
+    @Test
     void unknownKeyBadRegexAndMissingPassword(@InjectClusterClient ClusterClient<?> client)
             throws Exception {
         assertThatThrownBy(

@@ -86,7 +86,7 @@ public final class CanalBinaryEncoder implements ChangeEncoder {
 
         // Size pass: innermost first.
         int rowChangeSize = checkedSize(rowChange.measure(changes, layout));
-        int headerSize = header.measure(first, layout, first.isDdl() ? 0 : changes.size());
+        int headerSize = header.measure(first, layout, first.isRow() ? changes.size() : 0);
         int entrySize =
                 checkedSize(
                         1L
@@ -169,10 +169,10 @@ public final class CanalBinaryEncoder implements ChangeEncoder {
                                 describe(change.schema(), first.schema())));
             }
         }
-        if (first.isDdl() && changes.size() > 1) {
+        if (!first.isRow() && changes.size() > 1) {
             throw new IllegalArgumentException(
                     String.format(
-                            "A DDL (%s of %s.%s) is encoded alone, but %d changes were given",
+                            "A statement (%s of %s.%s) is encoded alone, but %d changes were given",
                             first.type(), first.database(), first.table(), changes.size()));
         }
         return first;

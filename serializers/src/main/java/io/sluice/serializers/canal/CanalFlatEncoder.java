@@ -117,7 +117,7 @@ public final class CanalFlatEncoder implements ChangeEncoder {
     public byte[] encode(List<ChangeEvent> changes, long messageId, long buildTime) {
         ChangeEvent first = checkOneMessage(changes);
         try {
-            if (first.isDdl()) {
+            if (!first.isRow()) {
                 writeStatement(first, messageId, buildTime);
                 return sink.drain(generator);
             }
@@ -183,7 +183,10 @@ public final class CanalFlatEncoder implements ChangeEncoder {
         message.raw(TYPE_FIELDS[first.type().ordinal()]);
     }
 
-    /** A DDL or QUERY: no rows, no column maps, the statement in {@code sql}. */
+    /**
+     * A DDL or QUERY: no rows, no column maps, the statement in {@code sql}; {@code isDdl} false
+     * only for the QUERY of a DML statement.
+     */
     private void writeStatement(ChangeEvent change, long messageId, long buildTime)
             throws IOException {
         JsonGenerator out = generator;
@@ -256,10 +259,10 @@ public final class CanalFlatEncoder implements ChangeEncoder {
             if (change == null) {
                 throw new NullPointerException("change " + i + " is null");
             }
-            if (i > 0 && (first.isDdl() || change.isDdl())) {
+            if (i > 0 && (!first.isRow() || !change.isRow())) {
                 throw new IllegalArgumentException(
                         String.format(
-                                "A statement (DDL) is encoded alone, but change 0 (%s) and change"
+                                "A statement (DDL or QUERY) is encoded alone, but change 0 (%s) and change"
                                         + " %d (%s) were given together",
                                 describe(first), i, describe(change)));
             }

@@ -4,8 +4,9 @@ import java.util.Objects;
 
 /**
  * One captured change: a row change (INSERT, UPDATE, DELETE) with its before and after images, or a
- * statement (DDL) with its text. Immutable; the {@link TableSchema} is shared between changes of
- * the same table version.
+ * statement with its text: a DDL, or the non-DDL QUERY that Canal writes before the rows of a DML
+ * statement ({@link #queryOf}). Immutable; the {@link TableSchema} is shared between changes of the
+ * same table version.
  */
 public final class ChangeEvent {
 
@@ -14,6 +15,8 @@ public final class ChangeEvent {
     private final RowImage before;
     private final RowImage after;
     private final String sql;
+    private final boolean ddl;
+    private final String query;
     private final long executeTime;
     private final String gtid;
     private final String binlogFile;
@@ -28,6 +31,8 @@ public final class ChangeEvent {
         this.before = b.before;
         this.after = b.after;
         this.sql = b.sql;
+        this.ddl = b.ddl;
+        this.query = b.query;
         this.executeTime = b.executeTime;
         this.gtid = b.gtid;
         this.binlogFile = b.binlogFile;
@@ -39,6 +44,28 @@ public final class ChangeEvent {
 
     public static Builder builder(TableSchema schema, ChangeType type) {
         return new Builder(schema, type);
+    }
+
+    /**
+     * The message Canal writes before the rows of a DML statement when the binlog carries its text
+     * (MySQL's rows-query events): a QUERY that is not DDL, with {@code row}'s {@link #query()} as
+     * its statement, and {@code row}'s table, time and binlog coordinates.
+     *
+     * @throws IllegalArgumentException if {@code row} carries no query
+     */
+    public static ChangeEvent queryOf(ChangeEvent row) {
+        if (row.query.isEmpty()) {
+            throw new IllegalArgumentException("The change " + row + " carries no query");
+        }
+        return builder(row.schema, ChangeType.QUERY)
+                .ddl(false)
+                .sql(row.query)
+                .executeTime(row.executeTime)
+                .gtid(row.gtid)
+                .binlog(row.binlogFile, row.binlogPosition, row.rowInEvent)
+                .serverId(row.serverId)
+                .transactionId(row.transactionId)
+                .build();
     }
 
     public TableSchema schema() {
@@ -57,9 +84,17 @@ public final class ChangeEvent {
         return type;
     }
 
-    /** Whether Canal marks this change {@code isDdl}: every statement type is DDL here. */
+    /**
+     * Whether Canal marks this change {@code isDdl}: every statement is, except the QUERY of a DML
+     * statement ({@link #queryOf}).
+     */
     public boolean isDdl() {
-        return !type.isRow();
+        return ddl;
+    }
+
+    /** Whether this is a row change (INSERT, UPDATE, DELETE) rather than a statement. */
+    public boolean isRow() {
+        return type.isRow();
     }
 
     /** The row before the change: UPDATE and DELETE only, else null. */
@@ -95,6 +130,14 @@ public final class ChangeEvent {
     /** The statement of a DDL or QUERY change; "" for row changes. */
     public String sql() {
         return sql;
+    }
+
+    /**
+     * For a row: the text of the DML statement that produced it, on the first row of the statement
+     * only, when the source includes queries; "" otherwise, and for statements.
+     */
+    public String query() {
+        return query;
     }
 
     /** When the change was executed on the server, in epoch milliseconds. */
@@ -145,11 +188,13 @@ public final class ChangeEvent {
                 && binlogPosition == that.binlogPosition
                 && rowInEvent == that.rowInEvent
                 && serverId == that.serverId
+                && ddl == that.ddl
                 && type == that.type
                 && schema.equals(that.schema)
                 && Objects.equals(before, that.before)
                 && Objects.equals(after, that.after)
                 && sql.equals(that.sql)
+                && query.equals(that.query)
                 && gtid.equals(that.gtid)
                 && binlogFile.equals(that.binlogFile)
                 && transactionId.equals(that.transactionId);
@@ -163,6 +208,7 @@ public final class ChangeEvent {
     @Override
     public String toString() {
         return type
+                + (type == ChangeType.QUERY && !ddl ? " (not DDL)" : "")
                 + " "
                 + schema.database()
                 + "."
@@ -170,6 +216,7 @@ public final class ChangeEvent {
                 + (before == null ? "" : " before=" + before)
                 + (after == null ? "" : " after=" + after)
                 + (sql.isEmpty() ? "" : " sql=" + sql)
+                + (query.isEmpty() ? "" : " query=" + query)
                 + " at "
                 + binlogFile
                 + ":"
@@ -185,6 +232,8 @@ public final class ChangeEvent {
         private RowImage before;
         private RowImage after;
         private String sql = "";
+        private boolean ddl;
+        private String query = "";
         private long executeTime;
         private String gtid = "";
         private String binlogFile = "";
@@ -196,6 +245,7 @@ public final class ChangeEvent {
         private Builder(TableSchema schema, ChangeType type) {
             this.schema = Objects.requireNonNull(schema, "schema must not be null");
             this.type = Objects.requireNonNull(type, "type must not be null");
+            this.ddl = !type.isRow();
         }
 
         public Builder before(RowImage before) {
@@ -210,6 +260,21 @@ public final class ChangeEvent {
 
         public Builder sql(String sql) {
             this.sql = Objects.requireNonNull(sql, "sql must not be null");
+            return this;
+        }
+
+        /**
+         * Whether Canal marks the change {@code isDdl}; by default every statement and no row. Only
+         * a QUERY may be set either way.
+         */
+        public Builder ddl(boolean ddl) {
+            this.ddl = ddl;
+            return this;
+        }
+
+        /** The DML statement that produced this row; see {@link ChangeEvent#query()}. */
+        public Builder query(String query) {
+            this.query = Objects.requireNonNull(query, "query must not be null");
             return this;
         }
 
@@ -247,6 +312,21 @@ public final class ChangeEvent {
             check(wantsAfter == (after != null), "after image", wantsAfter);
             checkWidth(before, "before");
             checkWidth(after, "after");
+            if (ddl != !type.isRow() && type != ChangeType.QUERY) {
+                throw new IllegalArgumentException(
+                        String.format(
+                                "A %s of %s.%s is %s DDL; only a QUERY may be set either way",
+                                type,
+                                schema.database(),
+                                schema.table(),
+                                type.isRow() ? "never" : "always"));
+            }
+            if (!query.isEmpty() && !type.isRow()) {
+                throw new IllegalArgumentException(
+                        String.format(
+                                "A %s of %s.%s is a statement and cannot carry a row's query",
+                                type, schema.database(), schema.table()));
+            }
             return new ChangeEvent(this);
         }
 

@@ -391,6 +391,44 @@ class CanalBinaryEncoderTest {
         assertThat(parseRowChange(entry).hasDdlSchemaName()).isFalse();
     }
 
+    // ---- QUERY of a DML statement (MySQL rows-query events) -----------------------------------
+
+    @Test
+    void queryOfADmlStatementIsAnEntryWithSqlAndNoIsDdl() {
+        ChangeEvent first =
+                at(ChangeEvent.builder(ITEMS, ChangeType.UPDATE))
+                        .before(row(1, "fig", "1.00", "1", "-5", "ripe"))
+                        .after(row(1, "fig", "2.00", "1", "-5", "ripe"))
+                        .query("UPDATE items SET price = price * 2 WHERE name = 'fig' -- 注释 😀")
+                        .build();
+        ChangeEvent query = ChangeEvent.queryOf(first);
+
+        RowChange rowChange = assertMatchesCanal(List.of(query), 5);
+
+        assertThat(rowChange.getEventType()).isEqualTo(EventType.QUERY);
+        assertThat(rowChange.hasIsDdl()).isFalse();
+        assertThat(rowChange.getIsDdl()).isFalse();
+        assertThat(rowChange.getSql()).isEqualTo(first.query());
+        Header header = decodeEntry(encoder.encode(List.of(query), 5, 0)).getHeader();
+        assertThat(header.getEventType()).isEqualTo(EventType.QUERY);
+        assertThat(header.getSchemaName()).isEqualTo("shop");
+        assertThat(header.getTableName()).isEqualTo("items");
+        assertThat(header.getLogfileOffset()).isEqualTo(first.binlogPosition());
+        // The row that carries the query is encoded exactly as without it.
+        assertThat(encoder.encode(List.of(first), 6, 0))
+                .isEqualTo(
+                        encoder.encode(
+                                List.of(
+                                        at(ChangeEvent.builder(ITEMS, ChangeType.UPDATE))
+                                                .before(first.before())
+                                                .after(first.after())
+                                                .build()),
+                                6,
+                                0));
+        assertThatThrownBy(() -> encoder.encode(List.of(query, query), 7, 0))
+                .hasMessageContaining("is encoded alone");
+    }
+
     @Test
     void loneSurrogateInSqlIsAQuestionMarkAsInProtobuf() {
         ChangeEvent ddl =
@@ -459,7 +497,7 @@ class CanalBinaryEncoderTest {
         assertThatThrownBy(() -> encoder.encode(List.of(ddl, ddl), 1, 0))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(
-                        "DDL (TRUNCATE of logs.events) is encoded alone, but 2 changes");
+                        "statement (TRUNCATE of logs.events) is encoded alone, but 2 changes");
         assertThatThrownBy(() -> encoder.encode(List.of(), 1, 0))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("at least one change");
@@ -579,8 +617,17 @@ class CanalBinaryEncoderTest {
         RowChange rowChange = parseRowChange(entry);
         assertThat(rowChange.hasTableId()).isFalse();
         assertThat(rowChange.getEventType()).isEqualTo(header.getEventType());
-        assertThat(rowChange.hasIsDdl()).isTrue();
+        assertThat(rowChange.hasIsDdl()).isEqualTo(first.isRow() || first.isDdl());
         assertThat(rowChange.getIsDdl()).isEqualTo(first.isDdl());
+        if (!first.isRow()) {
+            assertThat(header.getPropsCount()).isZero();
+            assertThat(rowChange.getRowDatasCount()).isZero();
+        }
+        if (!first.isRow() && !first.isDdl()) {
+            assertThat(rowChange.getSql()).isEqualTo(sanitized(first.sql()));
+            assertThat(rowChange.hasDdlSchemaName()).isFalse();
+            return rowChange;
+        }
         if (first.isDdl()) {
             assertThat(rowChange.getSql()).isEqualTo(sanitized(first.sql()));
             assertThat(rowChange.getDdlSchemaName()).isEqualTo(schema.database());
@@ -645,7 +692,14 @@ class CanalBinaryEncoderTest {
                         .setSourceType(CanalEntry.Type.MYSQL)
                         .setEventType(eventType);
         RowChange.Builder rowChange = RowChange.newBuilder();
-        if (first.isDdl()) {
+        if (!first.isRow() && !first.isDdl()) {
+            // buildQueryEntry: createHeader(header, "", table, QUERY), then sql and eventType
+            // only. Sluice writes the rows' database where Canal passes "" (see
+            // docs/canal-compatibility.md), so the schema name is the one difference.
+            header.setSchemaName(schema.database()).setTableName(schema.table());
+            rowChange.setSql(first.sql());
+            rowChange.setEventType(eventType);
+        } else if (first.isDdl()) {
             // The DDL parser's names: null (left out) when it found none.
             if (!schema.database().isEmpty()) {
                 header.setSchemaName(schema.database());
@@ -676,7 +730,7 @@ class CanalBinaryEncoderTest {
         if (!first.gtid().isEmpty()) {
             header.setGtid(first.gtid());
         }
-        if (!first.isDdl()) {
+        if (first.isRow()) {
             header.addProps(
                     Pair.newBuilder()
                             .setKey("rowsCount")

@@ -323,6 +323,52 @@ class CanalFlatEncoderTest {
         assertThat(flat.getTable()).isEmpty();
     }
 
+    @Test
+    void queryOfADmlStatementIsANonDdlQueryMessageAsCanalWrites() {
+        String sql = "INSERT INTO orders (id, name) VALUES (1, 'pen \\\"x\\\"') -- 中文\n";
+        ChangeEvent first =
+                change(ORDERS, ChangeType.INSERT)
+                        .after(row("1", "pen", null, null, null))
+                        .query(sql)
+                        .build();
+
+        FlatMessage flat = assertSameAsCanal(List.of(ChangeEvent.queryOf(first)));
+
+        assertThat(flat.getType()).isEqualTo("QUERY");
+        assertThat(flat.getIsDdl()).isFalse();
+        assertThat(flat.getSql()).isEqualTo(sql);
+        assertThat(flat.getDatabase()).isEqualTo("shop");
+        assertThat(flat.getTable()).isEqualTo("orders");
+        assertThat(flat.getEs()).isEqualTo(ES);
+        assertThat(flat.getGtid()).isEqualTo(GTID);
+        assertThat(flat.getId()).isEqualTo(ID);
+        assertThat(flat.getData()).isNull();
+        assertThat(flat.getOld()).isNull();
+        assertThat(flat.getPkNames()).isNull();
+        assertThat(flat.getSqlType()).isNull();
+        assertThat(flat.getMysqlType()).isNull();
+        // The row itself is unchanged by the query it carries.
+        assertThat(encoder.encode(List.of(first), ID, TS))
+                .isEqualTo(
+                        encoder.encode(
+                                List.of(insert(ORDERS, row("1", "pen", null, null, null))),
+                                ID,
+                                TS));
+    }
+
+    @Test
+    void queryIsEncodedAlone() {
+        ChangeEvent first =
+                change(ORDERS, ChangeType.INSERT)
+                        .after(row("1", "pen", null, null, null))
+                        .query("INSERT INTO orders (id) VALUES (1)")
+                        .build();
+        ChangeEvent query = ChangeEvent.queryOf(first);
+
+        assertThatThrownBy(() -> encoder.encode(List.of(query, first), ID, TS))
+                .hasMessageContaining("A statement (DDL or QUERY) is encoded alone");
+    }
+
     // ---- where Sluice deliberately differs from Canal ----
 
     @Test

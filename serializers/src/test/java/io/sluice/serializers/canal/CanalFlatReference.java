@@ -80,11 +80,16 @@ public final class CanalFlatReference {
                         .setLogfileOffset(first.binlogPosition())
                         .setServerId(first.serverId())
                         .build();
-        CanalEntry.RowChange.Builder rowChange =
-                CanalEntry.RowChange.newBuilder().setEventType(eventType).setIsDdl(first.isDdl());
-        if (first.isDdl()) {
+        CanalEntry.RowChange.Builder rowChange = CanalEntry.RowChange.newBuilder();
+        if (!first.isRow() && !first.isDdl()) {
+            // buildQueryEntry (rows-query/annotate): sql and eventType, no isDdl. Canal's header
+            // schema is "" there; Sluice writes the rows' database (see canal-compatibility.md).
+            rowChange.setSql(first.sql()).setEventType(eventType);
+        } else if (first.isDdl()) {
+            rowChange.setEventType(eventType).setIsDdl(true);
             rowChange.setSql(first.sql()).setDdlSchemaName(first.database());
         } else {
+            rowChange.setEventType(eventType).setIsDdl(false);
             for (ChangeEvent change : changes) {
                 CanalEntry.RowData.Builder row = CanalEntry.RowData.newBuilder();
                 // Canal marks before columns never updated, after columns as isUpdated says.

@@ -21,6 +21,9 @@ import java.util.Map;
  * Turns Debezium change records into {@link ChangeEvent}s. Not thread-safe: one per source subtask,
  * called from its single emitting thread, reusing one row-image buffer and one text buffer for
  * every record.
+ *
+ * <p>With queries included, the first row of each DML statement carries the statement's text
+ * ({@link ChangeEvent#query()}), from which Canal's QUERY message is written before the row.
  */
 @Internal
 public final class ChangeRecordConverter {
@@ -32,13 +35,26 @@ public final class ChangeRecordConverter {
     static final String HISTORY_RECORD = "historyRecord";
 
     private final ZoneId timestampZone;
+    private final boolean includeQueries;
     private final TablePlanCache plans = new TablePlanCache();
     private final RowImage.Builder images = new RowImage.Builder(1024, 64);
     private final StringBuilder scratch = new StringBuilder(64);
     private SourceFields sourceFields;
 
+    /** The query of the last binlog row, to tell a statement's first row; see {@link #query}. */
+    private String lastQuery;
+
     public ChangeRecordConverter(ZoneId timestampZone) {
+        this(timestampZone, false);
+    }
+
+    /**
+     * @param includeQueries whether rows carry their statement's text (Debezium's {@code
+     *     include.query} must be on too)
+     */
+    public ChangeRecordConverter(ZoneId timestampZone, boolean includeQueries) {
         this.timestampZone = timestampZone;
+        this.includeQueries = includeQueries;
     }
 
     /**
@@ -127,12 +143,29 @@ public final class ChangeRecordConverter {
                         .transactionId(gtid)
                         .serverId(sourceFields.serverId(source));
         if (!op.equals("r")) {
+            int row = sourceFields.row(source);
             event.binlog(
-                    sourceFields.file(source),
-                    position(sourceFields.pos(source), record),
-                    sourceFields.row(source));
+                    sourceFields.file(source), position(sourceFields.pos(source), record), row);
+            if (includeQueries) {
+                query(event, sourceFields.query(source), row);
+            }
         }
         return event.build();
+    }
+
+    /**
+     * Gives the statement's text to its first row. Debezium puts the text of the latest rows-query
+     * event on every row until the transaction commits, as one String instance per event; a new
+     * instance at the first row of a binlog rows event starts a statement, so two statements with
+     * the same text each get theirs, and the rows events of one statement share one. After a
+     * restore this converter is new, so a statement the restore point cut after a whole rows event
+     * gets its text again.
+     */
+    private void query(ChangeEvent.Builder event, String query, int row) {
+        if (query != null && row == 0 && query != lastQuery && !query.isEmpty()) {
+            event.query(query);
+        }
+        lastQuery = query;
     }
 
     private RowImage image(TablePlan plan, Struct row, String which, String op) {

@@ -21,6 +21,7 @@ public final class SourceFields {
     private final Field file;
     private final Field pos;
     private final Field row;
+    private final Field query;
 
     private SourceFields(Schema schema) {
         this.schema = schema;
@@ -32,6 +33,7 @@ public final class SourceFields {
         this.file = schema.field("file");
         this.pos = schema.field("pos");
         this.row = schema.field("row");
+        this.query = schema.field("query");
     }
 
     /** The fields of {@code source}'s schema, reusing {@code known} when it is the same schema. */
@@ -76,6 +78,14 @@ public final class SourceFields {
     /** Position of the row among the rows of its event. */
     public int row(Struct source) {
         return (int) number(source, row);
+    }
+
+    /**
+     * The text of the DML statement the row came from (MySQL rows-query events, with Debezium's
+     * {@code include.query}), or null. The same String instance for every row of one statement.
+     */
+    public String query(Struct source) {
+        return query == null ? null : (String) source.get(query);
     }
 
     private static String text(Struct source, Field field) {

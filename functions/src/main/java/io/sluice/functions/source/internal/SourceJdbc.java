@@ -16,29 +16,35 @@ public final class SourceJdbc implements Serializable {
 
     private static final long serialVersionUID = 1L;
 
-    private final String url;
+    private final String address;
     private final String user;
     private final String password;
 
-    private SourceJdbc(String url, String user, String password) {
-        this.url = url;
+    private SourceJdbc(String address, String user, String password) {
+        this.address = address;
         this.user = user;
         this.password = password;
     }
 
     public static SourceJdbc from(ReadableConfig config) {
         return new SourceJdbc(
-                "jdbc:mysql://"
-                        + config.get(MySqlSourceOptions.HOSTNAME)
-                        + ":"
-                        + config.get(MySqlSourceOptions.PORT)
-                        + "/?useSSL=false&allowPublicKeyRetrieval=true&connectTimeout=10000",
+                config.get(MySqlSourceOptions.HOSTNAME) + ":" + config.get(MySqlSourceOptions.PORT),
                 config.get(MySqlSourceOptions.USERNAME),
                 config.getOptional(MySqlSourceOptions.PASSWORD).orElse(""));
     }
 
     public Connection connect() throws SQLException {
-        return DriverManager.getConnection(url, user, password);
+        return DriverManager.getConnection(
+                "jdbc:mysql://"
+                        + address
+                        + "/?useSSL=false&allowPublicKeyRetrieval=true&connectTimeout=10000",
+                user,
+                password);
+    }
+
+    /** host:port, for messages. */
+    public String address() {
+        return address;
     }
 
     public String user() {

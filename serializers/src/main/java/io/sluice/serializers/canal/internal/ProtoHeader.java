@@ -29,8 +29,9 @@ import static io.sluice.serializers.canal.internal.ProtoCanalTags.SOURCE_TYPE_MY
  * <ul>
  *   <li>version=1, logfileName, logfileOffset (the event's start position), serverId,
  *       serverenCode="UTF-8", executeTime, sourceType=MYSQL: always.
- *   <li>schemaName, tableName: always for rows (Canal passes the table-map names); for a DDL only
- *       when not empty, as Canal leaves out a name its DDL parser did not find (null).
+ *   <li>schemaName, tableName: always for rows (Canal passes the table-map names) and for the QUERY
+ *       of a DML statement; for a DDL only when not empty, as Canal leaves out a name its DDL
+ *       parser did not find (null).
  *   <li>eventLength: always written, as 0. Sluice does not see the binlog event's length, and a
  *       made-up value would be worse than an obvious one; Canal consumers use the offset, not this.
  *   <li>eventType, then props: {@code rowsCount} (the number of rows) for row events only.

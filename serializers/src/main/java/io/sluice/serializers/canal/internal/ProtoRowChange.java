@@ -17,7 +17,8 @@ import static io.sluice.serializers.canal.internal.ProtoCanalTags.ROW_DATA_BEFOR
 /**
  * Measures, then writes, one {@code CanalEntry.RowChange} as Canal's {@code LogEventConvert} builds
  * it: for rows {eventType, isDdl=false, rowDatas}; for a DDL {eventType, isDdl=true, sql,
- * ddlSchemaName when not empty}. tableId is not known here and is left out.
+ * ddlSchemaName when not empty}; for the QUERY of a DML statement {eventType, sql} ({@code
+ * buildQueryEntry} sets no isDdl). tableId is not known here and is left out.
  *
  * <p>{@link #measure} caches every column and row size in reused arrays so that {@link #write} can
  * put each nested length before its bytes without measuring twice. One instance serves one thread,
@@ -27,6 +28,9 @@ public final class ProtoRowChange {
 
     /** eventType and isDdl: one-byte tags with one-byte values. */
     private static final int TYPE_AND_DDL_BYTES = 4;
+
+    /** eventType alone. */
+    private static final int TYPE_BYTES = 2;
 
     private int[] columnSizes = new int[256];
     private int[] rowSizes = new int[16];
@@ -44,8 +48,11 @@ public final class ProtoRowChange {
         this.changes = changes;
         this.layout = layout;
         ChangeEvent first = changes.get(0);
-        if (first.isDdl()) {
+        if (!first.isRow()) {
             sqlLength = ProtoWire.utf8Length(first.sql());
+            if (!first.isDdl()) {
+                return TYPE_BYTES + 1 + ProtoWire.delimitedSize(sqlLength);
+            }
             long size = TYPE_AND_DDL_BYTES + 1 + ProtoWire.delimitedSize(sqlLength);
             int schemaLength = layout.database().length;
             return schemaLength == 0 ? size : size + 1 + ProtoWire.delimitedSize(schemaLength);
@@ -86,20 +93,22 @@ public final class ProtoRowChange {
         ChangeEvent first = changes.get(0);
         out.tag(ROW_CHANGE_EVENT_TYPE);
         out.varint32(first.type().canalNumber());
-        out.tag(ROW_CHANGE_IS_DDL);
-        out.bool(first.isDdl()); // Canal always sets it, so false is written too (50 00)
-        if (first.isDdl()) {
+        if (first.isRow()) {
+            out.tag(ROW_CHANGE_IS_DDL);
+            out.bool(false); // Canal sets it for rows, so false is written too (50 00)
+            writeRows(out);
+        } else if (first.isDdl()) {
+            out.tag(ROW_CHANGE_IS_DDL);
+            out.bool(true);
             writeDdl(out, first);
         } else {
-            writeRows(out);
+            writeSql(out, first);
         }
         changes = null; // do not hold on to the caller's rows
     }
 
     private void writeDdl(ProtoWriter out, ChangeEvent ddl) {
-        out.tag(ROW_CHANGE_SQL);
-        out.varint32(sqlLength);
-        out.utf8(ddl.sql());
+        writeSql(out, ddl);
         byte[] schema = layout.database();
         if (schema.length > 0) {
             // Canal's ddlSchemaName is the event's current database, set only when not empty.
@@ -107,6 +116,12 @@ public final class ProtoRowChange {
             out.varint32(schema.length);
             out.bytes(schema, 0, schema.length);
         }
+    }
+
+    private void writeSql(ProtoWriter out, ChangeEvent statement) {
+        out.tag(ROW_CHANGE_SQL);
+        out.varint32(sqlLength);
+        out.utf8(statement.sql());
     }
 
     private void writeRows(ProtoWriter out) {

@@ -1,0 +1,117 @@
+package io.sluice.functions.route;
+
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.streaming.api.operators.StreamFlatMap;
+import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
+
+import io.sluice.functions.encode.ChangeEventKeySelector;
+import io.sluice.functions.types.RoutedChangeSerializer;
+import io.sluice.serializers.event.ChangeEvent;
+import io.sluice.serializers.event.ChangeType;
+import io.sluice.serializers.event.RowImage;
+import io.sluice.serializers.event.TableSchema;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Types;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Where a DML statement's QUERY goes: right before its first row, on that row's partition. */
+class ChangeRouteFunctionTest {
+
+    private static final int PARTITIONS = 4;
+
+    private static final TableSchema ITEMS =
+            TableSchema.builder("shop", "items")
+                    .column("id", "int(11)", Types.INTEGER, true)
+                    .build();
+
+    @Test
+    void aRowsQueryPrecedesItOnItsPartitionWithoutKey() throws Exception {
+        ChangeEvent first = insert(7, "INSERT INTO items VALUES (7), (8)");
+        ChangeEvent second = insert(8, "");
+
+        List<RoutedChange> out = route(first, second);
+
+        assertThat(out).hasSize(3);
+        RoutedChange query = out.get(0);
+        RoutedChange row = out.get(1);
+        assertThat(query.change()).isEqualTo(ChangeEvent.queryOf(first));
+        assertThat(query.change().isDdl()).isFalse();
+        assertThat(query.topic()).isEqualTo(row.topic()).isEqualTo("sluice");
+        assertThat(query.partition()).isEqualTo(row.partition());
+        assertThat(query.keyHash()).isEqualTo(row.keyHash());
+        assertThat(query.origin()).isEqualTo(row.origin());
+        assertThat(query.copies()).isZero();
+        assertThat(query.target()).isEqualTo(RoutedChange.NO_TARGET);
+        assertThat(query.key()).isNull();
+        assertThat(row.change()).isSameAs(first);
+        assertThat(row.key()).isNotNull();
+        assertThat(out.get(2).change()).isSameAs(second);
+    }
+
+    @Test
+    void rowsWithoutQueryAreRoutedAlone() throws Exception {
+        List<RoutedChange> out = route(insert(1, ""), insert(2, ""));
+
+        assertThat(out).extracting(r -> r.change().type()).containsOnly(ChangeType.INSERT);
+        assertThat(out).hasSize(2);
+    }
+
+    private static List<RoutedChange> route(ChangeEvent... changes) throws Exception {
+        Configuration config = new Configuration();
+        ChangeRouteFunction function =
+                new ChangeRouteFunction(
+                        RouteOptions.router(config),
+                        PartitionOptions.rules(config),
+                        new FixedCounts(),
+                        1,
+                        0);
+        RoutedChangeSerializer serializer = new RoutedChangeSerializer();
+        try (OneInputStreamOperatorTestHarness<RoutedChange, RoutedChange> harness =
+                new OneInputStreamOperatorTestHarness<>(
+                        new StreamFlatMap<>(function), serializer)) {
+            harness.setup(serializer);
+            harness.open();
+            for (ChangeEvent change : changes) {
+                harness.processElement(
+                        RoutedChange.unrouted(
+                                change,
+                                ChangeEventKeySelector.hashOf(change),
+                                RoutedChange.NO_TARGET,
+                                0),
+                        0);
+            }
+            return harness.extractOutputValues();
+        }
+    }
+
+    private static ChangeEvent insert(int id, String query) {
+        return ChangeEvent.builder(ITEMS, ChangeType.INSERT)
+                .after(new RowImage.Builder().append(id).build())
+                .query(query)
+                .executeTime(1_700_000_000_000L)
+                .binlog("mysql-bin.000001", 400, id == 7 ? 0 : 1)
+                .serverId(1)
+                .build();
+    }
+
+    /** Every topic has {@link #PARTITIONS} partitions. */
+    private static final class FixedCounts implements PartitionCounts.Factory, PartitionCounts {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public PartitionCounts create() {
+            return this;
+        }
+
+        @Override
+        public int countOf(String topic) {
+            return PARTITIONS;
+        }
+
+        @Override
+        public void close() {}
+    }
+}
