@@ -40,7 +40,7 @@ import java.util.stream.Collectors;
  * A standalone Flink session cluster on this machine: a JobManager ({@code
  * StandaloneSessionClusterEntrypoint}) and a TaskManager ({@code TaskManagerRunner}), each its own
  * JVM, on the classpath of a Flink distribution's {@code lib/} as Maven resolves it (module {@code
- * cluster/}, {@code target/flink-lib.classpath}). Web UI and REST on {@link #restUrl()}, a
+ * it/flink-cluster/}, {@code target/flink-lib.classpath}). Web UI and REST on {@link #restUrl()}, a
  * Prometheus endpoint per process.
  *
  * <p>Everything lives in the work dir: {@code conf/config.yaml}, {@code log/}, checkpoints,
@@ -276,7 +276,7 @@ public final class FlinkCluster implements AutoCloseable {
             return this;
         }
 
-        /** The Flink jars, as in {@code cluster/target/flink-lib.classpath}. Required. */
+        /** The Flink jars, as in {@code it/flink-cluster/target/flink-lib.classpath}. Required. */
         public Builder classpath(String classpath) {
             this.classpath = classpath.trim();
             return this;
@@ -402,7 +402,7 @@ public final class FlinkCluster implements AutoCloseable {
             }
             if (classpath == null || classpath.isEmpty()) {
                 throw new IllegalArgumentException(
-                        "FlinkCluster needs the Flink classpath (cluster/target/flink-lib.classpath)");
+                        "FlinkCluster needs the Flink classpath (it/flink-cluster/target/flink-lib.classpath)");
             }
             for (String entry : classpath.split(File.pathSeparator)) {
                 if (!Files.exists(Path.of(entry))) {
