@@ -14,11 +14,11 @@ import java.util.stream.Collectors;
 
 /**
  * What the build leaves for running on a real cluster: the Flink classpath ({@code
- * cluster/target/flink-lib.classpath}), the shaded job jar ({@code
+ * it/flink-cluster/target/flink-lib.classpath}), the shaded job jar ({@code
  * job/target/sluice-job-*-job.jar}) and the JVM flags Flink needs on Java 17. System properties
  * override each ({@code sluice.flink.classpath.file}, {@code sluice.job.jar}); otherwise they are
  * found from the project root ({@code sluice.root}, or the nearest folder above the working dir
- * holding {@code job/} and {@code cluster/}).
+ * holding {@code job/} and {@code it/flink-cluster/}).
  */
 public final class BuildOutputs {
 
@@ -31,7 +31,7 @@ public final class BuildOutputs {
         }
         for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
             if (Files.isDirectory(dir.resolve("job"))
-                    && Files.isDirectory(dir.resolve("cluster"))) {
+                    && Files.isDirectory(dir.resolve("it/flink-cluster"))) {
                 return dir;
             }
         }
@@ -47,10 +47,11 @@ public final class BuildOutputs {
                 Path.of(
                         System.getProperty(
                                 "sluice.flink.classpath.file",
-                                root().resolve("cluster/target/flink-lib.classpath").toString()));
+                                root().resolve("it/flink-cluster/target/flink-lib.classpath")
+                                        .toString()));
         if (!Files.isRegularFile(file)) {
             throw new IllegalStateException(
-                    file + " is missing: build it with 'mvn -B package -pl cluster'");
+                    file + " is missing: build it with 'mvn -B package -pl it/flink-cluster'");
         }
         try {
             return Files.readString(file, StandardCharsets.UTF_8).trim();

@@ -35,13 +35,16 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
- * A standalone Flink session cluster on this machine: a JobManager ({@code
- * StandaloneSessionClusterEntrypoint}) and a TaskManager ({@code TaskManagerRunner}), each its own
- * JVM, on the classpath of a Flink distribution's {@code lib/} as Maven resolves it (module {@code
- * cluster/}, {@code target/flink-lib.classpath}). Web UI and REST on {@link #restUrl()}, a
- * Prometheus endpoint per process.
+ * A standalone Flink cluster on this machine: a JobManager ({@code
+ * StandaloneSessionClusterEntrypoint}, or in application mode {@code
+ * StandaloneApplicationClusterEntryPoint} with the job jar in {@code usrlib/}) and a TaskManager
+ * ({@code TaskManagerRunner}), each its own JVM, on the classpath of a Flink distribution's {@code
+ * lib/} as Maven resolves it (module {@code it/flink-cluster/}, {@code
+ * target/flink-lib.classpath}). Web UI and REST on {@link #restUrl()}, a Prometheus endpoint per
+ * process.
  *
  * <p>Everything lives in the work dir: {@code conf/config.yaml}, {@code log/}, checkpoints,
  * savepoints, uploads, and {@code cluster.properties} (ports and process ids), so that another
@@ -54,6 +57,10 @@ public final class FlinkCluster implements AutoCloseable {
             "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint";
     public static final String TASK_MANAGER_MAIN =
             "org.apache.flink.runtime.taskexecutor.TaskManagerRunner";
+
+    /** The JobManager of standalone application mode (what {@code standalone-job.sh} runs). */
+    public static final String APPLICATION_JOB_MANAGER_MAIN =
+            "org.apache.flink.container.entrypoint.StandaloneApplicationClusterEntryPoint";
 
     /** Marks the cluster's JVMs on their command lines, so leftovers can be found by work dir. */
     public static final String MARKER_PROPERTY = "sluice.cluster.dir";
@@ -258,8 +265,31 @@ public final class FlinkCluster implements AutoCloseable {
         private final Map<String, String> flinkConfig = new LinkedHashMap<>();
         private boolean stopOnExit = true;
         private Path baseConfigDir;
+        private Path userLib;
+        private String applicationClass;
+        private List<String> applicationArgs = List.of();
+        private String savepoint;
 
         private Builder() {}
+
+        /**
+         * Application mode, as the official image's {@code standalone-job} runs it: the files of
+         * {@code userLib} (the job jar, and {@code conf/}, {@code sql/} beside it) are copied to
+         * the cluster's {@code usrlib/}, and the JobManager runs {@code entryClass} with {@code
+         * args} from there. The cluster ends when the job does.
+         */
+        public Builder application(Path userLib, String entryClass, List<String> args) {
+            this.userLib = userLib.toAbsolutePath();
+            this.applicationClass = entryClass;
+            this.applicationArgs = List.copyOf(args);
+            return this;
+        }
+
+        /** Application mode only: the savepoint the job starts from. */
+        public Builder fromSavepoint(String path) {
+            this.savepoint = path;
+            return this;
+        }
 
         /** A folder whose {@code config.yaml} is the base of the cluster's (conf/flink). */
         public Builder baseConfig(Path dir) {
@@ -276,7 +306,7 @@ public final class FlinkCluster implements AutoCloseable {
             return this;
         }
 
-        /** The Flink jars, as in {@code cluster/target/flink-lib.classpath}. Required. */
+        /** The Flink jars, as in {@code it/flink-cluster/target/flink-lib.classpath}. Required. */
         public Builder classpath(String classpath) {
             this.classpath = classpath.trim();
             return this;
@@ -338,6 +368,11 @@ public final class FlinkCluster implements AutoCloseable {
                 Files.createDirectories(logs);
                 Files.createDirectories(workDir.resolve("tmp"));
                 Files.createDirectories(workDir.resolve("plugins"));
+                // Flink finds usrlib/ beside the lib/ folder FLINK_LIB_DIR names.
+                Files.createDirectories(workDir.resolve("lib"));
+                if (userLib != null) {
+                    copyTree(userLib, workDir.resolve("usrlib"));
+                }
             } catch (IOException e) {
                 throw new UncheckedIOException("Cannot create " + workDir, e);
             }
@@ -355,19 +390,32 @@ public final class FlinkCluster implements AutoCloseable {
                             started,
                             false);
             try {
+                List<String> jobManagerArgs = new ArrayList<>(jobManagerDynamic(config));
+                if (userLib != null) {
+                    if (savepoint != null) {
+                        jobManagerArgs.add("--fromSavepoint");
+                        jobManagerArgs.add(savepoint);
+                    }
+                    jobManagerArgs.add("--job-classname");
+                    jobManagerArgs.add(applicationClass);
+                    // The entry point's parser takes a prefix of its own options as that option
+                    // (the job's --config would become --configDir): "--" ends Flink's options.
+                    jobManagerArgs.add("--");
+                    jobManagerArgs.addAll(applicationArgs);
+                }
                 Process jobManager =
                         launch(
                                 "jobmanager",
-                                JOB_MANAGER_MAIN,
+                                userLib == null ? JOB_MANAGER_MAIN : APPLICATION_JOB_MANAGER_MAIN,
                                 jobManagerJvm(config),
-                                jobManagerDynamic(config),
+                                jobManagerArgs,
                                 jobManagerPrometheusPort);
                 started.add(jobManager.toHandle());
                 FlinkRestClient rest = new FlinkRestClient(cluster.restUrl());
                 awaitReady(
                         "the JobManager's REST API on " + cluster.restUrl(),
-                        jobManager,
-                        logs.resolve("jobmanager.log"),
+                        Map.of(jobManager, "jobmanager"),
+                        logs,
                         () -> rest.overview() != null);
                 Process taskManager =
                         launch(
@@ -379,8 +427,8 @@ public final class FlinkCluster implements AutoCloseable {
                 started.add(taskManager.toHandle());
                 awaitReady(
                         "a TaskManager with " + taskSlots + " slots",
-                        taskManager,
-                        logs.resolve("taskmanager.log"),
+                        Map.of(taskManager, "taskmanager", jobManager, "jobmanager"),
+                        logs,
                         () -> rest.overview().path("slots-total").asInt() >= taskSlots);
                 writeState(jobManager.pid(), taskManager.pid());
             } catch (RuntimeException e) {
@@ -400,9 +448,21 @@ public final class FlinkCluster implements AutoCloseable {
             if (workDir == null) {
                 throw new IllegalArgumentException("FlinkCluster needs a workDir");
             }
+            if (userLib != null && !Files.isDirectory(userLib)) {
+                throw new IllegalArgumentException(
+                        "The application's user lib " + userLib + " is not a folder");
+            }
+            if (userLib != null && (applicationClass == null || applicationClass.isBlank())) {
+                throw new IllegalArgumentException("An application needs its entry class");
+            }
+            if (savepoint != null && userLib == null) {
+                throw new IllegalArgumentException(
+                        "fromSavepoint is for application mode; a session cluster's jobs are"
+                                + " submitted with their savepoint");
+            }
             if (classpath == null || classpath.isEmpty()) {
                 throw new IllegalArgumentException(
-                        "FlinkCluster needs the Flink classpath (cluster/target/flink-lib.classpath)");
+                        "FlinkCluster needs the Flink classpath (it/flink-cluster/target/flink-lib.classpath)");
             }
             for (String entry : classpath.split(File.pathSeparator)) {
                 if (!Files.exists(Path.of(entry))) {
@@ -504,6 +564,19 @@ public final class FlinkCluster implements AutoCloseable {
             }
         }
 
+        private static void copyTree(Path from, Path to) throws IOException {
+            try (Stream<Path> files = Files.walk(from)) {
+                for (Path file : (Iterable<Path>) files::iterator) {
+                    Path target = to.resolve(from.relativize(file).toString());
+                    if (Files.isDirectory(file)) {
+                        Files.createDirectories(target);
+                    } else {
+                        Files.copy(file, target);
+                    }
+                }
+            }
+        }
+
         private static void copyLog4jConfig(Path file) {
             try (InputStream in =
                             FlinkCluster.class.getResourceAsStream(
@@ -576,10 +649,11 @@ public final class FlinkCluster implements AutoCloseable {
             command.add(mainClass);
             command.add("--configDir");
             command.add(conf.toString());
-            command.addAll(dynamic);
-            // Each process its own Prometheus port; config.yaml lists both.
+            // Each process its own Prometheus port; config.yaml lists both. Before the dynamic
+            // options, which end with an application's own arguments.
             command.add("-D");
             command.add("metrics.reporter.prom.port=" + prometheusPort);
+            command.addAll(dynamic);
             ProcessBuilder builder =
                     new ProcessBuilder(command)
                             .directory(workDir.toFile())
@@ -589,6 +663,7 @@ public final class FlinkCluster implements AutoCloseable {
             builder.environment().putAll(environment);
             builder.environment().put("FLINK_CONF_DIR", conf.toString());
             builder.environment().put("FLINK_LOG_DIR", logs.toString());
+            builder.environment().put("FLINK_LIB_DIR", workDir.resolve("lib").toString());
             // Empty: every jar, the Prometheus reporter's included, is on the classpath.
             builder.environment().put("FLINK_PLUGINS_DIR", workDir.resolve("plugins").toString());
             try {
@@ -598,22 +673,29 @@ public final class FlinkCluster implements AutoCloseable {
             }
         }
 
+        /**
+         * Waits for {@code ready}, failing at once if one of the {@code watched} processes exits.
+         */
         private static void awaitReady(
-                String what, Process process, Path log, Callable<Boolean> ready) {
+                String what, Map<Process, String> watched, Path logs, Callable<Boolean> ready) {
             long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
             Exception last = null;
             while (true) {
-                if (!process.isAlive()) {
-                    throw new IllegalStateException(
-                            "The process for "
-                                    + what
-                                    + " exited with "
-                                    + process.exitValue()
-                                    + "; see "
-                                    + log
-                                    + " and "
-                                    + log.resolveSibling(
-                                            log.getFileName().toString().replace(".log", ".out")));
+                for (Map.Entry<Process, String> process : watched.entrySet()) {
+                    if (!process.getKey().isAlive()) {
+                        String role = process.getValue();
+                        throw new IllegalStateException(
+                                "The "
+                                        + role
+                                        + " exited with "
+                                        + process.getKey().exitValue()
+                                        + " while waiting for "
+                                        + what
+                                        + "; see "
+                                        + logs.resolve(role + ".log")
+                                        + " and "
+                                        + logs.resolve(role + ".out"));
+                    }
                 }
                 try {
                     if (Boolean.TRUE.equals(ready.call())) {
@@ -629,7 +711,7 @@ public final class FlinkCluster implements AutoCloseable {
                                     + " waiting for "
                                     + what
                                     + "; see "
-                                    + log,
+                                    + logs,
                             last);
                 }
                 try {

@@ -193,13 +193,7 @@ public final class FlinkRestClient {
      * the job finishes. Returns the savepoint's location.
      */
     public String stopWithSavepoint(String jobId, String targetDirectory, Duration timeout) {
-        ObjectNode body = JSON.createObjectNode();
-        body.put("drain", false);
-        body.put("targetDirectory", targetDirectory);
-        String trigger = post("/jobs/" + jobId + "/stop", body).path("request-id").asText();
-        if (trigger.isEmpty()) {
-            throw new IllegalStateException("Stopping job " + jobId + " gave no request id");
-        }
+        String trigger = triggerStopWithSavepoint(jobId, targetDirectory);
         String[] location = new String[1];
         await(
                 "the savepoint of job " + jobId,
@@ -221,6 +215,21 @@ public final class FlinkRestClient {
                     return true;
                 });
         return location[0];
+    }
+
+    /**
+     * Starts a stop-with-savepoint without draining and returns its trigger id. In application mode
+     * the cluster ends with the job, so the savepoint is found in {@code targetDirectory}.
+     */
+    public String triggerStopWithSavepoint(String jobId, String targetDirectory) {
+        ObjectNode body = JSON.createObjectNode();
+        body.put("drain", false);
+        body.put("targetDirectory", targetDirectory);
+        String trigger = post("/jobs/" + jobId + "/stop", body).path("request-id").asText();
+        if (trigger.isEmpty()) {
+            throw new IllegalStateException("Stopping job " + jobId + " gave no request id");
+        }
+        return trigger;
     }
 
     /** {@code PATCH /jobs/:id}: cancels the job. */

@@ -40,12 +40,15 @@ class JobJarITCase {
     }
 
     @Test
-    void runsSluiceJobByDefaultAndHoldsEveryModule() {
+    void runsSluiceJobByDefaultAndHoldsEveryModuleAndBothEntryPoints() {
         assertThat(manifest.getMainAttributes().getValue("Main-Class"))
                 .isEqualTo(ClusterCommand.ENTRY_CLASS);
         assertThat(entries)
                 .contains(
                         "io/sluice/job/SluiceJob.class",
+                        // The SQL door's entry point, chosen per run (entryClass, flink run -c).
+                        "io/sluice/job/SluiceSqlRunner.class",
+                        "io/sluice/job/sql/SqlScriptRunner.class",
                         "io/sluice/job/config/JobConfigLoader.class",
                         "io/sluice/functions/sink/KafkaSinkFactory.class",
                         "io/sluice/functions/source/MySqlSourceFactory.class",
@@ -55,6 +58,9 @@ class JobJarITCase {
     @Test
     void connectorsFactoryRegistrationsAreMergedNotOverwritten() {
         assertThat(tableFactories)
+                // Sluice's own SQL connectors (sluice-mysql, sluice-kafka) beside the connectors'.
+                .contains("io.sluice.functions.table.MySqlDynamicTableFactory")
+                .contains("io.sluice.functions.table.KafkaDynamicTableFactory")
                 .contains("org.apache.flink.cdc.connectors.mysql.table.MySqlTableSourceFactory")
                 .contains(
                         "org.apache.flink.streaming.connectors.kafka.table.KafkaDynamicTableFactory");

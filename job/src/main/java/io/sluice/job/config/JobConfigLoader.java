@@ -16,7 +16,9 @@ import io.sluice.functions.source.MySqlSourceOptions;
 import java.io.File;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
+import java.net.URI;
 import java.net.URISyntaxException;
+import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.CodeSource;
@@ -122,16 +124,28 @@ public final class JobConfigLoader {
 
     /** The folder of the jar (or classes folder) this class was loaded from. */
     private static Optional<Path> jarDir() {
-        try {
-            CodeSource source = JobConfigLoader.class.getProtectionDomain().getCodeSource();
-            if (source == null || source.getLocation() == null) {
-                return Optional.empty();
-            }
-            Path location = Path.of(source.getLocation().toURI());
-            return Optional.ofNullable(
-                    Files.isDirectory(location) ? location : location.getParent());
-        } catch (URISyntaxException | RuntimeException e) {
+        CodeSource source = JobConfigLoader.class.getProtectionDomain().getCodeSource();
+        return source == null ? Optional.empty() : dirOf(source.getLocation());
+    }
+
+    /**
+     * The folder of a jar or classes folder. Application mode loads {@code usrlib/} through
+     * relative URLs ({@code file:usrlib/sluice-job.jar}, relative to the working dir), which {@code
+     * Path.of(URI)} refuses.
+     */
+    static Optional<Path> dirOf(URL location) {
+        if (location == null || !"file".equals(location.getProtocol())) {
             return Optional.empty(); // Not from a file: nothing lies beside it.
+        }
+        try {
+            URI uri = location.toURI();
+            Path path =
+                    uri.isOpaque()
+                            ? Path.of(uri.getSchemeSpecificPart()).toAbsolutePath()
+                            : Path.of(uri);
+            return Optional.ofNullable(Files.isDirectory(path) ? path : path.getParent());
+        } catch (URISyntaxException | RuntimeException e) {
+            return Optional.empty();
         }
     }
 

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -152,5 +153,18 @@ class JobConfigLoaderTest {
         assertThatThrownBy(() -> JobConfigLoader.fromArgs("--config", "nowhere/sluice.yaml"))
                 .hasMessageContaining("'nowhere/sluice.yaml' does not exist")
                 .hasMessageContaining("beside the job jar");
+    }
+
+    @Test
+    void findsTheJarFolderFromTheRelativeUrlsOfApplicationMode() throws Exception {
+        // Application mode puts usrlib/ on the user classpath as URLs relative to the working dir.
+        assertThat(JobConfigLoader.dirOf(new URL("file:usrlib/sluice-job.jar")))
+                .contains(Path.of("usrlib").toAbsolutePath());
+        assertThat(JobConfigLoader.dirOf(new URL("file:/opt/flink/usrlib/sluice-job.jar")))
+                .contains(Path.of("/opt/flink/usrlib"));
+        assertThat(JobConfigLoader.dirOf(new URL("file:///opt/flink/usr%20lib/sluice-job.jar")))
+                .contains(Path.of("/opt/flink/usr lib"));
+        assertThat(JobConfigLoader.dirOf(new URL("https://example.com/sluice-job.jar"))).isEmpty();
+        assertThat(JobConfigLoader.dirOf(null)).isEmpty();
     }
 }
