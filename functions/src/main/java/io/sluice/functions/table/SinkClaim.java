@@ -71,20 +71,22 @@ public record SinkClaim(String connector, String option, String value, ObjectIde
                         : "two exactly-once RocketMQ sinks with one group would each take the"
                                 + " other's messages for its own when replaying its write-ahead"
                                 + " log";
-        String sameTable =
-                table.equals(other.table)
-                        ? "combine the INSERTs into one with UNION ALL, or write to a second table"
-                        : "give each table its own";
+        if (table.equals(other.table)) {
+            return String.format(
+                    "table '%s' is written by two sinks, both with '%s' = '%s'; %s. One sink per"
+                            + " '%s' in a job: combine the INSERTs into one with UNION ALL, or"
+                            + " write to a second table with its own '%s'",
+                    table.asSummaryString(), option, value, why, option, option);
+        }
         return String.format(
                 "table '%s' has '%s' = '%s', as table '%s' written before does; %s. One sink per"
-                        + " '%s' in a job: %s '%s'",
+                        + " '%s' in a job: give each table its own '%s'",
                 table.asSummaryString(),
                 option,
                 value,
                 other.table.asSummaryString(),
                 why,
                 option,
-                sameTable,
                 option);
     }
 
