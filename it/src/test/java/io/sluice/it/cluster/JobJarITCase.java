@@ -57,7 +57,10 @@ class JobJarITCase {
         assertThat(tableFactories)
                 .contains("org.apache.flink.cdc.connectors.mysql.table.MySqlTableSourceFactory")
                 .contains(
-                        "org.apache.flink.streaming.connectors.kafka.table.KafkaDynamicTableFactory");
+                        "org.apache.flink.streaming.connectors.kafka.table.KafkaDynamicTableFactory")
+                .contains("io.sluice.functions.table.MySqlDynamicTableFactory")
+                .contains("io.sluice.functions.table.KafkaDynamicTableFactory")
+                .contains("io.sluice.functions.table.RocketMqDynamicTableFactory");
     }
 
     @Test
