@@ -2,13 +2,8 @@ package io.sluice.functions.table;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ConfigOption;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.table.api.ValidationException;
-import org.apache.flink.table.catalog.Column;
-import org.apache.flink.table.catalog.ResolvedSchema;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
 import org.apache.flink.table.factories.DynamicTableSinkFactory;
-import org.apache.flink.table.factories.FactoryUtil;
 
 import io.sluice.functions.encode.EncodeOptions;
 import io.sluice.functions.route.PartitionOptions;
@@ -17,9 +12,7 @@ import io.sluice.functions.sink.KafkaSinkOptions;
 import io.sluice.functions.table.internal.KafkaTableSink;
 import io.sluice.functions.table.internal.OptionTranslation;
 
-import java.util.List;
 import java.util.Set;
-import java.util.stream.Collectors;
 
 import static io.sluice.functions.table.KafkaTableOptions.*;
 
@@ -79,51 +72,7 @@ public final class KafkaDynamicTableFactory implements DynamicTableSinkFactory {
 
     @Override
     public DynamicTableSink createDynamicTableSink(Context context) {
-        FactoryUtil.TableFactoryHelper helper = FactoryUtil.createTableFactoryHelper(this, context);
-        helper.validateExcept(PROPERTIES_PREFIX);
-        String table = context.getObjectIdentifier().asSummaryString();
-        checkPhysicalColumns(table, context.getCatalogTable().getResolvedSchema());
-
-        Integer parallelism = helper.getOptions().getOptional(SINK_PARALLELISM).orElse(null);
-        if (parallelism != null && parallelism < 1) {
-            throw new ValidationException(
-                    String.format(
-                            "Invalid options of table '%s': option '%s' must be at least 1, but"
-                                    + " is %s",
-                            table, SINK_PARALLELISM.key(), parallelism));
-        }
-        Configuration config = OPTIONS.toPipelineConfig(context.getCatalogTable().getOptions());
-        try {
-            // Parsed now so a bad rule fails the statement, not the running job.
-            RouteOptions.router(config);
-            PartitionOptions.rules(config);
-            PartitionOptions.counts(config);
-        } catch (IllegalArgumentException e) {
-            throw OPTIONS.failure(context.getObjectIdentifier(), IDENTIFIER, e);
-        }
-        return new KafkaTableSink(config, parallelism, context.getObjectIdentifier(), OPTIONS);
-    }
-
-    /** The one physical column is the change, typed {@link ChangeColumn}. */
-    static void checkPhysicalColumns(String table, ResolvedSchema schema) {
-        List<Column> physical =
-                schema.getColumns().stream()
-                        .filter(Column::isPhysical)
-                        .collect(Collectors.toList());
-        if (physical.size() != 1
-                || !ChangeColumn.isChangeType(physical.get(0).getDataType().getLogicalType())) {
-            throw new ValidationException(
-                    String.format(
-                            "Table '%s' ('connector' = '%s') must have exactly one physical"
-                                    + " column, the change typed %s, but has %s; declare 'topic'"
-                                    + " STRING and 'key' BYTES as METADATA, or copy the source's"
-                                    + " column with LIKE <source> (EXCLUDING ALL)",
-                            table,
-                            IDENTIFIER,
-                            ChangeColumn.SQL_TYPE,
-                            physical.stream()
-                                    .map(c -> c.getName() + " " + c.getDataType())
-                                    .collect(Collectors.toList())));
-        }
+        return MessageSinkTables.create(
+                this, context, OPTIONS, PROPERTIES_PREFIX, KafkaTableSink::new);
     }
 }

@@ -20,6 +20,7 @@ import io.sluice.functions.sink.SinkType;
 import io.sluice.functions.source.MySqlSourceFactory;
 import io.sluice.functions.types.SinkMessageTypeInfo;
 import io.sluice.job.SluiceJob;
+import io.sluice.job.sql.SqlScriptRunner;
 
 import java.util.List;
 import java.util.Map;
@@ -59,6 +60,17 @@ final class Pipelines {
                         KafkaSinkFactory.partitionCounts(config),
                         config)
                 .build(env);
+    }
+
+    /**
+     * Sluice's SQL door on the same backlog: {@code script} (a {@code sluice-mysql} table and a
+     * {@code sluice-kafka} table, one INSERT) planned by the SQL runner's own code, with the
+     * runner's job settings (object reuse, no Kryo) under the script's SETs.
+     */
+    static void sqlDoor(StreamExecutionEnvironment env, String script) {
+        SqlScriptRunner runner = SqlScriptRunner.parse(script, Map.of(), Map.of());
+        env.configure(runner.configuration());
+        runner.plan(StreamTableEnvironment.create(env)).attachAsDataStream();
     }
 
     /** The pipeline up to {@code cut}, into a counting discard sink for {@code run}. */

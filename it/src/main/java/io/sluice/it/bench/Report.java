@@ -29,6 +29,7 @@ final class Report {
     private RunResult sourceLimit;
     private RunResult producerLimit;
     private RunResult flinkSql;
+    private RunResult sqlDoor;
 
     Report(BenchArgs args) {
         this.args = args;
@@ -67,6 +68,14 @@ final class Report {
 
     void flinkSql(RunResult result) {
         this.flinkSql = best(flinkSql, result);
+    }
+
+    void sqlDoor(RunResult result) {
+        this.sqlDoor = best(sqlDoor, result);
+    }
+
+    RunResult sqlDoorResult() {
+        return sqlDoor;
     }
 
     void funnel(String stage, RunResult result) {
@@ -211,6 +220,7 @@ final class Report {
             side(out, "(b) producer limit: pre-encoded → KafkaSink", producerLimit);
             side(out, "(c) plain Flink SQL: mysql-cdc → kafka canal-json", flinkSql);
             side(out, "(d) Sluice", sluice);
+            side(out, "(e) Sluice SQL door: sluice-mysql → sluice-kafka", sqlDoor);
             out.append('\n');
             line(
                     out,
@@ -220,6 +230,14 @@ final class Report {
                     ratio(sluice, flinkSql),
                     ratio(sluice, sourceLimit) >= 0.8 ? "met" : "not met",
                     100 * ratio(sluice, sourceLimit));
+            if (sqlDoor != null) {
+                line(
+                        out,
+                        "SQL door within 15%% of Sluice's YAML pipeline: %s (SQL door ÷ Sluice ="
+                                + " %.0f%%)",
+                        ratio(sqlDoor, sluice) >= 0.85 ? "met" : "not met",
+                        100 * ratio(sqlDoor, sluice));
+            }
             out.append('\n');
         }
         if (!funnel.isEmpty()) {
@@ -259,7 +277,7 @@ final class Report {
         } else {
             detailed.addAll(matrix);
         }
-        for (RunResult r : Arrays.asList(sourceLimit, producerLimit, flinkSql)) {
+        for (RunResult r : Arrays.asList(sourceLimit, producerLimit, flinkSql, sqlDoor)) {
             if (r != null) {
                 detailed.add(r);
             }

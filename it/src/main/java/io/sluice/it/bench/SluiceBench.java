@@ -5,6 +5,7 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 import io.sluice.functions.sink.SinkMessage;
+import io.sluice.functions.table.ChangeColumn;
 import io.sluice.it.job.EmbeddedJobs;
 import io.sluice.it.server.KafkaServer;
 import io.sluice.it.server.MariaDbServer;
@@ -162,6 +163,8 @@ public final class SluiceBench {
             if (round > 1) {
                 report.sluice(sluice(base, database, start, stats, null, 0), base);
             }
+            // Right after Sluice, so both meet the same machine state.
+            report.sqlDoor(sqlDoor(base, database, start, stats));
             report.sourceLimit(cut(Pipelines.Cut.CHANGE_EVENT, base, database, start, stats));
             report.producerLimit(producerLimit(base, stats, pool));
             report.flinkSql(flinkSql(base, database, start, stats));
@@ -241,6 +244,93 @@ public final class SluiceBench {
         }
         sayResult(run, result);
         return result;
+    }
+
+    /**
+     * The SQL door on the same backlog and variant as a Sluice run: {@code sluice-mysql} to {@code
+     * sluice-kafka}, the same source settings, topics, format, guarantee and parallelism.
+     */
+    private RunResult sqlDoor(
+            Variant variant, String database, BinlogPosition start, LoadStats stats)
+            throws Exception {
+        String run = nextRun();
+        List<String> topics = topics(run, variant.topics, variant.partitions);
+        String script = sqlDoorScript(run, variant, database, start, topics);
+        say("run %s: Sluice SQL door %s ...", run, variant);
+        RunResult result = result("Sluice SQL door", variant);
+        try (TopicReader reader =
+                new TopicReader(kafka.bootstrapServers(), topics, variant.partitions, null, 0)) {
+            measure(
+                    run,
+                    result,
+                    reader,
+                    stats,
+                    env -> Pipelines.sqlDoor(env, script),
+                    job -> {},
+                    stats.rows::get);
+        }
+        sayResult(run, result);
+        return result;
+    }
+
+    /** The SQL script equivalent of {@link #sluiceConfig} for one run. */
+    private String sqlDoorScript(
+            String run,
+            Variant variant,
+            String database,
+            BinlogPosition start,
+            List<String> topics) {
+        StringBuilder tables = new StringBuilder();
+        for (Workload.Table table : workload.tables()) {
+            if (tables.length() > 0) {
+                tables.append(';');
+            }
+            tables.append(database).append('.').append(table.name);
+        }
+        int serverId = SLUICE_SERVER_IDS + 10 * runs;
+        return "SET 'execution.checkpointing.interval' = '"
+                + args.checkpointInterval.toMillis()
+                + "ms';\n"
+                + "SET 'pipeline.name' = 'bench-"
+                + run
+                + "';\n"
+                + "CREATE TABLE binlog (change "
+                + ChangeColumn.SQL_TYPE
+                + ") WITH ('connector' = 'sluice-mysql', 'hostname' = '"
+                + mariaDb.host()
+                + "', 'port' = '"
+                + mariaDb.port()
+                + "', 'username' = '"
+                + MariaDbServer.CDC_USER
+                + "', 'password' = '"
+                + MariaDbServer.CDC_PASSWORD
+                + "', 'tables' = '"
+                + tables
+                + "', 'server-id' = '"
+                + serverId
+                + "-"
+                + (serverId + 8)
+                + "', 'startup.mode' = 'binlog-position', 'startup.binlog-file' = '"
+                + start.file
+                + "', 'startup.binlog-position' = '"
+                + start.position
+                + "');\n"
+                + "CREATE TABLE mq WITH ('connector' = 'sluice-kafka', 'bootstrap-servers' = '"
+                + kafka.bootstrapServers()
+                + "', 'format' = '"
+                + variant.format
+                + "', 'topic' = '"
+                + topics.get(0)
+                + "'"
+                + (variant.topics > 1 ? ", 'topic-template' = '" + run + "-{table}'" : "")
+                + ", 'delivery-guarantee' = '"
+                + variant.guarantee
+                + "', 'transactional-id-prefix' = 'bench-"
+                + run
+                + "-"
+                + UUID.randomUUID()
+                + "') LIKE binlog (EXCLUDING ALL);\n"
+                + "INSERT INTO mq SELECT change FROM binlog;\n";
     }
 
     private RunResult cut(

@@ -44,6 +44,9 @@ class SluiceBenchITCase {
 
         assertThat(report.sourceLimit().messages).isEqualTo(sluice.rows);
         assertThat(report.producerLimitResult().messages).isEqualTo(sluice.rows);
+        RunResult sqlDoor = report.sqlDoorResult();
+        assertThat(sqlDoor.messages).as("SQL door: one message per row").isEqualTo(sluice.rows);
+        assertThat(sqlDoor.windowMillis).isPositive();
         // canal-json writes an UPDATE as a DELETE and an INSERT message.
         RunResult sql = report.flinkSqlResult();
         assertThat(sql.messages).isGreaterThan(sql.rows);
@@ -71,6 +74,8 @@ class SluiceBenchITCase {
                 .contains("(a) source limit")
                 .contains("(b) producer limit")
                 .contains("(c) plain Flink SQL")
+                .contains("(e) Sluice SQL door")
+                .contains("SQL door within 15% of Sluice's YAML pipeline")
                 .contains("Stage funnel")
                 .contains("Busy time per task")
                 .doesNotContain("NaN");

@@ -63,7 +63,10 @@ class JobJarITCase {
                 .contains("io.sluice.functions.table.KafkaDynamicTableFactory")
                 .contains("org.apache.flink.cdc.connectors.mysql.table.MySqlTableSourceFactory")
                 .contains(
-                        "org.apache.flink.streaming.connectors.kafka.table.KafkaDynamicTableFactory");
+                        "org.apache.flink.streaming.connectors.kafka.table.KafkaDynamicTableFactory")
+                .contains("io.sluice.functions.table.MySqlDynamicTableFactory")
+                .contains("io.sluice.functions.table.KafkaDynamicTableFactory")
+                .contains("io.sluice.functions.table.RocketMqDynamicTableFactory");
     }
 
     @Test

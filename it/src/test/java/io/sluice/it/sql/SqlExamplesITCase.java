@@ -16,6 +16,7 @@ import io.sluice.it.server.KafkaExtension;
 import io.sluice.it.server.KafkaServer;
 import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
+import io.sluice.job.sql.SqlScriptException;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -29,6 +30,7 @@ import java.util.concurrent.TimeUnit;
 
 import static io.sluice.it.sql.SqlJobs.ROWS;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Runs each {@code sql/} example through {@link io.sluice.job.SluiceSqlRunner} against MariaDB and
@@ -183,13 +185,42 @@ class SqlExamplesITCase {
     }
 
     @Test
+    void twoExactlyOnceKafkaTablesWithTheDefaultPrefixAreRefusedBeforeAnyJobRuns()
+            throws Exception {
+        String database = database("claims");
+        String script =
+                SqlJobs.example("one-topic-per-table.sql")
+                                .replace(
+                                        "    'transactional-id-prefix' = '${DATABASE}-per-table'\n",
+                                        "    'partition-counts' = '.*:1'\n")
+                        + "CREATE TABLE mq2 LIKE mq;\n"
+                        + "INSERT INTO mq2 SELECT change, 'other' FROM binlog;\n";
+        assertThatThrownBy(
+                        () ->
+                                SqlJobs.start(
+                                        script,
+                                        "claims-" + database,
+                                        SqlJobs.defines(
+                                                MARIADB.server(), KAFKA.server(), database)))
+                .isInstanceOf(SqlScriptException.class)
+                .hasMessageContaining("collides with that of statement")
+                .hasMessageContaining("INSERT INTO mq2 SELECT change, 'other' FROM binlog")
+                .hasMessageContaining(
+                        "table 'default_catalog.default_database.mq2' has"
+                                + " 'transactional-id-prefix' = 'sluice', as table"
+                                + " 'default_catalog.default_database.mq' written before does")
+                .hasMessageContaining("fence each other's transactions");
+    }
+
+    @Test
     void everyExampleDeclaresTheChangeColumnAsSluiceDefinesIt() throws Exception {
         for (String example :
                 List.of(
                         "one-topic-per-table.sql",
                         "dynamic-topic.sql",
                         "partition-hash.sql",
-                        "filter.sql")) {
+                        "filter.sql",
+                        "rocketmq-topic-per-table.sql")) {
             assertThat(SqlJobs.example(example)).as(example).contains(ChangeColumn.SQL_TYPE);
         }
     }

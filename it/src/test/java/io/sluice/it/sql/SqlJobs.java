@@ -32,13 +32,19 @@ final class SqlJobs {
 
     /** The {@code --define} values that point a script at the test servers. */
     static Map<String, String> defines(MariaDbServer mariaDb, KafkaServer kafka, String database) {
+        Map<String, String> defines = defines(mariaDb, database);
+        defines.put("KAFKA", kafka.bootstrapServers());
+        return defines;
+    }
+
+    /** The {@code --define} values that point a script's source at the test database. */
+    static Map<String, String> defines(MariaDbServer mariaDb, String database) {
         Map<String, String> defines = new HashMap<>();
         defines.put("SOURCE_HOST", mariaDb.host());
         defines.put("SOURCE_PORT", Integer.toString(mariaDb.port()));
         defines.put("SOURCE_USER", MariaDbServer.CDC_USER);
         defines.put("SOURCE_PASSWORD", MariaDbServer.CDC_PASSWORD);
         defines.put("DATABASE", database);
-        defines.put("KAFKA", kafka.bootstrapServers());
         return defines;
     }
 

@@ -6,11 +6,19 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.table.api.bridge.java.StreamStatementSet;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.table.api.internal.TableEnvironmentInternal;
+import org.apache.flink.table.catalog.ContextResolvedTable;
+import org.apache.flink.table.operations.Operation;
+import org.apache.flink.table.operations.SinkModifyOperation;
+
+import io.sluice.functions.table.SinkClaim;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -34,8 +42,6 @@ public final class SqlScriptRunner {
             Pattern.compile(
                     "(?is)(?:EXECUTE\\s+STATEMENT\\s+SET|BEGIN\\s+STATEMENT\\s+SET)\\s*(?:BEGIN\\b)?(.*)");
     private static final Pattern INSERT = Pattern.compile("(?is)INSERT\\s.*");
-    private static final Pattern INSERT_TARGET =
-            Pattern.compile("(?is)INSERT\\s+(?:INTO|OVERWRITE)\\s+([`\\w.]+).*");
     private static final Pattern PLACEHOLDER =
             Pattern.compile("\\$\\{(env:)?([A-Za-z_][A-Za-z0-9_.-]*)}");
 
@@ -105,6 +111,7 @@ public final class SqlScriptRunner {
         settings.toMap().forEach((k, v) -> tables.getConfig().getConfiguration().setString(k, v));
         StreamStatementSet set = tables.createStatementSet();
         List<SqlStatement> inserts = new ArrayList<>();
+        Map<SinkClaim, SqlStatement> claimed = new LinkedHashMap<>();
         boolean inBlock = false;
         for (SqlStatement statement : statements) {
             String text = statement.text();
@@ -128,7 +135,7 @@ public final class SqlScriptRunner {
             }
             SqlStatement current = new SqlStatement(text, statement.number(), statement.line());
             if (INSERT.matcher(text).matches()) {
-                checkOneInsertPerTable(current, inserts);
+                checkClaim(tables, current, claimed);
                 plan(tables, current);
                 set.addInsertSql(text);
                 inserts.add(current);
@@ -154,31 +161,48 @@ public final class SqlScriptRunner {
     }
 
     /**
-     * Two INSERTs into one table make two sinks with the table's transactional-id prefix, which
-     * fence each other's Kafka transactions: refused, with the way out.
+     * Refuses an INSERT whose sink claims what an earlier INSERT's sink claimed (an exactly-once
+     * sink's transactional-id prefix or producer group, {@link SinkClaim}): checked on the parsed
+     * statement, before planning, so the error names both statements. The connectors check it again
+     * when the statement set is translated, which covers Flink's SQL client too.
      */
-    private static void checkOneInsertPerTable(SqlStatement insert, List<SqlStatement> earlier) {
-        String target = targetOf(insert);
-        for (SqlStatement other : earlier) {
-            if (target != null && target.equals(targetOf(other))) {
+    private static void checkClaim(
+            StreamTableEnvironment tables,
+            SqlStatement insert,
+            Map<SinkClaim, SqlStatement> claimed) {
+        Optional<SinkClaim> claim = claimOf(tables, insert);
+        if (claim.isEmpty()) {
+            return;
+        }
+        for (Map.Entry<SinkClaim, SqlStatement> earlier : claimed.entrySet()) {
+            if (claim.get().collidesWith(earlier.getKey())) {
                 throw new SqlScriptException(
                         insert,
-                        "it writes to "
-                                + target
-                                + " like "
-                                + other.describe()
-                                + "; one table takes one INSERT (its sink's transactional ids"
-                                + " would collide): combine the queries with UNION ALL, or"
-                                + " write to a second table with its own"
-                                + " 'transactional-id-prefix'",
+                        "its sink collides with that of "
+                                + earlier.getValue().describe()
+                                + ": "
+                                + claim.get().conflictWith(earlier.getKey()),
                         null);
             }
         }
+        claimed.put(claim.get(), insert);
     }
 
-    private static String targetOf(SqlStatement insert) {
-        Matcher m = INSERT_TARGET.matcher(insert.text());
-        return m.matches() ? m.group(1).replace("`", "").toLowerCase(java.util.Locale.ROOT) : null;
+    private static Optional<SinkClaim> claimOf(StreamTableEnvironment tables, SqlStatement insert) {
+        List<Operation> operations;
+        try {
+            operations = ((TableEnvironmentInternal) tables).getParser().parse(insert.text());
+        } catch (RuntimeException e) {
+            throw new SqlScriptException(insert, "the INSERT cannot be planned", e);
+        }
+        for (Operation operation : operations) {
+            if (operation instanceof SinkModifyOperation) {
+                ContextResolvedTable target =
+                        ((SinkModifyOperation) operation).getContextResolvedTable();
+                return SinkClaim.of(target.getIdentifier(), target.getResolvedTable().getOptions());
+            }
+        }
+        return Optional.empty();
     }
 
     private static void plan(StreamTableEnvironment tables, SqlStatement insert) {

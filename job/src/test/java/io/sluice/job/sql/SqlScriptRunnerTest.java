@@ -88,7 +88,58 @@ class SqlScriptRunnerTest {
     }
 
     @Test
-    void twoInsertsIntoOneTableAreRefusedWithTheWayOut() {
+    void twoInsertsIntoOneExactlyOnceTableAreRefusedNamingBothStatements() {
+        SqlScriptRunner runner =
+                SqlScriptRunner.parse(
+                        TABLES
+                                + "CREATE TABLE rmq WITH ('connector' = 'sluice-rocketmq',"
+                                + " 'name-server' = '127.0.0.1:1', 'partition-counts' = '.*:1')"
+                                + " LIKE mq (EXCLUDING OPTIONS);\n"
+                                + "INSERT INTO rmq SELECT change, 'a' FROM binlog;\n"
+                                + "INSERT INTO `rmq` SELECT change, 'b' FROM binlog;\n",
+                        Map.of("DB", "shop"),
+                        Map.of("PW", "secret"));
+        assertThatThrownBy(() -> runner.plan(tables(runner)))
+                .hasMessageContaining("SQL statement 5 (line 8: INSERT INTO `rmq`")
+                .hasMessageContaining("collides with that of statement 4 (line 7: INSERT INTO rmq")
+                .hasMessageContaining(
+                        "is written by two sinks, both with 'producer-group' = 'sluice'")
+                .hasMessageContaining("UNION ALL");
+    }
+
+    @Test
+    void twoTablesWithOneGroupAreRefusedAndDistinctOnesAccepted() {
+        String tablesOfGroups =
+                TABLES
+                        + "CREATE TABLE r1 WITH ('connector' = 'sluice-rocketmq',"
+                        + " 'name-server' = '127.0.0.1:1', 'partition-counts' = '.*:1',"
+                        + " 'producer-group' = 'g1') LIKE mq (EXCLUDING OPTIONS);\n"
+                        + "CREATE TABLE r2 WITH ('connector' = 'sluice-rocketmq',"
+                        + " 'name-server' = '127.0.0.1:1', 'partition-counts' = '.*:1',"
+                        + " 'producer-group' = '${G2}') LIKE mq (EXCLUDING OPTIONS);\n"
+                        + "INSERT INTO r1 SELECT change, 'a' FROM binlog;\n"
+                        + "INSERT INTO r2 SELECT change, 'b' FROM binlog;\n";
+        SqlScriptRunner clash =
+                SqlScriptRunner.parse(
+                        tablesOfGroups, Map.of("DB", "shop", "G2", "g1"), Map.of("PW", "secret"));
+        assertThatThrownBy(() -> clash.plan(tables(clash)))
+                .hasMessageContaining("SQL statement 6")
+                .hasMessageContaining("statement 5")
+                .hasMessageContaining(
+                        "table 'default_catalog.default_database.r2' has 'producer-group' = 'g1'")
+                .hasMessageContaining("give each table its own 'producer-group'");
+
+        SqlScriptRunner distinct =
+                SqlScriptRunner.parse(
+                        tablesOfGroups, Map.of("DB", "shop", "G2", "g2"), Map.of("PW", "secret"));
+        StreamExecutionEnvironment env =
+                StreamExecutionEnvironment.getExecutionEnvironment(distinct.configuration());
+        distinct.plan(StreamTableEnvironment.create(env)).attachAsDataStream();
+        assertThat(env.getStreamGraph().getSourceIDs()).hasSize(1);
+    }
+
+    @Test
+    void atLeastOnceTablesClaimNothing() {
         SqlScriptRunner runner =
                 SqlScriptRunner.parse(
                         TABLES
@@ -96,10 +147,10 @@ class SqlScriptRunnerTest {
                                 + "INSERT INTO `mq` SELECT change, 'b' FROM binlog;\n",
                         Map.of("DB", "shop"),
                         Map.of("PW", "secret"));
-        assertThatThrownBy(() -> runner.plan(tables(runner)))
-                .hasMessageContaining("SQL statement 4 (line 7: INSERT INTO `mq`")
-                .hasMessageContaining("it writes to mq like statement 3")
-                .hasMessageContaining("UNION ALL");
+        StreamExecutionEnvironment env =
+                StreamExecutionEnvironment.getExecutionEnvironment(runner.configuration());
+        runner.plan(StreamTableEnvironment.create(env)).attachAsDataStream();
+        assertThat(env.getStreamGraph().getSourceIDs()).hasSize(1);
     }
 
     @Test

@@ -1,0 +1,111 @@
+package io.sluice.functions.table;
+
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.table.api.ValidationException;
+import org.apache.flink.table.catalog.Column;
+import org.apache.flink.table.catalog.ObjectIdentifier;
+import org.apache.flink.table.catalog.ResolvedSchema;
+import org.apache.flink.table.factories.DynamicTableFactory;
+import org.apache.flink.table.factories.DynamicTableSinkFactory;
+import org.apache.flink.table.factories.FactoryUtil;
+
+import io.sluice.functions.route.PartitionOptions;
+import io.sluice.functions.route.RouteOptions;
+import io.sluice.functions.table.internal.MessageTableSink;
+import io.sluice.functions.table.internal.OptionTranslation;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/** The checks and translation both Sluice sink tables ({@code sluice-kafka}, ...) share. */
+final class MessageSinkTables {
+
+    private MessageSinkTables() {}
+
+    /** What a sink table's options make of it, checked. */
+    interface SinkCreator {
+        MessageTableSink create(
+                Configuration config,
+                Integer parallelism,
+                ObjectIdentifier table,
+                OptionTranslation options,
+                Optional<SinkClaim> claim);
+    }
+
+    /**
+     * Validates the table of {@code context} (options, the one physical column, parallelism, route
+     * and partition rules) and creates its sink.
+     *
+     * @param passThroughPrefix a prefix of keys passed on unchecked, or null
+     */
+    static MessageTableSink create(
+            DynamicTableSinkFactory factory,
+            DynamicTableFactory.Context context,
+            OptionTranslation options,
+            String passThroughPrefix,
+            SinkCreator creator) {
+        FactoryUtil.TableFactoryHelper helper =
+                FactoryUtil.createTableFactoryHelper(factory, context);
+        if (passThroughPrefix == null) {
+            helper.validate();
+        } else {
+            helper.validateExcept(passThroughPrefix);
+        }
+        String connector = factory.factoryIdentifier();
+        ObjectIdentifier table = context.getObjectIdentifier();
+        checkPhysicalColumns(connector, table, context.getCatalogTable().getResolvedSchema());
+
+        Integer parallelism =
+                helper.getOptions().getOptional(FactoryUtil.SINK_PARALLELISM).orElse(null);
+        if (parallelism != null && parallelism < 1) {
+            throw new ValidationException(
+                    String.format(
+                            "Invalid options of table '%s' ('connector' = '%s'): option '%s' must"
+                                    + " be at least 1, but is %s",
+                            table.asSummaryString(),
+                            connector,
+                            FactoryUtil.SINK_PARALLELISM.key(),
+                            parallelism));
+        }
+        Configuration config = options.toPipelineConfig(context.getCatalogTable().getOptions());
+        try {
+            // Parsed now so a bad rule fails the statement, not the running job.
+            RouteOptions.router(config);
+            PartitionOptions.rules(config);
+            PartitionOptions.counts(config);
+        } catch (IllegalArgumentException e) {
+            throw options.failure(table, connector, e);
+        }
+        return creator.create(
+                config,
+                parallelism,
+                table,
+                options,
+                SinkClaim.of(table, context.getCatalogTable().getOptions()));
+    }
+
+    /** The one physical column is the change, typed {@link ChangeColumn}. */
+    static void checkPhysicalColumns(
+            String connector, ObjectIdentifier table, ResolvedSchema schema) {
+        List<Column> physical =
+                schema.getColumns().stream()
+                        .filter(Column::isPhysical)
+                        .collect(Collectors.toList());
+        if (physical.size() != 1
+                || !ChangeColumn.isChangeType(physical.get(0).getDataType().getLogicalType())) {
+            throw new ValidationException(
+                    String.format(
+                            "Table '%s' ('connector' = '%s') must have exactly one physical"
+                                    + " column, the change typed %s, but has %s; declare 'topic'"
+                                    + " STRING and 'key' BYTES as METADATA, or copy the source's"
+                                    + " column with LIKE <source> (EXCLUDING ALL)",
+                            table.asSummaryString(),
+                            connector,
+                            ChangeColumn.SQL_TYPE,
+                            physical.stream()
+                                    .map(c -> c.getName() + " " + c.getDataType())
+                                    .collect(Collectors.toList())));
+        }
+    }
+}

@@ -1,0 +1,173 @@
+package io.sluice.functions.table.internal;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.DataStreamSink;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.table.api.DataTypes;
+import org.apache.flink.table.catalog.ObjectIdentifier;
+import org.apache.flink.table.connector.ChangelogMode;
+import org.apache.flink.table.connector.ProviderContext;
+import org.apache.flink.table.connector.sink.DataStreamSinkProvider;
+import org.apache.flink.table.connector.sink.DynamicTableSink;
+import org.apache.flink.table.connector.sink.abilities.SupportsWritingMetadata;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.DataType;
+
+import io.sluice.functions.encode.EncodeOptions;
+import io.sluice.functions.encode.MessageFormat;
+import io.sluice.functions.route.PartitionCounts;
+import io.sluice.functions.route.PartitionOptions;
+import io.sluice.functions.route.RouteOptions;
+import io.sluice.functions.sink.SinkMessage;
+import io.sluice.functions.table.SinkClaim;
+import io.sluice.functions.types.SinkMessageTypeInfo;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A Sluice sink table: encode each row's change (Canal format, routed topic, Canal partition,
+ * primary-key message key, unless the row's metadata names a topic or key), then the broker's sink
+ * ({@link KafkaTableSink}, {@link RocketMqTableSink}), exactly once by default.
+ *
+ * <p>Order: rows reach this sink keyed by table and primary key (see {@link MySqlTableSource}).
+ * When {@code sink.parallelism} differs from its input's, it keys them again by the same key, so
+ * each row's changes still travel one path; otherwise they stay on their subtask (forward, chained,
+ * no shuffle).
+ */
+@Internal
+public abstract class MessageTableSink implements DynamicTableSink, SupportsWritingMetadata {
+
+    public static final String TOPIC = "topic";
+    public static final String KEY = "key";
+
+    protected final Configuration config;
+    protected final Integer parallelism;
+    protected final ObjectIdentifier table;
+    protected final OptionTranslation options;
+    private final SinkClaim claim;
+    private List<String> metadata = new ArrayList<>();
+
+    protected MessageTableSink(
+            Configuration config,
+            Integer parallelism,
+            ObjectIdentifier table,
+            OptionTranslation options,
+            Optional<SinkClaim> claim) {
+        this.config = config;
+        this.parallelism = parallelism;
+        this.table = table;
+        this.options = options;
+        this.claim = claim.orElse(null);
+    }
+
+    /** The connector's identifier, for errors. */
+    protected abstract String connector();
+
+    /** The broker's sink, built (and checked) from the pipeline configuration. */
+    protected abstract Sink<SinkMessage> sink();
+
+    /** The partition (queue) counts of the topics. */
+    protected abstract PartitionCounts.Factory partitionCounts();
+
+    /** Writes the encoded {@code messages} with {@code sink}, at the messages' parallelism. */
+    protected abstract DataStreamSink<SinkMessage> write(
+            SingleOutputStreamOperator<SinkMessage> messages,
+            Sink<SinkMessage> sink,
+            ProviderContext provider);
+
+    /** A copy of this sink, metadata not applied yet. */
+    protected abstract MessageTableSink copyWithoutMetadata();
+
+    @Override
+    public ChangelogMode getChangelogMode(ChangelogMode requestedMode) {
+        return ChangelogMode.insertOnly();
+    }
+
+    @Override
+    public SinkRuntimeProvider getSinkRuntimeProvider(Context context) {
+        Sink<SinkMessage> sink;
+        PartitionCounts.Factory counts;
+        try {
+            // Builds (and checks against the brokers) while the statement is planned.
+            sink = sink();
+            counts = partitionCounts();
+        } catch (IllegalArgumentException e) {
+            throw options.failure(table, connector(), e);
+        }
+        MessageFormat format = config.get(EncodeOptions.FORMAT);
+        RowMessageEncodeFunction encode =
+                new RowMessageEncodeFunction(
+                        format,
+                        RouteOptions.router(config),
+                        PartitionOptions.rules(config),
+                        counts,
+                        fieldOf(TOPIC),
+                        fieldOf(KEY));
+        String name = table.asSummaryString();
+        return new DataStreamSinkProvider() {
+            @Override
+            public DataStreamSink<?> consumeDataStream(
+                    ProviderContext provider, DataStream<RowData> rows) {
+                if (claim != null) {
+                    SinkClaims.claim(rows.getExecutionEnvironment(), claim);
+                }
+                DataStream<RowData> in = rows;
+                if (parallelism != null && parallelism != rows.getParallelism()) {
+                    in = rows.keyBy(new ChangeRowKeySelector(0), Types.INT);
+                }
+                SingleOutputStreamOperator<SinkMessage> messages =
+                        in.map(encode)
+                                .returns(new SinkMessageTypeInfo())
+                                .name("Encode " + format + " for " + name);
+                provider.generateUid("encode").ifPresent(messages::uid);
+                if (parallelism != null) {
+                    messages.setParallelism(parallelism);
+                }
+                return write(messages, sink, provider);
+            }
+        };
+    }
+
+    /** The row position of a metadata column (after the one physical column), or -1. */
+    private int fieldOf(String key) {
+        int index = metadata.indexOf(key);
+        return index < 0 ? -1 : 1 + index;
+    }
+
+    @Override
+    public Map<String, DataType> listWritableMetadata() {
+        Map<String, DataType> keys = new LinkedHashMap<>();
+        keys.put(TOPIC, DataTypes.STRING());
+        keys.put(KEY, DataTypes.BYTES());
+        return keys;
+    }
+
+    @Override
+    public void applyWritableMetadata(List<String> metadataKeys, DataType consumedDataType) {
+        this.metadata = new ArrayList<>(metadataKeys);
+    }
+
+    @Override
+    public DynamicTableSink copy() {
+        MessageTableSink copy = copyWithoutMetadata();
+        copy.metadata = new ArrayList<>(metadata);
+        return copy;
+    }
+
+    @Override
+    public String asSummaryString() {
+        return connector();
+    }
+
+    protected Optional<SinkClaim> claim() {
+        return Optional.ofNullable(claim);
+    }
+}
