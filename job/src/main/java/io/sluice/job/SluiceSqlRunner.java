@@ -1,10 +1,12 @@
 package io.sluice.job;
 
+import org.apache.flink.configuration.DeploymentOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.TableResult;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 
+import io.sluice.job.config.JobConfigLoader;
 import io.sluice.job.sql.SqlScriptRunner;
 
 import java.io.IOException;
@@ -33,7 +35,8 @@ public final class SluiceSqlRunner {
             throw new IllegalArgumentException(
                     "Usage: SluiceSqlRunner <script.sql> [--define NAME=value ...]");
         }
-        Path script = Path.of(args[0]);
+        // Beside the jar too: application mode runs with the jar, conf/ and sql/ in usrlib/.
+        Path script = JobConfigLoader.besideJar(args[0]);
         Map<String, String> defines = new LinkedHashMap<>();
         for (int i = 1; i < args.length; i++) {
             if (!"--define".equals(args[i]) || i + 1 >= args.length) {
@@ -50,9 +53,15 @@ public final class SluiceSqlRunner {
             }
             defines.put(define.substring(0, eq), define.substring(eq + 1));
         }
-        start(read(script), script.getFileName().toString(), defines, System.getenv())
-                .getJobExecutionResult()
-                .get();
+        JobClient job =
+                start(read(script), script.getFileName().toString(), defines, System.getenv());
+        // As env.execute() does: a detached submission (REST, the web UI, 'flink run -d') has no
+        // result to wait for, and asking for it fails.
+        if (StreamExecutionEnvironment.getExecutionEnvironment()
+                .getConfiguration()
+                .get(DeploymentOptions.ATTACHED)) {
+            job.getJobExecutionResult().get();
+        }
     }
 
     /** Plans {@code script} and submits its one job; returns once it is submitted. */
