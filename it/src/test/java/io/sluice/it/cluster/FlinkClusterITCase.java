@@ -269,8 +269,65 @@ class FlinkClusterITCase {
         assertDelivered();
     }
 
+    /**
+     * The SQL door's entry point, submitted through REST like the pipeline: a REST submission is
+     * detached, so the runner must not wait for the job's result. The password comes from the
+     * cluster's environment through {@code ${env:...}}.
+     */
     @Test
     @Order(9)
+    void sqlRunnerSubmittedThroughRestDeliversToKafka() throws Exception {
+        MariaDbServer mariaDb = MARIADB.server();
+        String sqlDatabase = mariaDb.createDatabase("clustersql", null);
+        mariaDb.execute(
+                sqlDatabase,
+                "CREATE TABLE users (id INT PRIMARY KEY, name VARCHAR(16))",
+                "INSERT INTO users VALUES (1, 'a'), (2, 'b'), (3, 'c')");
+        String sqlTopic = sqlDatabase + "_users";
+        KAFKA.server().createTopic(sqlTopic, 1);
+        Path script = cluster.workDir().resolve(sqlDatabase + ".sql");
+        Files.writeString(
+                script,
+                String.join(
+                        "\n",
+                        "SET 'execution.checkpointing.interval' = '1s';",
+                        "CREATE TABLE binlog (",
+                        "  change RAW('io.sluice.serializers.event.ChangeEvent',"
+                                + " 'ADdpby5zbHVpY2UuZnVuY3Rpb25zLnR5cGVzLkNoYW5nZUV2ZW50U2VyaWFsaXplclNuYXBzaG90AAAAAQAAAAE='),",
+                        "  `database` STRING METADATA VIRTUAL,",
+                        "  `table` STRING METADATA VIRTUAL",
+                        ") WITH (",
+                        "  'connector' = 'sluice-mysql',",
+                        "  'hostname' = '" + mariaDb.host() + "',",
+                        "  'port' = '" + mariaDb.port() + "',",
+                        "  'username' = '" + MariaDbServer.CDC_USER + "',",
+                        "  'password' = '${env:" + PASSWORD_ENV + "}',",
+                        "  'server-id' = '5480',",
+                        "  'tables' = '" + sqlDatabase + ".users'",
+                        ");",
+                        "CREATE TABLE mq (topic STRING METADATA) WITH (",
+                        "  'connector' = 'sluice-kafka',",
+                        "  'bootstrap-servers' = '" + KAFKA.server().bootstrapServers() + "',",
+                        "  'format' = 'canal-flat',",
+                        "  'transactional-id-prefix' = '" + sqlTopic + "'",
+                        ") LIKE binlog (EXCLUDING ALL);",
+                        "INSERT INTO mq SELECT change, CONCAT(`database`, '_', `table`) FROM binlog;",
+                        ""),
+                StandardCharsets.UTF_8);
+
+        FlinkRestClient rest = cluster.rest();
+        String jarId = rest.uploadJar(BuildOutputs.jobJar());
+        String sqlJob =
+                rest.runJar(
+                        jarId, "io.sluice.job.SluiceSqlRunner", List.of(script.toString()), null);
+        rest.awaitAllTasksRunning(sqlJob, WAIT);
+        assertThat(KAFKA.server().drainReadCommitted(sqlTopic, 3, WAIT)).hasSize(3);
+        rest.cancel(sqlJob);
+        rest.awaitState(sqlJob, "CANCELED", WAIT);
+    }
+
+    @Test
+    @Order(10)
     void clusterGoesDownAndNoProcessIsLeft() throws IOException {
         List<ProcessHandle> processes = cluster.processes();
         // The leftover search finds the cluster's JVMs while they run, so its empty answer counts.
