@@ -37,7 +37,12 @@ public final class KafkaSinkFactory {
             KafkaBrokerLimits.checkTransactionTimeout(servers, timeoutMs);
         }
         KafkaSinkBuilder<SinkMessage> builder = KafkaSink.<SinkMessage>builder();
-        // Client properties first, so Sluice's own settings below win over them.
+        // Throughput defaults, before the client properties so that those win: one producer
+        // writes a whole partition's stream, so fuller batches mean fewer requests for the
+        // producer and the broker; 5 ms is small next to a checkpoint interval.
+        builder.setProperty("batch.size", Integer.toString(KafkaSinkOptions.DEFAULT_BATCH_SIZE));
+        builder.setProperty("linger.ms", Integer.toString(KafkaSinkOptions.DEFAULT_LINGER_MS));
+        // Client properties next, so Sluice's own settings below win over them.
         config.toMap()
                 .forEach(
                         (key, value) -> {

@@ -17,6 +17,12 @@ public final class KafkaSinkOptions {
      */
     public static final String PROPERTIES_PREFIX = "sink.properties.";
 
+    /** The producer's {@code batch.size} unless {@code sink.properties.batch.size} sets it. */
+    public static final int DEFAULT_BATCH_SIZE = 256 * 1024;
+
+    /** The producer's {@code linger.ms} unless {@code sink.properties.linger.ms} sets it. */
+    public static final int DEFAULT_LINGER_MS = 5;
+
     public static final ConfigOption<String> BOOTSTRAP_SERVERS =
             ConfigOptions.key("sink.kafka.bootstrap-servers")
                     .stringType()
