@@ -10,7 +10,7 @@ SET 'execution.checkpointing.interval' = '5s';
 -- change event (no per-column conversion); the other columns are metadata, computed per row
 -- only because they are declared: declare just the ones the statements use.
 CREATE TABLE binlog (
-    change RAW('io.sluice.serializers.event.ChangeEvent', 'ADdpby5zbHVpY2UuZnVuY3Rpb25zLnR5cGVzLkNoYW5nZUV2ZW50U2VyaWFsaXplclNuYXBzaG90AAAAAQAAAAE='),
+    change RAW('io.sluice.serializers.event.ChangeEvent', 'ADdpby5zbHVpY2UuZnVuY3Rpb25zLnR5cGVzLkNoYW5nZUV2ZW50U2VyaWFsaXplclNuYXBzaG90AAAAAQAAAAI='),
     `database` STRING METADATA VIRTUAL,
     `table` STRING METADATA VIRTUAL,
     `type` STRING METADATA VIRTUAL,

@@ -6,7 +6,7 @@
 SET 'execution.checkpointing.interval' = '5s';
 
 CREATE TABLE binlog (
-    change RAW('io.sluice.serializers.event.ChangeEvent', 'ADdpby5zbHVpY2UuZnVuY3Rpb25zLnR5cGVzLkNoYW5nZUV2ZW50U2VyaWFsaXplclNuYXBzaG90AAAAAQAAAAE='),
+    change RAW('io.sluice.serializers.event.ChangeEvent', 'ADdpby5zbHVpY2UuZnVuY3Rpb25zLnR5cGVzLkNoYW5nZUV2ZW50U2VyaWFsaXplclNuYXBzaG90AAAAAQAAAAI='),
     `database` STRING METADATA VIRTUAL,
     `table` STRING METADATA VIRTUAL
 ) WITH (

@@ -293,7 +293,7 @@ class FlinkClusterITCase {
                         "SET 'execution.checkpointing.interval' = '1s';",
                         "CREATE TABLE binlog (",
                         "  change RAW('io.sluice.serializers.event.ChangeEvent',"
-                                + " 'ADdpby5zbHVpY2UuZnVuY3Rpb25zLnR5cGVzLkNoYW5nZUV2ZW50U2VyaWFsaXplclNuYXBzaG90AAAAAQAAAAE='),",
+                                + " 'ADdpby5zbHVpY2UuZnVuY3Rpb25zLnR5cGVzLkNoYW5nZUV2ZW50U2VyaWFsaXplclNuYXBzaG90AAAAAQAAAAI='),",
                         "  `database` STRING METADATA VIRTUAL,",
                         "  `table` STRING METADATA VIRTUAL",
                         ") WITH (",
