@@ -1,37 +1,38 @@
 package io.sluice.it.bench;
 
-import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
+import org.apache.rocketmq.client.consumer.DefaultMQPullConsumer;
+import org.apache.rocketmq.client.consumer.PullResult;
+import org.apache.rocketmq.client.consumer.PullStatus;
 import org.apache.rocketmq.client.exception.MQClientException;
-import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.message.MessageQueue;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The RocketMQ {@link SinkReader}: a lite pull consumer in a fresh group, assigned every queue of
- * the run's topics from offset 0. It counts each (topic, queue, offset) once (one broker), takes
- * the earliest store timestamp as the start of the window and the wall time at which the expected
- * count was reached as its end. The sink sends plain messages only after a checkpoint completed
- * (write-ahead), so everything stored is what a consumer may read. With {@link LoadStats} tracking
- * commits, each insert's first message gives one latency sample (the key is the primary key, as in
- * Kafka).
+ * The RocketMQ {@link SinkReader}: a pull consumer that reads every queue of the run's topics from
+ * offset 0 and keeps each queue's next offset itself, so every stored message is read once. The
+ * window starts at the earliest store timestamp and ends at the wall time at which the expected
+ * count was read. The sink sends plain messages once their checkpoint completed (write-ahead), so
+ * everything stored is what a consumer may read. With {@link LoadStats} tracking commits, each
+ * insert's first message gives one latency sample (the key is the primary key, as in Kafka).
  */
+@SuppressWarnings("deprecation") // DefaultMQPullConsumer: the client that pulls a given offset.
 final class RocketMqReader implements SinkReader {
 
-    private static final long POLL_MILLIS = 100;
+    private static final int PULL_BATCH = 256;
 
-    private final DefaultLitePullConsumer consumer;
+    private final DefaultMQPullConsumer consumer;
+    private final List<MessageQueue> queues = new ArrayList<>();
+    private final long[] offsets;
     private final Thread thread;
     private final LoadStats commits;
-    private final Map<String, Long> nextOffsets = new HashMap<>();
     private final AtomicLong count = new AtomicLong();
     private final AtomicLong bytes = new AtomicLong();
     private final AtomicLong firstStored = new AtomicLong(Long.MAX_VALUE);
@@ -41,38 +42,37 @@ final class RocketMqReader implements SinkReader {
     private volatile boolean running = true;
     private volatile Exception failure;
 
-    RocketMqReader(String nameServer, List<String> topics, int queues, LoadStats commits)
+    RocketMqReader(String nameServer, List<String> topics, int queuesPerTopic, LoadStats commits)
             throws MQClientException {
         this.commits = commits;
         String group = "sluice-bench-reader-" + UUID.randomUUID();
-        this.consumer = new DefaultLitePullConsumer(group);
+        this.consumer = new DefaultMQPullConsumer(group);
         consumer.setNamesrvAddr(nameServer);
         consumer.setInstanceName(group);
         // The broker's fast port is OS-assigned (see RocketMqServer).
         consumer.setVipChannelEnabled(false);
-        consumer.setAutoCommit(false);
-        consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
-        consumer.setPullThreadNums(2);
-        consumer.setPullBatchSize(256);
-        consumer.setPollTimeoutMillis(POLL_MILLIS);
         consumer.start();
-        List<MessageQueue> all = new ArrayList<>();
-        for (String topic : topics) {
-            all.addAll(consumer.fetchMessageQueues(topic));
-        }
-        if (all.size() != topics.size() * queues) {
+        try {
+            for (String topic : topics) {
+                List<MessageQueue> ofTopic =
+                        new ArrayList<>(consumer.fetchSubscribeMessageQueues(topic));
+                if (ofTopic.size() != queuesPerTopic) {
+                    throw new IllegalStateException(
+                            "Expected "
+                                    + queuesPerTopic
+                                    + " queue(s) of "
+                                    + topic
+                                    + ", the name server routes "
+                                    + ofTopic);
+                }
+                Collections.sort(ofTopic);
+                queues.addAll(ofTopic);
+            }
+        } catch (MQClientException | RuntimeException e) {
             consumer.shutdown();
-            throw new IllegalStateException(
-                    "Expected "
-                            + queues
-                            + " queue(s) per topic of "
-                            + topics
-                            + ", the name server routes "
-                            + all);
+            throw e;
         }
-        // A fresh group from the first offset starts every queue at 0; no seek() (it races
-        // with the pull assign() starts, see RocketMqServer).
-        consumer.assign(all);
+        this.offsets = new long[queues.size()];
         this.thread = new Thread(this::run, "bench-rocketmq-reader");
         this.thread.setDaemon(true);
         this.thread.start();
@@ -81,41 +81,21 @@ final class RocketMqReader implements SinkReader {
     private void run() {
         try {
             while (running) {
-                List<MessageExt> messages = consumer.poll(POLL_MILLIS);
-                if (messages.isEmpty()) {
-                    continue;
-                }
-                long now = System.currentTimeMillis();
-                long batchBytes = 0;
-                long fresh = 0;
-                for (MessageExt message : messages) {
-                    String queue = message.getTopic() + '#' + message.getQueueId();
-                    long next = nextOffsets.getOrDefault(queue, 0L);
-                    if (message.getQueueOffset() < next) {
-                        continue; // pulled again: counted once
+                boolean found = false;
+                for (int q = 0; q < queues.size() && running; q++) {
+                    PullResult result = consumer.pull(queues.get(q), "*", offsets[q], PULL_BATCH);
+                    if (result.getPullStatus() == PullStatus.OFFSET_ILLEGAL) {
+                        throw new IllegalStateException(
+                                "Offset " + offsets[q] + " of " + queues.get(q) + " is illegal");
                     }
-                    nextOffsets.put(queue, message.getQueueOffset() + 1);
-                    fresh++;
-                    String key = message.getKeys();
-                    batchBytes +=
-                            (message.getBody() == null ? 0 : message.getBody().length)
-                                    + (key == null
-                                            ? 0
-                                            : key.getBytes(StandardCharsets.UTF_8).length);
-                    firstStored.accumulateAndGet(message.getStoreTimestamp(), Math::min);
-                    if (commits != null && key != null) {
-                        Long committed =
-                                commits.takeCommit(
-                                        TopicReader.tableAndId(
-                                                key.getBytes(StandardCharsets.UTF_8)));
-                        if (committed != null) {
-                            latencies.add(now - committed);
-                        }
+                    if (result.getPullStatus() == PullStatus.FOUND) {
+                        found = true;
+                        add(result.getMsgFoundList());
                     }
+                    offsets[q] = result.getNextBeginOffset();
                 }
-                bytes.addAndGet(batchBytes);
-                if (count.addAndGet(fresh) >= expected && doneMillis == 0) {
-                    doneMillis = now;
+                if (!found) {
+                    Thread.sleep(5);
                 }
             }
         } catch (Exception e) {
@@ -124,6 +104,28 @@ final class RocketMqReader implements SinkReader {
             }
         } finally {
             consumer.shutdown();
+        }
+    }
+
+    private void add(List<MessageExt> messages) {
+        long now = System.currentTimeMillis();
+        long batchBytes = 0;
+        for (MessageExt message : messages) {
+            String key = message.getKeys();
+            byte[] keyBytes = key == null ? new byte[0] : key.getBytes(StandardCharsets.UTF_8);
+            batchBytes +=
+                    keyBytes.length + (message.getBody() == null ? 0 : message.getBody().length);
+            firstStored.accumulateAndGet(message.getStoreTimestamp(), Math::min);
+            if (commits != null && keyBytes.length > 0) {
+                Long committed = commits.takeCommit(TopicReader.tableAndId(keyBytes));
+                if (committed != null) {
+                    latencies.add(now - committed);
+                }
+            }
+        }
+        bytes.addAndGet(batchBytes);
+        if (count.addAndGet(messages.size()) >= expected && doneMillis == 0) {
+            doneMillis = now;
         }
     }
 

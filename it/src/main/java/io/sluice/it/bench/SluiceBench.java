@@ -10,6 +10,7 @@ import io.sluice.it.job.EmbeddedJobs;
 import io.sluice.it.server.KafkaServer;
 import io.sluice.it.server.MariaDbServer;
 import io.sluice.it.server.RocketMqServer;
+import io.sluice.it.server.ServerDirs;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 import java.nio.charset.StandardCharsets;
@@ -613,6 +614,10 @@ public final class SluiceBench {
             overrides.add("sink.type=rocketmq");
             overrides.add("sink.rocketmq.name-server=" + rocketMq.nameServerAddress());
             overrides.add("sink.rocketmq.producer-group=bench-" + run + "-" + UUID.randomUUID());
+            // The write-ahead sink keeps a checkpoint interval's messages in state: more than the
+            // JobManager's 5 MiB memory storage takes at full speed.
+            overrides.add(
+                    "job.checkpoint-storage=" + ServerDirs.fresh("checkpoints-" + run).toUri());
         }
         int serverId = SLUICE_SERVER_IDS + 10 * runs;
         overrides.add("source.server-id=" + serverId + "-" + (serverId + 8));
