@@ -15,7 +15,7 @@ final class BenchArgs {
                     "usage: sluice bench [--quick] [options]",
                     "  --workload mixed-dml|batch-insert|wide-row   (mixed-dml)",
                     "  --mode backlog|live                           (backlog)",
-                    "  --sink kafka|rocketmq                         (kafka)",
+                    "  --sink kafka|rocketmq   rocketmq: no (b), (c), (e)     (kafka)",
                     "  --formats canal-flat,canal-binary             (both)",
                     "  --topics 1,2            topics: one, or one per table   (1,2)",
                     "  --partitions 1,3                                        (1,3)",

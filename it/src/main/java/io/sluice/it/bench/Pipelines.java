@@ -15,6 +15,7 @@ import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.util.Collector;
 
 import io.sluice.functions.sink.KafkaSinkFactory;
+import io.sluice.functions.sink.SinkFactory;
 import io.sluice.functions.sink.SinkMessage;
 import io.sluice.functions.sink.SinkType;
 import io.sluice.functions.source.MySqlSourceFactory;
@@ -51,13 +52,13 @@ final class Pipelines {
 
     private Pipelines() {}
 
-    /** The real job, as production builds it. */
+    /** The real job, as production builds it, with the configured sink ({@code sink.type}). */
     static void sluice(StreamExecutionEnvironment env, Configuration config) {
         SluiceJob.configure(env, config);
         new SluiceJob(
                         MySqlSourceFactory.changeEventSource(config),
-                        KafkaSinkFactory.sink(config),
-                        KafkaSinkFactory.partitionCounts(config),
+                        SinkFactory.sink(config),
+                        SinkFactory.partitionCounts(config),
                         config)
                 .build(env);
     }
@@ -92,8 +93,8 @@ final class Pipelines {
         SluiceJob job =
                 new SluiceJob(
                         MySqlSourceFactory.changeEventSource(config),
-                        KafkaSinkFactory.sink(config),
-                        KafkaSinkFactory.partitionCounts(config),
+                        SinkFactory.sink(config),
+                        SinkFactory.partitionCounts(config),
                         config);
         DataStream<?> out;
         if (cut == Cut.ENCODED) {
@@ -114,7 +115,7 @@ final class Pipelines {
 
     /**
      * The producer limit: {@code count} pre-encoded messages, cycled from {@code messages}, from a
-     * generator straight into Sluice's KafkaSink.
+     * generator straight into Sluice's KafkaSink (Kafka only).
      */
     static void producerLimit(
             StreamExecutionEnvironment env,

@@ -9,6 +9,8 @@ import io.sluice.functions.table.ChangeColumn;
 import io.sluice.it.job.EmbeddedJobs;
 import io.sluice.it.server.KafkaServer;
 import io.sluice.it.server.MariaDbServer;
+import io.sluice.it.server.RocketMqServer;
+import io.sluice.it.server.ServerDirs;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 import java.nio.charset.StandardCharsets;
@@ -28,9 +30,10 @@ import java.util.function.LongSupplier;
 
 /**
  * {@code ./sluice bench}: the seeds' workloads end to end through Sluice on embedded MariaDB and
- * Kafka and a local MiniCluster, over a matrix of formats, topics, partitions and guarantees; side
- * by side, on the same backlog, with the source limit, the producer limit and the plain Flink SQL
- * pipeline; and the stage funnel. Prints a report; see docs/BENCHMARKS.md.
+ * Kafka (or RocketMQ, {@code --sink rocketmq}) and a local MiniCluster, over a matrix of formats,
+ * topics, partitions and guarantees; side by side, on the same backlog, with the source limit, the
+ * producer limit and the plain Flink SQL pipeline (these two and the SQL door write to Kafka only);
+ * and the stage funnel. Prints a report; see docs/BENCHMARKS.md.
  */
 public final class SluiceBench {
 
@@ -50,6 +53,7 @@ public final class SluiceBench {
 
     private MariaDbServer mariaDb;
     private KafkaServer kafka;
+    private RocketMqServer rocketMq;
     private BenchCluster cluster;
 
     SluiceBench(BenchArgs args) {
@@ -71,14 +75,6 @@ public final class SluiceBench {
             System.exit(2);
             return;
         }
-        if (args.sink.equals("rocketmq")) {
-            // TODO(rocketmq): wire RocketMqSinkFactory and a consumer once the sink is merged.
-            System.err.println(
-                    "sluice bench: '--sink rocketmq' is not available on this build: the RocketMQ"
-                            + " sink is not merged yet. Use '--sink kafka'.");
-            System.exit(2);
-            return;
-        }
         Report report = new SluiceBench(args).run();
         String text = report.render();
         System.out.println(text);
@@ -96,12 +92,17 @@ public final class SluiceBench {
     /** Runs everything the arguments ask for; returns the report. */
     Report run() throws Exception {
         Report report = new Report(args);
-        say("starting MariaDB, Kafka and a Flink MiniCluster (%d slots) ...", args.parallelism * 4);
+        say(
+                "starting MariaDB, Kafka%s and a Flink MiniCluster (%d slots) ...",
+                rocketMq() ? ", RocketMQ" : "", args.parallelism * 4);
+        // Kafka runs in both cases: the SQL baselines and the job's config loader expect it.
         try (MariaDbServer db = MariaDbServer.start();
                 KafkaServer broker = KafkaServer.start();
+                RocketMqServer mq = rocketMq() ? RocketMqServer.start() : null;
                 BenchCluster flink = new BenchCluster(args.parallelism * 4)) {
             this.mariaDb = db;
             this.kafka = broker;
+            this.rocketMq = mq;
             this.cluster = flink;
             if (args.mode.equals("backlog")) {
                 backlog(report);
@@ -142,7 +143,13 @@ public final class SluiceBench {
         // Unrecorded: the JVM's first jobs pay class loading and JIT for every later one.
         Variant base = matrix().get(0);
         say("warm-up runs (not reported) ...");
-        sluice(base, database, start, stats, null, args.compare ? PRE_ENCODED_POOL : 0);
+        sluice(
+                base,
+                database,
+                start,
+                stats,
+                null,
+                args.compare && !rocketMq() ? PRE_ENCODED_POOL : 0);
         List<ConsumerRecord<byte[], byte[]>> pool = lastKept;
         if (args.compare) {
             cut(Pipelines.Cut.CHANGE_EVENT, base, database, start, stats);
@@ -163,11 +170,16 @@ public final class SluiceBench {
             if (round > 1) {
                 report.sluice(sluice(base, database, start, stats, null, 0), base);
             }
-            // Right after Sluice, so both meet the same machine state.
-            report.sqlDoor(sqlDoor(base, database, start, stats));
+            // The SQL door, the producer limit and Flink SQL write to Kafka: no RocketMQ twin.
+            if (!rocketMq()) {
+                // Right after Sluice, so both meet the same machine state.
+                report.sqlDoor(sqlDoor(base, database, start, stats));
+            }
             report.sourceLimit(cut(Pipelines.Cut.CHANGE_EVENT, base, database, start, stats));
-            report.producerLimit(producerLimit(base, stats, pool));
-            report.flinkSql(flinkSql(base, database, start, stats));
+            if (!rocketMq()) {
+                report.producerLimit(producerLimit(base, stats, pool));
+                report.flinkSql(flinkSql(base, database, start, stats));
+            }
             report.funnel("binlog receive", binlog(start, end, stats, false));
             report.funnel("event parse", binlog(start, end, stats, true));
             report.funnel(
@@ -220,13 +232,8 @@ public final class SluiceBench {
         Configuration config = sluiceConfig(run, variant, database, start, topics);
         say("run %s: Sluice %s ...", run, variant);
         RunResult result = result("Sluice", variant);
-        try (TopicReader reader =
-                new TopicReader(
-                        kafka.bootstrapServers(),
-                        topics,
-                        variant.partitions,
-                        liveDatabase != null ? stats : null,
-                        keep)) {
+        try (SinkReader reader =
+                reader(topics, variant.partitions, liveDatabase != null ? stats : null, keep)) {
             measure(
                     run,
                     result,
@@ -240,7 +247,9 @@ public final class SluiceBench {
                     },
                     stats.rows::get);
             result.latencies = reader.latencies();
-            lastKept = reader.kept();
+            if (reader instanceof TopicReader) {
+                lastKept = ((TopicReader) reader).kept();
+            }
         }
         sayResult(run, result);
         return result;
@@ -457,12 +466,12 @@ public final class SluiceBench {
      * Submits {@code pipeline}, lets {@code whileRunning} act, waits until {@code reader} has read
      * {@code expectedMessages} (asked once {@code whileRunning} is done), and fills {@code result}:
      * resources, busy times, the window from the first append to the last readable message, and the
-     * counts.
+     * counts. Exactly once, the count read must be exactly the count expected.
      */
     private void measure(
             String run,
             RunResult result,
-            TopicReader reader,
+            SinkReader reader,
             LoadStats stats,
             Consumer<StreamExecutionEnvironment> pipeline,
             WhileRunning whileRunning,
@@ -486,6 +495,18 @@ public final class SluiceBench {
             reader.close();
             result.messages = reader.count();
             result.bytes = reader.bytes();
+            if (result.guarantee.equals("exactly-once")
+                    && result.messages != expectedMessages.getAsLong()) {
+                throw new IllegalStateException(
+                        "run "
+                                + run
+                                + ": "
+                                + result.pipeline
+                                + " delivered "
+                                + result.messages
+                                + " messages exactly once, expected "
+                                + expectedMessages.getAsLong());
+            }
         }
     }
 
@@ -544,7 +565,7 @@ public final class SluiceBench {
         return result;
     }
 
-    private void awaitMessages(TopicReader reader, long expected, JobID job) throws Exception {
+    private void awaitMessages(SinkReader reader, long expected, JobID job) throws Exception {
         long deadline = System.nanoTime() + timeout().toNanos();
         while (!reader.await(expected, Duration.ofMillis(500))) {
             cluster.checkAlive(job);
@@ -589,6 +610,15 @@ public final class SluiceBench {
         overrides.add("sink.transactional-id-prefix=bench-" + run + "-" + UUID.randomUUID());
         overrides.add("job.checkpoint-interval=" + args.checkpointInterval.toMillis() + "ms");
         overrides.add("job.name=bench-" + run);
+        if (rocketMq()) {
+            overrides.add("sink.type=rocketmq");
+            overrides.add("sink.rocketmq.name-server=" + rocketMq.nameServerAddress());
+            overrides.add("sink.rocketmq.producer-group=bench-" + run + "-" + UUID.randomUUID());
+            // The write-ahead sink keeps a checkpoint interval's messages in state: more than the
+            // JobManager's 5 MiB memory storage takes at full speed.
+            overrides.add(
+                    "job.checkpoint-storage=" + ServerDirs.fresh("checkpoints-" + run).toUri());
+        }
         int serverId = SLUICE_SERVER_IDS + 10 * runs;
         overrides.add("source.server-id=" + serverId + "-" + (serverId + 8));
         if (start != null) {
@@ -610,7 +640,10 @@ public final class SluiceBench {
                 mariaDb, kafka, tables.toString(), topics.get(0), overrides.toArray(new String[0]));
     }
 
-    /** Creates the run's topics (LogAppendTime, so append times come from the broker). */
+    /**
+     * Creates the run's topics: Kafka topics with LogAppendTime (append times come from the
+     * broker), or RocketMQ topics with {@code partitions} queues (store times always do).
+     */
     private List<String> topics(String run, int count, int partitions) {
         List<String> topics = new ArrayList<>();
         if (count == 1) {
@@ -621,9 +654,27 @@ public final class SluiceBench {
             }
         }
         for (String topic : topics) {
-            kafka.createTopic(topic, partitions, Map.of("message.timestamp.type", "LogAppendTime"));
+            if (rocketMq()) {
+                rocketMq.createTopic(topic, partitions);
+            } else {
+                kafka.createTopic(
+                        topic, partitions, Map.of("message.timestamp.type", "LogAppendTime"));
+            }
         }
         return topics;
+    }
+
+    /** A reader of Sluice's topics on the configured sink; {@code keep} applies to Kafka only. */
+    private SinkReader reader(List<String> topics, int partitions, LoadStats commits, int keep)
+            throws Exception {
+        if (rocketMq()) {
+            return new RocketMqReader(rocketMq.nameServerAddress(), topics, partitions, commits);
+        }
+        return new TopicReader(kafka.bootstrapServers(), topics, partitions, commits, keep);
+    }
+
+    private boolean rocketMq() {
+        return args.sink.equals("rocketmq");
     }
 
     private StreamExecutionEnvironment envWith(Consumer<StreamExecutionEnvironment> build) {

@@ -15,13 +15,13 @@ import java.util.Properties;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A read_committed consumer of the benchmark's topics (created with LogAppendTime). It counts the
- * messages, and notes the broker's append time of the first one and the wall time at which the last
- * expected one became readable: the run's end-to-end window. With {@link LoadStats} tracking
- * commits, each insert's first message gives one latency sample. It can keep the first messages
- * read, as pre-encoded input for the producer-limit baseline.
+ * The Kafka {@link SinkReader}: a read_committed consumer of the benchmark's topics (created with
+ * LogAppendTime). It counts the messages, and notes the broker's append time of the first one and
+ * the wall time at which the last expected one became readable: the run's end-to-end window. With
+ * {@link LoadStats} tracking commits, each insert's first message gives one latency sample. It can
+ * keep the first messages read, as pre-encoded input for the producer-limit baseline.
  */
-final class TopicReader implements AutoCloseable {
+final class TopicReader implements SinkReader {
 
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final Thread thread;
@@ -127,7 +127,8 @@ final class TopicReader implements AutoCloseable {
      * Waits until {@code n} messages are readable, the reader fails, or {@code timeout} passes;
      * returns whether they all are.
      */
-    boolean await(long n, Duration timeout) throws InterruptedException {
+    @Override
+    public boolean await(long n, Duration timeout) throws InterruptedException {
         expected = n;
         if (count.get() >= n && doneMillis == 0) {
             doneMillis = System.currentTimeMillis();
@@ -142,27 +143,32 @@ final class TopicReader implements AutoCloseable {
         return count.get() >= n;
     }
 
-    long count() {
+    @Override
+    public long count() {
         return count.get();
     }
 
     /** Key and value bytes of the messages read. */
-    long bytes() {
+    @Override
+    public long bytes() {
         return bytes.get();
     }
 
     /** Broker append time of the first message read. */
-    long firstAppendMillis() {
+    @Override
+    public long firstAppendMillis() {
         return firstAppend.get();
     }
 
     /** Wall time at which the expected count was reached. */
-    long doneMillis() {
+    @Override
+    public long doneMillis() {
         return doneMillis;
     }
 
     /** Latency samples in ms; read after {@link #close()}. */
-    List<Long> latencies() {
+    @Override
+    public List<Long> latencies() {
         return latencies;
     }
 

@@ -82,6 +82,87 @@ class SluiceBenchITCase {
     }
 
     @Test
+    void rocketMqBacklogCountsExactlyAndLeavesKafkaBaselinesOut() throws Exception {
+        BenchArgs args =
+                BenchArgs.parse(
+                        new String[] {
+                            "--sink", "rocketmq",
+                            "--rows", "2000",
+                            "--formats", "flat",
+                            "--topics", "2",
+                            "--partitions", "3",
+                            "--guarantees", "exactly-once",
+                            "--repeat", "1"
+                        });
+
+        Report report = new SluiceBench(args).run();
+
+        List<RunResult> matrix = report.matrixResults();
+        assertThat(matrix).hasSize(1);
+        RunResult sluice = matrix.get(0);
+        assertThat(sluice.sink).isEqualTo("rocketmq");
+        assertThat(sluice.rows).isGreaterThanOrEqualTo(2000);
+        assertThat(sluice.messages).as("exactly once: one message per row").isEqualTo(sluice.rows);
+        assertThat(sluice.bytes).isPositive();
+        assertThat(sluice.windowMillis).isPositive();
+        assertThat(sluice.tasks).isNotEmpty();
+
+        // Sink-independent: the source limit and the funnel; the Kafka-only baselines do not run.
+        assertThat(report.sourceLimit().messages).isEqualTo(sluice.rows);
+        assertThat(report.producerLimitResult()).isNull();
+        assertThat(report.flinkSqlResult()).isNull();
+        assertThat(report.sqlDoorResult()).isNull();
+        Map<String, RunResult> funnel = report.funnelResults();
+        assertThat(funnel.keySet())
+                .containsExactly(
+                        "binlog receive",
+                        "event parse",
+                        "Debezium record",
+                        "conversion to ChangeEvent",
+                        "keyed routing",
+                        "encoding",
+                        "sending (Sluice end to end)");
+        assertThat(funnel.get("encoding").messages).isEqualTo(sluice.rows);
+
+        String text = report.render();
+        assertThat(text)
+                .contains("| mixed-dml | backlog | rocketmq | canal-flat | 2 × 3 | exactly-once |")
+                .contains("RocketMQ 5.3.3")
+                .contains("(a) source limit")
+                .contains("(d) Sluice")
+                .contains("(b), (c), (e): Kafka-only baselines | n/a")
+                .doesNotContain("(b) producer limit")
+                .contains("Stage funnel")
+                .doesNotContain("NaN");
+    }
+
+    @Test
+    void rocketMqLiveModeMeasuresLatencyOfEveryInsert() throws Exception {
+        BenchArgs args =
+                BenchArgs.parse(
+                        new String[] {
+                            "--sink", "rocketmq",
+                            "--mode", "live",
+                            "--workload", "batch-insert",
+                            "--batch-rows", "50",
+                            "--duration", "3s",
+                            "--connections", "2",
+                            "--formats", "binary",
+                            "--topics", "1",
+                            "--partitions", "3",
+                            "--guarantees", "exactly-once"
+                        });
+
+        Report report = new SluiceBench(args).run();
+
+        RunResult live = report.matrixResults().get(0);
+        assertThat(live.rows).isPositive();
+        assertThat(live.messages).isEqualTo(live.rows);
+        assertThat(live.latencies).as("one sample per inserted row").hasSize((int) live.rows);
+        assertThat(report.render()).contains("| batch-insert | live | rocketmq | canal-binary |");
+    }
+
+    @Test
     void liveModeMeasuresLatencyOfEveryInsert() throws Exception {
         BenchArgs args =
                 BenchArgs.parse(
