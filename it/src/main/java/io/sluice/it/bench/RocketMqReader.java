@@ -8,12 +8,10 @@ import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.message.MessageQueue;
 
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The RocketMQ {@link SinkReader}: a pull consumer that reads every queue of the run's topics from
@@ -24,27 +22,17 @@ import java.util.concurrent.atomic.AtomicLong;
  * insert's first message gives one latency sample (the key is the primary key, as in Kafka).
  */
 @SuppressWarnings("deprecation") // DefaultMQPullConsumer: the client that pulls a given offset.
-final class RocketMqReader implements SinkReader {
+final class RocketMqReader extends SinkReader {
 
     private static final int PULL_BATCH = 256;
 
     private final DefaultMQPullConsumer consumer;
     private final List<MessageQueue> queues = new ArrayList<>();
     private final long[] offsets;
-    private final Thread thread;
-    private final LoadStats commits;
-    private final AtomicLong count = new AtomicLong();
-    private final AtomicLong bytes = new AtomicLong();
-    private final AtomicLong firstStored = new AtomicLong(Long.MAX_VALUE);
-    private final List<Long> latencies = new ArrayList<>();
-    private volatile long expected = Long.MAX_VALUE;
-    private volatile long doneMillis;
-    private volatile boolean running = true;
-    private volatile Exception failure;
 
     RocketMqReader(String nameServer, List<String> topics, int queuesPerTopic, LoadStats commits)
             throws MQClientException {
-        this.commits = commits;
+        super(commits);
         String group = "sluice-bench-reader-" + UUID.randomUUID();
         this.consumer = new DefaultMQPullConsumer(group);
         consumer.setNamesrvAddr(nameServer);
@@ -73,38 +61,32 @@ final class RocketMqReader implements SinkReader {
             throw e;
         }
         this.offsets = new long[queues.size()];
-        this.thread = new Thread(this::run, "bench-rocketmq-reader");
-        this.thread.setDaemon(true);
-        this.thread.start();
+        start("bench-rocketmq-reader");
     }
 
-    private void run() {
-        try {
-            while (running) {
-                boolean found = false;
-                for (int q = 0; q < queues.size() && running; q++) {
-                    PullResult result = consumer.pull(queues.get(q), "*", offsets[q], PULL_BATCH);
-                    if (result.getPullStatus() == PullStatus.OFFSET_ILLEGAL) {
-                        throw new IllegalStateException(
-                                "Offset " + offsets[q] + " of " + queues.get(q) + " is illegal");
-                    }
-                    if (result.getPullStatus() == PullStatus.FOUND) {
-                        found = true;
-                        add(result.getMsgFoundList());
-                    }
-                    offsets[q] = result.getNextBeginOffset();
-                }
-                if (!found) {
-                    Thread.sleep(5);
-                }
+    @Override
+    void poll() throws Exception {
+        boolean found = false;
+        for (int q = 0; q < queues.size() && running(); q++) {
+            PullResult result = consumer.pull(queues.get(q), "*", offsets[q], PULL_BATCH);
+            if (result.getPullStatus() == PullStatus.OFFSET_ILLEGAL) {
+                throw new IllegalStateException(
+                        "Offset " + offsets[q] + " of " + queues.get(q) + " is illegal");
             }
-        } catch (Exception e) {
-            if (running) {
-                failure = e;
+            if (result.getPullStatus() == PullStatus.FOUND) {
+                found = true;
+                add(result.getMsgFoundList());
             }
-        } finally {
-            consumer.shutdown();
+            offsets[q] = result.getNextBeginOffset();
         }
+        if (!found) {
+            Thread.sleep(5);
+        }
+    }
+
+    @Override
+    void release() {
+        consumer.shutdown();
     }
 
     private void add(List<MessageExt> messages) {
@@ -115,68 +97,8 @@ final class RocketMqReader implements SinkReader {
             byte[] keyBytes = key == null ? new byte[0] : key.getBytes(StandardCharsets.UTF_8);
             batchBytes +=
                     keyBytes.length + (message.getBody() == null ? 0 : message.getBody().length);
-            firstStored.accumulateAndGet(message.getStoreTimestamp(), Math::min);
-            if (commits != null && keyBytes.length > 0) {
-                Long committed = commits.takeCommit(TopicReader.tableAndId(keyBytes));
-                if (committed != null) {
-                    latencies.add(now - committed);
-                }
-            }
+            read(keyBytes, message.getStoreTimestamp(), now);
         }
-        bytes.addAndGet(batchBytes);
-        if (count.addAndGet(messages.size()) >= expected && doneMillis == 0) {
-            doneMillis = now;
-        }
-    }
-
-    @Override
-    public boolean await(long n, Duration timeout) throws InterruptedException {
-        expected = n;
-        if (count.get() >= n && doneMillis == 0) {
-            doneMillis = System.currentTimeMillis();
-        }
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (count.get() < n && System.nanoTime() < deadline) {
-            if (failure != null) {
-                throw new IllegalStateException(
-                        "The benchmark's RocketMQ consumer failed", failure);
-            }
-            Thread.sleep(20);
-        }
-        return count.get() >= n;
-    }
-
-    @Override
-    public long count() {
-        return count.get();
-    }
-
-    @Override
-    public long bytes() {
-        return bytes.get();
-    }
-
-    @Override
-    public long firstAppendMillis() {
-        return firstStored.get();
-    }
-
-    @Override
-    public long doneMillis() {
-        return doneMillis;
-    }
-
-    @Override
-    public List<Long> latencies() {
-        return latencies;
-    }
-
-    @Override
-    public void close() throws InterruptedException {
-        if (!running) {
-            return;
-        }
-        running = false;
-        thread.join(10_000);
+        tally(messages.size(), batchBytes, now);
     }
 }

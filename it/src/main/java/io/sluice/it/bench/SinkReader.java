@@ -1,36 +1,144 @@
 package io.sluice.it.bench;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Reads a run's topics back from the broker while the job runs: counts messages and bytes, notes
  * when the first message was stored and when the expected count was reached (the run's window).
- * {@link TopicReader} for Kafka, {@link RocketMqReader} for RocketMQ.
+ * {@link TopicReader} for Kafka, {@link RocketMqReader} for RocketMQ; each polls on its own thread
+ * ({@link #start}) and hands every batch to {@link #tally}.
  */
-interface SinkReader extends AutoCloseable {
+abstract class SinkReader implements AutoCloseable {
+
+    private final LoadStats commits;
+    private final AtomicLong count = new AtomicLong();
+    private final AtomicLong bytes = new AtomicLong();
+    private final AtomicLong firstStored = new AtomicLong(Long.MAX_VALUE);
+    private final List<Long> latencies = new ArrayList<>();
+    private volatile long expected = Long.MAX_VALUE;
+    private volatile long doneMillis;
+    private volatile boolean running = true;
+    private volatile Exception failure;
+    private Thread thread;
+
+    /**
+     * @param commits tracks each insert's commit time, for latency samples; null for none
+     */
+    SinkReader(LoadStats commits) {
+        this.commits = commits;
+    }
+
+    /** Starts polling on a daemon thread named {@code name}. */
+    final void start(String name) {
+        thread = new Thread(this::run, name);
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    private void run() {
+        try {
+            while (running) {
+                poll();
+            }
+        } catch (Exception e) {
+            if (running) {
+                failure = e;
+            }
+        } finally {
+            release();
+        }
+    }
+
+    /** Reads what is there, handing it to {@link #tally} and {@link #read}. */
+    abstract void poll() throws Exception;
+
+    /** Closes the client; called on the polling thread when it ends. */
+    abstract void release();
+
+    /** Interrupts a blocking {@link #poll}, if the client can. */
+    void wakeup() {}
+
+    /** Notes one message: its broker store time and, with commits tracked, its key's latency. */
+    final void read(byte[] key, long storedMillis, long now) {
+        firstStored.accumulateAndGet(storedMillis, Math::min);
+        if (commits != null && key != null && key.length > 0) {
+            Long committed = commits.takeCommit(TopicReader.tableAndId(key));
+            if (committed != null) {
+                latencies.add(now - committed);
+            }
+        }
+    }
+
+    /** Adds a batch of {@code messages} of {@code batchBytes} bytes, read at {@code now}. */
+    final void tally(int messages, long batchBytes, long now) {
+        bytes.addAndGet(batchBytes);
+        if (count.addAndGet(messages) >= expected && doneMillis == 0) {
+            doneMillis = now;
+        }
+    }
 
     /**
      * Waits until {@code n} messages were read, the reader fails, or {@code timeout} passes;
      * returns whether they all were.
      */
-    boolean await(long n, Duration timeout) throws InterruptedException;
+    final boolean await(long n, Duration timeout) throws InterruptedException {
+        expected = n;
+        if (count.get() >= n && doneMillis == 0) {
+            doneMillis = System.currentTimeMillis();
+        }
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (count.get() < n && System.nanoTime() < deadline) {
+            if (failure != null) {
+                throw new IllegalStateException(
+                        "The benchmark's consumer (" + getClass().getSimpleName() + ") failed",
+                        failure);
+            }
+            Thread.sleep(20);
+        }
+        return count.get() >= n;
+    }
 
     /** Messages read (each broker offset once). */
-    long count();
+    final long count() {
+        return count.get();
+    }
 
     /** Key and value (body) bytes of the messages read. */
-    long bytes();
+    final long bytes() {
+        return bytes.get();
+    }
 
     /** Broker time at which the first message was stored. */
-    long firstAppendMillis();
+    final long firstAppendMillis() {
+        return firstStored.get();
+    }
 
     /** Wall time at which the expected count was reached. */
-    long doneMillis();
+    final long doneMillis() {
+        return doneMillis;
+    }
 
     /** Latency samples in ms (live mode); read after {@link #close()}. */
-    List<Long> latencies();
+    final List<Long> latencies() {
+        return latencies;
+    }
+
+    final boolean running() {
+        return running;
+    }
 
     @Override
-    void close() throws InterruptedException;
+    public final void close() throws InterruptedException {
+        if (!running) {
+            return;
+        }
+        running = false;
+        wakeup();
+        if (thread != null) {
+            thread.join(10_000);
+        }
+    }
 }
