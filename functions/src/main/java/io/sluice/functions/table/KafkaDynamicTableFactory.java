@@ -5,9 +5,6 @@ import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
 import org.apache.flink.table.factories.DynamicTableSinkFactory;
 
-import io.sluice.functions.encode.EncodeOptions;
-import io.sluice.functions.route.PartitionOptions;
-import io.sluice.functions.route.RouteOptions;
 import io.sluice.functions.sink.KafkaSinkOptions;
 import io.sluice.functions.table.internal.KafkaTableSink;
 import io.sluice.functions.table.internal.OptionTranslation;
@@ -28,16 +25,8 @@ public final class KafkaDynamicTableFactory implements DynamicTableSinkFactory {
     public static final String IDENTIFIER = "sluice-kafka";
 
     static final OptionTranslation OPTIONS =
-            new OptionTranslation()
+            MessageSinkTables.withEncodeAndRoute(new OptionTranslation())
                     .map(BOOTSTRAP_SERVERS, KafkaSinkOptions.BOOTSTRAP_SERVERS)
-                    .map(FORMAT, EncodeOptions.FORMAT)
-                    .map(TOPIC, RouteOptions.DEFAULT_TOPIC)
-                    .map(DYNAMIC_TOPIC, RouteOptions.DYNAMIC_TOPIC)
-                    .map(TOPIC_TEMPLATE, RouteOptions.TOPIC_TEMPLATE)
-                    .map(PARTITION_HASH, PartitionOptions.PARTITION_HASH)
-                    .map(DATABASE_HASH, PartitionOptions.DATABASE_HASH)
-                    .map(PARTITION_UNMATCHED, PartitionOptions.UNMATCHED)
-                    .map(PARTITION_COUNTS, PartitionOptions.PARTITION_COUNTS)
                     .map(DELIVERY_GUARANTEE, KafkaSinkOptions.DELIVERY_GUARANTEE)
                     .map(TRANSACTIONAL_ID_PREFIX, KafkaSinkOptions.TRANSACTIONAL_ID_PREFIX)
                     .map(TRANSACTION_TIMEOUT, KafkaSinkOptions.TRANSACTION_TIMEOUT)
@@ -55,19 +44,8 @@ public final class KafkaDynamicTableFactory implements DynamicTableSinkFactory {
 
     @Override
     public Set<ConfigOption<?>> optionalOptions() {
-        return Set.of(
-                FORMAT,
-                TOPIC,
-                DYNAMIC_TOPIC,
-                TOPIC_TEMPLATE,
-                PARTITION_HASH,
-                DATABASE_HASH,
-                PARTITION_UNMATCHED,
-                PARTITION_COUNTS,
-                DELIVERY_GUARANTEE,
-                TRANSACTIONAL_ID_PREFIX,
-                TRANSACTION_TIMEOUT,
-                SINK_PARALLELISM);
+        return MessageSinkTables.withEncodeAndRoute(
+                DELIVERY_GUARANTEE, TRANSACTIONAL_ID_PREFIX, TRANSACTION_TIMEOUT);
     }
 
     @Override

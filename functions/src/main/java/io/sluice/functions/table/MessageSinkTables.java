@@ -1,5 +1,6 @@
 package io.sluice.functions.table;
 
+import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.Column;
@@ -9,19 +10,55 @@ import org.apache.flink.table.factories.DynamicTableFactory;
 import org.apache.flink.table.factories.DynamicTableSinkFactory;
 import org.apache.flink.table.factories.FactoryUtil;
 
+import io.sluice.functions.encode.EncodeOptions;
 import io.sluice.functions.route.PartitionOptions;
 import io.sluice.functions.route.RouteOptions;
 import io.sluice.functions.table.internal.MessageTableSink;
 import io.sluice.functions.table.internal.OptionTranslation;
 
+import java.util.Arrays;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /** The checks and translation both Sluice sink tables ({@code sluice-kafka}, ...) share. */
 final class MessageSinkTables {
 
+    /** The encoding, routing and partitioning options every Sluice sink table takes. */
+    static final List<ConfigOption<?>> ENCODE_AND_ROUTE =
+            List.of(
+                    KafkaTableOptions.FORMAT,
+                    KafkaTableOptions.TOPIC,
+                    KafkaTableOptions.DYNAMIC_TOPIC,
+                    KafkaTableOptions.TOPIC_TEMPLATE,
+                    KafkaTableOptions.PARTITION_HASH,
+                    KafkaTableOptions.DATABASE_HASH,
+                    KafkaTableOptions.PARTITION_UNMATCHED,
+                    KafkaTableOptions.PARTITION_COUNTS,
+                    KafkaTableOptions.SINK_PARALLELISM);
+
     private MessageSinkTables() {}
+
+    /** {@code options} plus the YAML keys of {@link #ENCODE_AND_ROUTE}. */
+    static OptionTranslation withEncodeAndRoute(OptionTranslation options) {
+        return options.map(KafkaTableOptions.FORMAT, EncodeOptions.FORMAT)
+                .map(KafkaTableOptions.TOPIC, RouteOptions.DEFAULT_TOPIC)
+                .map(KafkaTableOptions.DYNAMIC_TOPIC, RouteOptions.DYNAMIC_TOPIC)
+                .map(KafkaTableOptions.TOPIC_TEMPLATE, RouteOptions.TOPIC_TEMPLATE)
+                .map(KafkaTableOptions.PARTITION_HASH, PartitionOptions.PARTITION_HASH)
+                .map(KafkaTableOptions.DATABASE_HASH, PartitionOptions.DATABASE_HASH)
+                .map(KafkaTableOptions.PARTITION_UNMATCHED, PartitionOptions.UNMATCHED)
+                .map(KafkaTableOptions.PARTITION_COUNTS, PartitionOptions.PARTITION_COUNTS);
+    }
+
+    /** {@code own} options plus {@link #ENCODE_AND_ROUTE}. */
+    static Set<ConfigOption<?>> withEncodeAndRoute(ConfigOption<?>... own) {
+        Set<ConfigOption<?>> all = new LinkedHashSet<>(Arrays.asList(own));
+        all.addAll(ENCODE_AND_ROUTE);
+        return all;
+    }
 
     /** What a sink table's options make of it, checked. */
     interface SinkCreator {

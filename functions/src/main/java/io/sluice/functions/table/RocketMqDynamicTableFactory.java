@@ -5,9 +5,6 @@ import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
 import org.apache.flink.table.factories.DynamicTableSinkFactory;
 
-import io.sluice.functions.encode.EncodeOptions;
-import io.sluice.functions.route.PartitionOptions;
-import io.sluice.functions.route.RouteOptions;
 import io.sluice.functions.sink.rocketmq.RocketMqSinkOptions;
 import io.sluice.functions.table.internal.OptionTranslation;
 import io.sluice.functions.table.internal.RocketMqTableSink;
@@ -28,21 +25,13 @@ public final class RocketMqDynamicTableFactory implements DynamicTableSinkFactor
     public static final String IDENTIFIER = "sluice-rocketmq";
 
     static final OptionTranslation OPTIONS =
-            new OptionTranslation()
+            MessageSinkTables.withEncodeAndRoute(new OptionTranslation())
                     .map(NAME_SERVER, RocketMqSinkOptions.NAME_SERVER)
                     .map(PRODUCER_GROUP, RocketMqSinkOptions.PRODUCER_GROUP)
                     .map(SEND_TIMEOUT, RocketMqSinkOptions.SEND_TIMEOUT)
                     .map(BATCH_MAX_MESSAGES, RocketMqSinkOptions.BATCH_MAX_MESSAGES)
                     .map(BATCH_MAX_BYTES, RocketMqSinkOptions.BATCH_MAX_BYTES)
-                    .map(DELIVERY_GUARANTEE, RocketMqSinkOptions.DELIVERY_GUARANTEE)
-                    .map(FORMAT, EncodeOptions.FORMAT)
-                    .map(TOPIC, RouteOptions.DEFAULT_TOPIC)
-                    .map(DYNAMIC_TOPIC, RouteOptions.DYNAMIC_TOPIC)
-                    .map(TOPIC_TEMPLATE, RouteOptions.TOPIC_TEMPLATE)
-                    .map(PARTITION_HASH, PartitionOptions.PARTITION_HASH)
-                    .map(DATABASE_HASH, PartitionOptions.DATABASE_HASH)
-                    .map(PARTITION_UNMATCHED, PartitionOptions.UNMATCHED)
-                    .map(PARTITION_COUNTS, PartitionOptions.PARTITION_COUNTS);
+                    .map(DELIVERY_GUARANTEE, RocketMqSinkOptions.DELIVERY_GUARANTEE);
 
     @Override
     public String factoryIdentifier() {
@@ -56,21 +45,12 @@ public final class RocketMqDynamicTableFactory implements DynamicTableSinkFactor
 
     @Override
     public Set<ConfigOption<?>> optionalOptions() {
-        return Set.of(
+        return MessageSinkTables.withEncodeAndRoute(
                 PRODUCER_GROUP,
                 SEND_TIMEOUT,
                 BATCH_MAX_MESSAGES,
                 BATCH_MAX_BYTES,
-                DELIVERY_GUARANTEE,
-                FORMAT,
-                TOPIC,
-                DYNAMIC_TOPIC,
-                TOPIC_TEMPLATE,
-                PARTITION_HASH,
-                DATABASE_HASH,
-                PARTITION_UNMATCHED,
-                PARTITION_COUNTS,
-                SINK_PARALLELISM);
+                DELIVERY_GUARANTEE);
     }
 
     @Override
