@@ -69,9 +69,7 @@ final class SourceProgress {
             lastPosition = change.binlogPosition();
             lastGtid = gtid;
         }
-        if (change.executeTime() > lastExecuteTime) {
-            lastExecuteTime = change.executeTime();
-        }
+        advance(change.executeTime());
     }
 
     /** A heartbeat row: proof that the binlog has been read up to its execute time. */
@@ -80,8 +78,12 @@ final class SourceProgress {
             return; // the heartbeat table's snapshot row says nothing about the binlog
         }
         heartbeats.inc();
-        if (change.executeTime() > lastExecuteTime) {
-            lastExecuteTime = change.executeTime();
+        advance(change.executeTime());
+    }
+
+    private void advance(long executeTime) {
+        if (executeTime > lastExecuteTime) {
+            lastExecuteTime = executeTime;
         }
     }
 
