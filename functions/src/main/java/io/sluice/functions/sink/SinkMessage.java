@@ -10,10 +10,12 @@ import java.util.Objects;
  * key), key, value, the binlog execute time as the record timestamp (0 when none), and the table it
  * came from ({@code tag}, RocketMQ's tag).
  *
- * <p>Two fields serve ordering, not the broker: {@code origin} is the index of the encoding subtask
- * that made the message, and {@code copies} is, for a statement, how many copies of it (one per
- * encoding subtask) reach the partition's owner, which merges them into one once every copy has
- * arrived; 0 for an ordinary message.
+ * <p>Three fields serve ordering, not the broker: {@code origin} is the index of the encoding
+ * subtask that made the message, and {@code copies} is, for a statement, how many copies of it (one
+ * per encoding subtask) reach the partition's owner, which merges them into one once every copy has
+ * arrived; 0 for an ordinary message. {@code rank} is the SQL door's way to the same order: the
+ * statements its path had passed when it was encoded (see {@code StatementOrderOperator}); 0 for
+ * messages that need not wait.
  */
 @Internal
 public final class SinkMessage {
@@ -29,6 +31,7 @@ public final class SinkMessage {
     private final String tag;
     private final int origin;
     private final int copies;
+    private final long rank;
 
     /** An ordinary message with no tag and no known origin. */
     public SinkMessage(String topic, int partition, byte[] key, byte[] value, long timestamp) {
@@ -44,6 +47,19 @@ public final class SinkMessage {
             String tag,
             int origin,
             int copies) {
+        this(topic, partition, key, value, timestamp, tag, origin, copies, 0);
+    }
+
+    public SinkMessage(
+            String topic,
+            int partition,
+            byte[] key,
+            byte[] value,
+            long timestamp,
+            String tag,
+            int origin,
+            int copies,
+            long rank) {
         this.topic = Objects.requireNonNull(topic, "topic must not be null");
         this.partition = partition;
         this.key = key;
@@ -59,6 +75,10 @@ public final class SinkMessage {
                             + origin);
         }
         this.copies = copies;
+        if (rank < 0) {
+            throw new IllegalArgumentException("rank must not be negative, but was " + rank);
+        }
+        this.rank = rank;
     }
 
     public String topic() {
@@ -101,6 +121,11 @@ public final class SinkMessage {
         return copies;
     }
 
+    /** The message's place among the SQL door's statements, or 0 when it need not wait. */
+    public long rank() {
+        return rank;
+    }
+
     /** Whether this is one of several copies of a statement, merged by the partition's owner. */
     public boolean isCopy() {
         return copies > 0;
@@ -110,7 +135,7 @@ public final class SinkMessage {
     public SinkMessage merged() {
         return copies == 0
                 ? this
-                : new SinkMessage(topic, partition, key, value, timestamp, tag, origin, 0);
+                : new SinkMessage(topic, partition, key, value, timestamp, tag, origin, 0, rank);
     }
 
     @Override
@@ -126,6 +151,7 @@ public final class SinkMessage {
                 && timestamp == that.timestamp
                 && origin == that.origin
                 && copies == that.copies
+                && rank == that.rank
                 && Objects.equals(tag, that.tag)
                 && topic.equals(that.topic)
                 && Arrays.equals(key, that.key)

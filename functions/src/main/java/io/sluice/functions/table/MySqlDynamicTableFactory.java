@@ -90,6 +90,7 @@ public final class MySqlDynamicTableFactory implements DynamicTableSourceFactory
         String table = context.getObjectIdentifier().asSummaryString();
         ResolvedSchema schema = context.getCatalogTable().getResolvedSchema();
         checkPhysicalColumns(table, schema);
+        checkNoWatermark(table, schema);
 
         Integer parallelism = helper.getOptions().getOptional(SCAN_PARALLELISM).orElse(null);
         if (parallelism != null && parallelism < 1) {
@@ -132,6 +133,22 @@ public final class MySqlDynamicTableFactory implements DynamicTableSourceFactory
                                 metadataKeys()));
             }
             seenChange = true;
+        }
+    }
+
+    /**
+     * The source's watermarks count statements for the Sluice sinks ({@code StatementWatermarks});
+     * a declared WATERMARK would replace them and hold statements back.
+     */
+    static void checkNoWatermark(String table, ResolvedSchema schema) {
+        if (!schema.getWatermarkSpecs().isEmpty()) {
+            throw new ValidationException(
+                    String.format(
+                            "Table '%s' ('connector' = '%s') declares WATERMARK %s; a change table"
+                                    + " takes no WATERMARK: its watermarks count statements so"
+                                    + " that the Sluice sinks keep each statement in place among"
+                                    + " its table's rows",
+                            table, IDENTIFIER, schema.getWatermarkSpecs().get(0)));
         }
     }
 

@@ -14,9 +14,9 @@ import io.sluice.functions.types.internal.NullableFields;
 import java.io.IOException;
 
 /**
- * Flink's serializer for {@link SinkMessage}: topic, partition, key, value, timestamp, tag, origin
- * and copies. Messages only travel between operators, never into state, so the snapshot carries no
- * migration path.
+ * Flink's serializer for {@link SinkMessage}: topic, partition, key, value, timestamp, tag, origin,
+ * copies and rank. Messages only travel between operators, never into state, so the snapshot
+ * carries no migration path.
  */
 @Internal
 public final class SinkMessageSerializer extends TypeSerializerSingleton<SinkMessage> {
@@ -63,6 +63,7 @@ public final class SinkMessageSerializer extends TypeSerializerSingleton<SinkMes
         NullableFields.writeString(message.tag(), out);
         out.writeInt(message.origin());
         out.writeInt(message.copies());
+        out.writeLong(message.rank());
     }
 
     @Override
@@ -76,7 +77,8 @@ public final class SinkMessageSerializer extends TypeSerializerSingleton<SinkMes
         String tag = NullableFields.readString(in);
         int origin = in.readInt();
         int copies = in.readInt();
-        return new SinkMessage(topic, partition, key, value, timestamp, tag, origin, copies);
+        long rank = in.readLong();
+        return new SinkMessage(topic, partition, key, value, timestamp, tag, origin, copies, rank);
     }
 
     @Override

@@ -110,10 +110,49 @@ class SqlConnectorPlanTest {
             String name = node.getOperatorName();
             if (name.contains("MySQL CDC source") || name.contains("Split primary-key")) {
                 assertThat(node.getParallelism()).as(name).isEqualTo(1);
-            } else if (name.contains("Encode") || name.contains("Kafka sink")) {
+            } else if (name.contains("Encode")
+                    || name.contains("Order statements")
+                    || name.contains("Kafka sink")) {
                 assertThat(node.getParallelism()).as(name).isEqualTo(3);
             }
         }
+    }
+
+    @Test
+    void eachPartitionHasOneOwnerChainedToItsWriter() {
+        createBinlog("");
+        createMq("mq", ", 'sink.parallelism' = '3'");
+        tables.createStatementSet()
+                .addInsertSql(
+                        "INSERT INTO mq SELECT change, CAST(NULL AS STRING), CAST(NULL AS BYTES) FROM binlog")
+                .attachAsDataStream();
+        JobGraph job = env.getStreamGraph().getJobGraph();
+        List<String> vertices =
+                java.util.stream.StreamSupport.stream(job.getVertices().spliterator(), false)
+                        .map(JobVertex::getName)
+                        .collect(Collectors.toList());
+        assertThat(vertices)
+                .as("the owners start a vertex (an exchange by partition) that holds the writer")
+                .anySatisfy(
+                        name ->
+                                assertThat(name)
+                                        .startsWith("Order statements per partition of")
+                                        .contains("Kafka sink"));
+    }
+
+    @Test
+    void aWatermarkOnAChangeTableIsRefusedNamingTheRule() {
+        tables.executeSql(
+                "CREATE TABLE timed (change "
+                        + ChangeColumn.SQL_TYPE
+                        + ", es TIMESTAMP_LTZ(3) METADATA,"
+                        + " WATERMARK FOR es AS es - INTERVAL '1' SECOND)"
+                        + " WITH ('connector' = 'sluice-mysql', 'password' = 'pw',"
+                        + " 'tables' = 'a.b')");
+        assertThatThrownBy(() -> tables.explainSql("SELECT change FROM timed"))
+                .hasStackTraceContaining("Table 'default_catalog.default_database.timed'")
+                .hasStackTraceContaining("declares WATERMARK")
+                .hasStackTraceContaining("takes no WATERMARK");
     }
 
     @Test

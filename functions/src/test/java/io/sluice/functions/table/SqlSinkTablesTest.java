@@ -7,6 +7,7 @@ import org.apache.flink.streaming.api.graph.StreamEdge;
 import org.apache.flink.streaming.api.graph.StreamGraph;
 import org.apache.flink.streaming.api.graph.StreamNode;
 import org.apache.flink.streaming.runtime.partitioner.CustomPartitionerWrapper;
+import org.apache.flink.streaming.runtime.partitioner.ForwardPartitioner;
 import org.apache.flink.table.api.bridge.java.StreamStatementSet;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.table.catalog.ObjectIdentifier;
@@ -72,16 +73,24 @@ class SqlSinkTablesTest {
 
         StreamGraph graph = env.getStreamGraph();
         StreamNode encode = node(graph, "Encode canal-flat for");
+        StreamNode owner = node(graph, "Order statements per partition of");
         StreamNode writer =
                 node(graph, "RocketMQ sink default_catalog.default_database.rmq: Writer");
         assertThat(encode.getParallelism()).isEqualTo(3);
+        assertThat(owner.getParallelism()).isEqualTo(3);
         assertThat(writer.getParallelism()).isEqualTo(3);
-        List<StreamEdge> intoWriter = writer.getInEdges();
-        assertThat(intoWriter).hasSize(1);
-        assertThat(intoWriter.get(0).getSourceId()).isEqualTo(encode.getId());
-        assertThat(intoWriter.get(0).getPartitioner())
+        List<StreamEdge> intoOwner = owner.getInEdges();
+        assertThat(intoOwner).hasSize(1);
+        assertThat(intoOwner.get(0).getSourceId()).isEqualTo(encode.getId());
+        assertThat(intoOwner.get(0).getPartitioner())
                 .as("one writer per queue: the partition owner exchange")
                 .isInstanceOf(CustomPartitionerWrapper.class);
+        List<StreamEdge> intoWriter = writer.getInEdges();
+        assertThat(intoWriter).hasSize(1);
+        assertThat(intoWriter.get(0).getSourceId()).isEqualTo(owner.getId());
+        assertThat(intoWriter.get(0).getPartitioner())
+                .as("the writer is chained to the owner")
+                .isInstanceOf(ForwardPartitioner.class);
     }
 
     @Test

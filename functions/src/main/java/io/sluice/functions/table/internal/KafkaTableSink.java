@@ -17,8 +17,8 @@ import io.sluice.functions.table.SinkClaim;
 import java.util.Optional;
 
 /**
- * The {@code sluice-kafka} sink: Sluice's Kafka sink chained to the encoder. Each writer has its
- * own transactions, so several writers may share a partition: no partition-owner exchange.
+ * The {@code sluice-kafka} sink: Sluice's Kafka sink chained to the partition owners, so each
+ * partition is written by one producer and a statement keeps its place among the rows there.
  */
 @Internal
 public final class KafkaTableSink extends MessageTableSink {

@@ -3,6 +3,7 @@ package io.sluice.functions.table.internal;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
@@ -21,6 +22,7 @@ import io.sluice.functions.encode.EncodeOptions;
 import io.sluice.functions.encode.MessageFormat;
 import io.sluice.functions.route.PartitionCounts;
 import io.sluice.functions.route.PartitionOptions;
+import io.sluice.functions.route.PartitionOwnerPartitioner;
 import io.sluice.functions.route.RouteOptions;
 import io.sluice.functions.sink.SinkMessage;
 import io.sluice.functions.table.SinkClaim;
@@ -34,13 +36,16 @@ import java.util.Optional;
 
 /**
  * A Sluice sink table: encode each row's change (Canal format, routed topic, Canal partition,
- * primary-key message key, unless the row's metadata names a topic or key), then the broker's sink
- * ({@link KafkaTableSink}, {@link RocketMqTableSink}), exactly once by default.
+ * primary-key message key, unless the row's metadata names a topic or key), send each message to
+ * the one owner of its partition, which orders statements with the rows ({@link
+ * StatementOrderOperator}), then the broker's sink chained to the owner ({@link KafkaTableSink},
+ * {@link RocketMqTableSink}), exactly once by default.
  *
  * <p>Order: rows reach this sink keyed by table and primary key (see {@link MySqlTableSource}).
  * When {@code sink.parallelism} differs from its input's, it keys them again by the same key, so
  * each row's changes still travel one path; otherwise they stay on their subtask (forward, chained,
- * no shuffle).
+ * no shuffle). One writer per partition keeps a statement in place among the rows of its table that
+ * other encoders sent to the same partition.
  */
 @Internal
 public abstract class MessageTableSink implements DynamicTableSink, SupportsWritingMetadata {
@@ -77,7 +82,10 @@ public abstract class MessageTableSink implements DynamicTableSink, SupportsWrit
     /** The partition (queue) counts of the topics. */
     protected abstract PartitionCounts.Factory partitionCounts();
 
-    /** Writes the encoded {@code messages} with {@code sink}, at the messages' parallelism. */
+    /**
+     * Writes the {@code messages}, each partition's from one subtask, with {@code sink}, chained at
+     * the messages' parallelism.
+     */
     protected abstract DataStreamSink<SinkMessage> write(
             SingleOutputStreamOperator<SinkMessage> messages,
             Sink<SinkMessage> sink,
@@ -124,14 +132,26 @@ public abstract class MessageTableSink implements DynamicTableSink, SupportsWrit
                     in = rows.keyBy(new ChangeRowKeySelector(0), Types.INT);
                 }
                 SingleOutputStreamOperator<SinkMessage> messages =
-                        in.map(encode)
+                        in.process(encode)
                                 .returns(new SinkMessageTypeInfo())
                                 .name("Encode " + format + " for " + name);
                 provider.generateUid("encode").ifPresent(messages::uid);
                 if (parallelism != null) {
                     messages.setParallelism(parallelism);
                 }
-                return write(messages, sink, provider);
+                DataStream<SinkMessage> toOwners =
+                        messages.getParallelism() == 1
+                                ? messages
+                                : messages.partitionCustom(
+                                        new PartitionOwnerPartitioner(), new Itself<>());
+                SingleOutputStreamOperator<SinkMessage> owned =
+                        toOwners.transform(
+                                        "Order statements per partition of " + name,
+                                        new SinkMessageTypeInfo(),
+                                        new StatementOrderOperator())
+                                .setParallelism(messages.getParallelism());
+                provider.generateUid("partition-owner").ifPresent(owned::uid);
+                return write(owned, sink, provider);
             }
         };
     }
@@ -169,5 +189,18 @@ public abstract class MessageTableSink implements DynamicTableSink, SupportsWrit
 
     protected Optional<SinkClaim> claim() {
         return Optional.ofNullable(claim);
+    }
+
+    /**
+     * The message is its own key: the partitioner reads its topic and partition. Generic, so the
+     * key's type is the input's (no Kryo).
+     */
+    private static final class Itself<T> implements KeySelector<T, T> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public T getKey(T message) {
+            return message;
+        }
     }
 }

@@ -1,7 +1,6 @@
 package io.sluice.functions.table.internal;
 
 import org.apache.flink.annotation.Internal;
-import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.cdc.connectors.mysql.source.MySqlSource;
@@ -34,7 +33,8 @@ import java.util.Objects;
  * primary-key change split, then a shuffle by table and primary key into the parallelism the rest
  * of the query runs at, where each change becomes a row. Everything after that shuffle runs forward
  * (the planner's operators take their input's parallelism), so each row's changes reach the sink in
- * binlog order whatever parallelism the source has.
+ * binlog order whatever parallelism the source has. Its watermarks count statements, for the order
+ * of statements in the Sluice sinks ({@link StatementWatermarks}).
  */
 @Internal
 public final class MySqlTableSource
@@ -75,7 +75,7 @@ public final class MySqlTableSource
             public DataStream<RowData> produceDataStream(
                     ProviderContext provider, StreamExecutionEnvironment env) {
                 SingleOutputStreamOperator<ChangeEvent> changes =
-                        env.fromSource(source, WatermarkStrategy.noWatermarks(), SOURCE_NAME)
+                        env.fromSource(source, StatementWatermarks.strategy(), SOURCE_NAME)
                                 .name(SOURCE_NAME + " " + tableName);
                 provider.generateUid("sluice-mysql-source").ifPresent(changes::uid);
                 if (sourceParallelism != null) {

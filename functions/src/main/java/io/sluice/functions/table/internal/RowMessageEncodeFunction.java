@@ -2,10 +2,11 @@ package io.sluice.functions.table.internal;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
+import org.apache.flink.util.Collector;
 
 import io.sluice.functions.encode.MessageFormat;
 import io.sluice.functions.route.PartitionCounts;
@@ -26,10 +27,11 @@ import java.util.Map;
  * Encodes a SQL row's change as the DataStream pipeline's encoder does (same encoders, router,
  * partition rules and key), except that a non-NULL {@code topic} or {@code key} in the row wins.
  * The partition is Canal's hash of the change over the chosen topic's partition count; statements
- * go to partition 0.
+ * go to partition 0. Each message is ranked by the statements its path had passed (the input's
+ * watermark), for {@link StatementOrderOperator}.
  */
 @Internal
-final class RowMessageEncodeFunction extends RichMapFunction<RowData, SinkMessage> {
+final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessage> {
 
     private static final long serialVersionUID = 1L;
     private static final int MAX_CACHED_TOPICS = 10_000;
@@ -92,7 +94,7 @@ final class RowMessageEncodeFunction extends RichMapFunction<RowData, SinkMessag
     }
 
     @Override
-    public SinkMessage map(RowData row) {
+    public void processElement(RowData row, Context context, Collector<SinkMessage> out) {
         ChangeEvent change = row.<ChangeEvent>getRawValue(0).toObject(serializer);
         one.set(0, change);
         byte[] value = encoder.encode(one, nextId++, System.currentTimeMillis());
@@ -110,15 +112,20 @@ final class RowMessageEncodeFunction extends RichMapFunction<RowData, SinkMessag
                         : PartitionRules.partition(
                                 partitions.hasherFor(change.schema()).hash(change.data()),
                                 counts.countOf(topic));
-        return new SinkMessage(
-                topic,
-                partition,
-                key,
-                value,
-                change.executeTime(),
-                change.schema().table(),
-                origin,
-                0);
+        long passed = context.timerService().currentWatermark();
+        out.collect(
+                new SinkMessage(
+                        topic,
+                        partition,
+                        key,
+                        value,
+                        change.executeTime(),
+                        change.schema().table(),
+                        origin,
+                        0,
+                        change.isDdl()
+                                ? StatementOrderOperator.statementRank(passed)
+                                : StatementOrderOperator.rowRank(passed)));
     }
 
     /** The row's topic if it names one, else the routed one; decoded once per distinct name. */

@@ -1,0 +1,123 @@
+package io.sluice.functions.table.internal;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.ChainingStrategy;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+
+import io.sluice.functions.sink.SinkMessage;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The owner of a set of partitions in the SQL door (one writer per partition, see {@code
+ * PartitionOwnerPartitioner}): writes each statement after every row that preceded it in the binlog
+ * on any path, and before every row that followed it, without copying statements into SQL rows.
+ *
+ * <p>The source counts statements in its watermarks ({@link StatementWatermarks}), which reach
+ * every path in place among the records. Each encoder ranks a message by the count its path had
+ * passed: {@link #rowRank} for a row, {@link #statementRank} for a statement (the next count). This
+ * operator's watermark is the count every path has passed; a message ranked beyond it follows a
+ * statement that some path has not delivered yet, so it waits until every path has. Then waiting
+ * messages go out by rank, a statement before the rows that followed it, in arrival order within a
+ * rank. Between statements every path has passed the same count and nothing waits.
+ */
+@Internal
+public final class StatementOrderOperator extends AbstractStreamOperator<SinkMessage>
+        implements OneInputStreamOperator<SinkMessage, SinkMessage> {
+
+    private static final long serialVersionUID = 1L;
+
+    private transient TreeMap<Long, List<SinkMessage>> waiting;
+    private transient long passed;
+
+    public StatementOrderOperator() {
+        chainingStrategy = ChainingStrategy.ALWAYS;
+    }
+
+    /** The rank of a row encoded on a path that had passed {@code watermark}. */
+    public static long rowRank(long watermark) {
+        return watermark == Long.MAX_VALUE ? 0 : 2 * statements(watermark) + 1;
+    }
+
+    /** The rank of a statement encoded on a path that had passed {@code watermark}. */
+    public static long statementRank(long watermark) {
+        return watermark == Long.MAX_VALUE ? 0 : 2 * (statements(watermark) + 1);
+    }
+
+    /** The statements every path must have passed before a message of {@code rank} is written. */
+    static long needed(long rank) {
+        return rank / 2;
+    }
+
+    private static long statements(long watermark) {
+        return Math.max(0, watermark);
+    }
+
+    @Override
+    public void open() throws Exception {
+        super.open();
+        waiting = new TreeMap<>();
+        passed = 0;
+    }
+
+    @Override
+    public void processElement(StreamRecord<SinkMessage> record) {
+        SinkMessage message = record.getValue();
+        // Anything waiting ranks above what may pass now, so passing now keeps the rank order.
+        if (needed(message.rank()) <= passed) {
+            output.collect(record);
+        } else {
+            waiting.computeIfAbsent(message.rank(), rank -> new ArrayList<>()).add(message);
+        }
+    }
+
+    @Override
+    public void processWatermark(Watermark mark) throws Exception {
+        passed = Math.max(passed, mark.getTimestamp());
+        release(passed);
+        super.processWatermark(mark);
+    }
+
+    /**
+     * Aligned checkpoints leave nothing waiting: every watermark before the barrier arrived on
+     * every path. Without alignment, what waits is written now, so that it is in this checkpoint.
+     */
+    @Override
+    public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
+        super.prepareSnapshotPreBarrier(checkpointId);
+        if (!waiting.isEmpty()) {
+            LOG.warn(
+                    "{} message rank(s) still waited for statements at checkpoint {}; written now"
+                            + " (statements keep their order only with aligned checkpoints)",
+                    waiting.size(),
+                    checkpointId);
+            release(Long.MAX_VALUE);
+        }
+    }
+
+    @Override
+    public void finish() throws Exception {
+        release(Long.MAX_VALUE);
+        super.finish();
+    }
+
+    /** Whether some message waits, for tests. */
+    boolean isWaiting() {
+        return !waiting.isEmpty();
+    }
+
+    private void release(long statements) {
+        while (!waiting.isEmpty() && needed(waiting.firstKey()) <= statements) {
+            Map.Entry<Long, List<SinkMessage>> rank = waiting.pollFirstEntry();
+            for (SinkMessage message : rank.getValue()) {
+                output.collect(new StreamRecord<>(message));
+            }
+        }
+    }
+}

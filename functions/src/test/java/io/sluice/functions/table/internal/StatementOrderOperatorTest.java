@@ -1,0 +1,147 @@
+package io.sluice.functions.table.internal;
+
+import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
+
+import io.sluice.functions.sink.SinkMessage;
+import io.sluice.functions.types.SinkMessageSerializer;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Two paths, A and B, feed one partition's owner; a statement travels on A. Each message is ranked
+ * by the statements its path had passed (its watermark), as the encoder ranks it.
+ */
+class StatementOrderOperatorTest {
+
+    private static final long NONE = Long.MIN_VALUE;
+
+    private static SinkMessage row(String name, long pathWatermark) {
+        return message(name, StatementOrderOperator.rowRank(pathWatermark));
+    }
+
+    private static SinkMessage statement(String name, long pathWatermark) {
+        return message(name, StatementOrderOperator.statementRank(pathWatermark));
+    }
+
+    private static SinkMessage message(String name, long rank) {
+        return new SinkMessage(
+                "t", 0, null, name.getBytes(StandardCharsets.UTF_8), 0, "items", 0, 0, rank);
+    }
+
+    private static OneInputStreamOperatorTestHarness<SinkMessage, SinkMessage> harness()
+            throws Exception {
+        OneInputStreamOperatorTestHarness<SinkMessage, SinkMessage> harness =
+                new OneInputStreamOperatorTestHarness<>(
+                        new StatementOrderOperator(), SinkMessageSerializer.INSTANCE);
+        harness.setup(SinkMessageSerializer.INSTANCE);
+        harness.open();
+        return harness;
+    }
+
+    /** The names of the messages written so far, and "wm n" for each watermark passed on. */
+    private static List<String> written(
+            OneInputStreamOperatorTestHarness<SinkMessage, SinkMessage> harness) {
+        List<String> names = new ArrayList<>();
+        for (Object element : harness.getOutput()) {
+            if (element instanceof Watermark) {
+                names.add("wm " + ((Watermark) element).getTimestamp());
+            } else {
+                @SuppressWarnings("unchecked")
+                SinkMessage message =
+                        ((org.apache.flink.streaming.runtime.streamrecord.StreamRecord<SinkMessage>)
+                                        element)
+                                .getValue();
+                names.add(new String(message.value(), StandardCharsets.UTF_8));
+            }
+        }
+        return names;
+    }
+
+    @Test
+    void aStatementWaitsForEveryPathThenGoesBeforeTheRowsThatFollowedIt() throws Exception {
+        try (OneInputStreamOperatorTestHarness<SinkMessage, SinkMessage> harness = harness()) {
+            harness.processElement(row("a1", NONE), 0);
+            harness.processElement(statement("alter", NONE), 0); // A, before its watermark 1
+            harness.processElement(row("b1", NONE), 0); // B has not reached the statement
+            harness.processElement(row("b2", 1), 0); // B passed watermark 1: after the statement
+            harness.processElement(row("a2", 1), 0);
+
+            assertThat(written(harness)).containsExactly("a1", "b1");
+            assertThat(harness.getOneInputOperator())
+                    .satisfies(
+                            op -> assertThat(((StatementOrderOperator) op).isWaiting()).isTrue());
+
+            harness.processWatermark(new Watermark(1)); // every path passed the statement
+            harness.processElement(row("b3", 1), 0);
+
+            assertThat(written(harness))
+                    .containsExactly("a1", "b1", "alter", "b2", "a2", "wm 1", "b3");
+            assertThat(((StatementOrderOperator) harness.getOneInputOperator()).isWaiting())
+                    .as("nothing is kept once every path passed")
+                    .isFalse();
+        }
+    }
+
+    @Test
+    void statementsInARowEachTakeTheirTurn() throws Exception {
+        try (OneInputStreamOperatorTestHarness<SinkMessage, SinkMessage> harness = harness()) {
+            harness.processElement(statement("s1", NONE), 0);
+            harness.processElement(row("b-after-s1", 1), 0);
+            harness.processElement(statement("s2", 1), 0);
+            harness.processElement(row("b-after-s2", 2), 0);
+            harness.processElement(row("a-after-s2", 2), 0);
+            harness.processWatermark(new Watermark(1));
+
+            assertThat(written(harness)).containsExactly("s1", "b-after-s1", "wm 1");
+
+            harness.processWatermark(new Watermark(2));
+
+            assertThat(written(harness))
+                    .containsExactly(
+                            "s1", "b-after-s1", "wm 1", "s2", "b-after-s2", "a-after-s2", "wm 2");
+        }
+    }
+
+    @Test
+    void whatWaitsAtACheckpointIsWrittenBeforeTheBarrier() throws Exception {
+        try (OneInputStreamOperatorTestHarness<SinkMessage, SinkMessage> harness = harness()) {
+            harness.processElement(statement("alter", NONE), 0);
+            harness.processElement(row("b2", 1), 0);
+
+            harness.prepareSnapshotPreBarrier(4);
+
+            assertThat(written(harness)).containsExactly("alter", "b2");
+            assertThat(((StatementOrderOperator) harness.getOneInputOperator()).isWaiting())
+                    .isFalse();
+        }
+    }
+
+    @Test
+    void theEndOfInputReleasesEverything() throws Exception {
+        try (OneInputStreamOperatorTestHarness<SinkMessage, SinkMessage> harness = harness()) {
+            harness.processElement(statement("alter", 4), 0);
+            harness.processElement(row("after", 5), 0);
+            harness.processWatermark(new Watermark(Long.MAX_VALUE));
+
+            assertThat(written(harness)).containsExactly("alter", "after", "wm " + Long.MAX_VALUE);
+        }
+    }
+
+    @Test
+    void ranksOrderAStatementBetweenTheRowsAroundIt() {
+        assertThat(StatementOrderOperator.rowRank(NONE)).isEqualTo(1);
+        assertThat(StatementOrderOperator.statementRank(NONE)).isEqualTo(2);
+        assertThat(StatementOrderOperator.rowRank(1)).isEqualTo(3);
+        assertThat(StatementOrderOperator.statementRank(1)).isEqualTo(4);
+        assertThat(StatementOrderOperator.needed(StatementOrderOperator.statementRank(1)))
+                .isEqualTo(2);
+        assertThat(StatementOrderOperator.rowRank(Long.MAX_VALUE)).isZero();
+        assertThat(StatementOrderOperator.needed(0)).isZero();
+    }
+}
