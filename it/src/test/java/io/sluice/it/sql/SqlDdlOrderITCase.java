@@ -1,0 +1,236 @@
+package io.sluice.it.sql;
+
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+
+import io.sluice.functions.encode.MessageFormat;
+import io.sluice.functions.table.ChangeColumn;
+import io.sluice.it.canal.CanalMessages;
+import io.sluice.it.canal.CanalMessages.Row;
+import io.sluice.it.flink.FlinkMiniCluster;
+import io.sluice.it.server.KafkaExtension;
+import io.sluice.it.server.MariaDbExtension;
+import io.sluice.it.server.MariaDbServer;
+import io.sluice.it.server.RocketMqExtension;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.rocketmq.common.message.MessageExt;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntConsumer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Through the SQL door, a statement mid-stream reaches partition (queue) 0 of its topic once, after
+ * every earlier row of its table there and before every later one, although rows are encoded and
+ * written by 2 sink subtasks (source 2, in between 3). Each ALTER adds a column, so a row's column
+ * count tells which statements preceded it in the database; in partition 0 that must equal the
+ * statements that preceded it there. The other partitions get no statement. Versions of each key
+ * arrive in order everywhere, and every change arrives exactly once.
+ */
+class SqlDdlOrderITCase {
+
+    @RegisterExtension static final MariaDbExtension MARIADB = new MariaDbExtension();
+    @RegisterExtension static final KafkaExtension KAFKA = new KafkaExtension();
+    @RegisterExtension static final RocketMqExtension ROCKETMQ = new RocketMqExtension();
+    @RegisterExtension static final MiniClusterExtension FLINK = FlinkMiniCluster.extension(6);
+
+    private static final Duration WAIT = Duration.ofMinutes(3);
+    private static final Duration QUIET = Duration.ofSeconds(3);
+    private static final int KEYS = 30;
+    private static final int PARTITIONS = 3;
+    private static final int STATEMENTS = 3;
+    private static final int NOTES = (STATEMENTS + 1) * (KEYS / 10);
+    private static final int EXPECTED = KEYS + (STATEMENTS + 1) * KEYS + NOTES + STATEMENTS;
+
+    @Test
+    void kafkaGetsStatementsInOrderWithTheirTable() throws Exception {
+        String database = seededDatabase("sql_ddl_kafka");
+        String topic = "ddl-" + database;
+        KAFKA.server().createTopic(topic, PARTITIONS);
+        Map<String, String> defines = SqlJobs.defines(MARIADB.server(), KAFKA.server(), database);
+        JobClient job =
+                SqlJobs.start(
+                        script(
+                                "'connector' = 'sluice-kafka', 'bootstrap-servers' = '${KAFKA}',"
+                                        + " 'transactional-id-prefix' = '${DATABASE}'"),
+                        "sql-ddl-order-" + database,
+                        defines);
+        try {
+            runWorkload(
+                    database,
+                    count ->
+                            assertThat(KAFKA.server().drainReadCommitted(topic, count, WAIT))
+                                    .hasSize(count));
+            List<ConsumerRecord<byte[], byte[]>> records =
+                    KAFKA.server().drainReadCommitted(topic, EXPECTED, WAIT);
+            assertThat(records).as("every change once").hasSize(EXPECTED);
+            Map<Integer, List<Row>> byPartition = new TreeMap<>();
+            for (ConsumerRecord<byte[], byte[]> record : records) {
+                byPartition
+                        .computeIfAbsent(record.partition(), p -> new ArrayList<>())
+                        .addAll(CanalMessages.decode(MessageFormat.CANAL_FLAT, record.value()));
+            }
+            assertOrdered(byPartition);
+        } finally {
+            job.cancel().get(1, TimeUnit.MINUTES);
+        }
+    }
+
+    @Test
+    void rocketMqGetsStatementsInOrderWithTheirTable() throws Exception {
+        String database = seededDatabase("sql_ddl_rmq");
+        String topic = "ddl-" + database;
+        ROCKETMQ.server().createTopic(topic, PARTITIONS);
+        Map<String, String> defines = SqlJobs.defines(MARIADB.server(), database);
+        defines.put("NAME_SERVER", ROCKETMQ.server().nameServerAddress());
+        JobClient job =
+                SqlJobs.start(
+                        script(
+                                "'connector' = 'sluice-rocketmq', 'name-server' = '${NAME_SERVER}',"
+                                        + " 'producer-group' = '${DATABASE}'"),
+                        "sql-ddl-order-" + database,
+                        defines);
+        try {
+            runWorkload(
+                    database,
+                    count ->
+                            assertThat(ROCKETMQ.server().drain(topic, count, WAIT))
+                                    .hasSizeGreaterThanOrEqualTo(count));
+            ROCKETMQ.server().drain(topic, EXPECTED, WAIT);
+            Map<Integer, List<Row>> byQueue = new TreeMap<>();
+            int rows = 0;
+            for (MessageExt message : ROCKETMQ.server().drainAll(topic, QUIET)) {
+                List<Row> decoded =
+                        CanalMessages.decode(MessageFormat.CANAL_FLAT, message.getBody());
+                byQueue.computeIfAbsent(message.getQueueId(), q -> new ArrayList<>())
+                        .addAll(decoded);
+                rows += decoded.size();
+            }
+            assertThat(rows).as("every change once").isEqualTo(EXPECTED);
+            assertOrdered(byQueue);
+        } finally {
+            job.cancel().get(1, TimeUnit.MINUTES);
+        }
+    }
+
+    /**
+     * Every table of the database into topic {@code ddl-<database>} of 3 partitions; parallelism 2
+     * / 3 / 2 for source / in between / sink, so one source subtask idles after the snapshot.
+     */
+    private static String script(String sinkOptions) {
+        return "SET 'parallelism.default' = '3';\n"
+                + "SET 'execution.checkpointing.interval' = '500ms';\n"
+                + "CREATE TABLE binlog (change "
+                + ChangeColumn.SQL_TYPE
+                + ")\n"
+                + "WITH ('connector' = 'sluice-mysql', 'hostname' = '${SOURCE_HOST}',"
+                + " 'port' = '${SOURCE_PORT}', 'username' = '${SOURCE_USER}',"
+                + " 'password' = '${SOURCE_PASSWORD}', 'tables' = '${DATABASE}\\..*',"
+                + " 'scan.parallelism' = '2');\n"
+                + "CREATE TABLE mq WITH ("
+                + sinkOptions
+                + ", 'format' = 'canal-flat', 'topic' = 'ddl-${DATABASE}',"
+                + " 'sink.parallelism' = '2')\n"
+                + "LIKE binlog (EXCLUDING ALL);\n"
+                + "INSERT INTO mq SELECT change FROM binlog;\n";
+    }
+
+    /** {@code items} with {@link #KEYS} rows at version 0, and an empty {@code notes}. */
+    private static String seededDatabase(String prefix) {
+        MariaDbServer mariaDb = MARIADB.server();
+        String database = mariaDb.createDatabase(prefix, null);
+        List<String> seed = new ArrayList<>();
+        seed.add("CREATE TABLE items (id INT PRIMARY KEY, name VARCHAR(16), v INT NOT NULL)");
+        seed.add("CREATE TABLE notes (id INT PRIMARY KEY, body VARCHAR(32))");
+        for (int id = 1; id <= KEYS; id++) {
+            seed.add("INSERT INTO items VALUES (" + id + ", 'k" + id + "', 0)");
+        }
+        mariaDb.execute(database, seed.toArray(String[]::new));
+        return database;
+    }
+
+    /**
+     * Rounds of updates to every key (version 1..{@link #STATEMENTS} + 1), each round after the
+     * first preceded by an ALTER adding a column, a note every 10 keys. {@code delivered} waits
+     * until that many messages arrived.
+     */
+    private static void runWorkload(String database, IntConsumer delivered) {
+        delivered.accept(KEYS);
+        for (int version = 1; version <= STATEMENTS + 1; version++) {
+            List<String> changes = new ArrayList<>();
+            if (version > 1) {
+                changes.add("ALTER TABLE items ADD COLUMN c" + (version - 1) + " INT");
+            }
+            for (int id = 1; id <= KEYS; id++) {
+                changes.add("UPDATE items SET v = " + version + " WHERE id = " + id);
+                if (id % 10 == 0) {
+                    changes.add("INSERT INTO notes VALUES (" + (version * 100 + id) + ", 'n')");
+                }
+            }
+            MARIADB.server().execute(database, changes.toArray(String[]::new));
+            if (version == 1) {
+                // Flink CDC's binlog reader loads a table's schema from the database when it first
+                // meets the table; a DDL committed before that is mis-applied to older rows
+                // (docs/pipeline.md). So the reader meets the table before any ALTER.
+                delivered.accept(KEYS + KEYS + KEYS / 10);
+            }
+        }
+    }
+
+    private static void assertOrdered(Map<Integer, List<Row>> byPartition) {
+        assertThat(byPartition).hasSize(PARTITIONS);
+        for (Map.Entry<Integer, List<Row>> partition : byPartition.entrySet()) {
+            assertOrdered(partition.getKey(), partition.getValue());
+        }
+    }
+
+    /**
+     * In partition 0: statements once each, in order, and each row after exactly those before it.
+     * Elsewhere no statement. Everywhere each row's columns match its version, versions of a key
+     * consecutive.
+     */
+    private static void assertOrdered(int partition, List<Row> rows) {
+        int statementsSeen = 0;
+        Map<String, Integer> lastVersion = new HashMap<>();
+        for (Row row : rows) {
+            if (row.ddl) {
+                statementsSeen++;
+                assertThat(row.sql)
+                        .as("statement %d in partition %d", statementsSeen, partition)
+                        .contains("c" + statementsSeen);
+                continue;
+            }
+            if (!row.table.equals("items")) {
+                continue;
+            }
+            // Version v was written after the first v - 1 statements (the snapshot, v = 0, before
+            // all).
+            int version = Integer.parseInt(row.data.get("v"));
+            int before = Math.max(0, version - 1);
+            assertThat(row.data)
+                    .as("row %s (version %d) in partition %d", row.data, version, partition)
+                    .hasSize(3 + before);
+            if (partition == 0) {
+                assertThat(statementsSeen)
+                        .as("statements before row %s in partition 0", row.data)
+                        .isEqualTo(before);
+            }
+            Integer previous = lastVersion.put(row.data.get("id"), version);
+            assertThat(version)
+                    .as("versions of key %s in partition %d", row.data.get("id"), partition)
+                    .isEqualTo(previous == null ? 0 : previous + 1);
+        }
+        assertThat(statementsSeen)
+                .as("statements in partition %d", partition)
+                .isEqualTo(partition == 0 ? STATEMENTS : 0);
+    }
+}
