@@ -67,7 +67,7 @@ class SqlSinkTablesTest {
     }
 
     @Test
-    void rocketMqMessagesGoToTheirQueueOwnerAtTheSinkParallelism() {
+    void rocketMqMessagesGoFromTheEncodersToTheirQueueOwnerAtTheSinkParallelism() {
         create("rmq", "sluice-rocketmq", ", 'sink.parallelism' = '3'");
         tables.createStatementSet().addInsertSql(insert("rmq")).attachAsDataStream();
 
@@ -76,7 +76,9 @@ class SqlSinkTablesTest {
         StreamNode owner = node(graph, "Order statements per partition of");
         StreamNode writer =
                 node(graph, "RocketMQ sink default_catalog.default_database.rmq: Writer");
-        assertThat(encode.getParallelism()).isEqualTo(3);
+        assertThat(encode.getParallelism())
+                .as("encoders chain onto the query")
+                .isEqualTo(env.getParallelism());
         assertThat(owner.getParallelism()).isEqualTo(3);
         assertThat(writer.getParallelism()).isEqualTo(3);
         List<StreamEdge> intoOwner = owner.getInEdges();

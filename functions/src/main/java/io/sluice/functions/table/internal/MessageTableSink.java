@@ -1,7 +1,6 @@
 package io.sluice.functions.table.internal;
 
 import org.apache.flink.annotation.Internal;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.configuration.Configuration;
@@ -41,11 +40,11 @@ import java.util.Optional;
  * StatementOrderOperator}), then the broker's sink chained to the owner ({@link KafkaTableSink},
  * {@link RocketMqTableSink}), exactly once by default.
  *
- * <p>Order: rows reach this sink keyed by table and primary key (see {@link MySqlTableSource}).
- * When {@code sink.parallelism} differs from its input's, it keys them again by the same key, so
- * each row's changes still travel one path; otherwise they stay on their subtask (forward, chained,
- * no shuffle). One writer per partition keeps a statement in place among the rows of its table that
- * other encoders sent to the same partition.
+ * <p>Order: rows reach this sink keyed by table and primary key (see {@link MySqlTableSource}) and
+ * are encoded on their subtask (forward, chained), so each encoder sees one path and its statement
+ * count. {@code sink.parallelism} sets the owners and writers. Each row's changes travel one path
+ * to one writer, and one writer per partition keeps a statement in place among the rows of its
+ * table that other encoders sent to the same partition.
  */
 @Internal
 public abstract class MessageTableSink implements DynamicTableSink, SupportsWritingMetadata {
@@ -127,20 +126,16 @@ public abstract class MessageTableSink implements DynamicTableSink, SupportsWrit
                 if (claim != null) {
                     SinkClaims.claim(rows.getExecutionEnvironment(), claim);
                 }
-                DataStream<RowData> in = rows;
-                if (parallelism != null && parallelism != rows.getParallelism()) {
-                    in = rows.keyBy(new ChangeRowKeySelector(0), Types.INT);
-                }
+                // Encoders chain onto the query: each sees one path's statement count.
                 SingleOutputStreamOperator<SinkMessage> messages =
-                        in.process(encode)
+                        rows.process(encode)
                                 .returns(new SinkMessageTypeInfo())
-                                .name("Encode " + format + " for " + name);
+                                .name("Encode " + format + " for " + name)
+                                .setParallelism(rows.getParallelism());
                 provider.generateUid("encode").ifPresent(messages::uid);
-                if (parallelism != null) {
-                    messages.setParallelism(parallelism);
-                }
+                int writers = parallelism != null ? parallelism : rows.getParallelism();
                 DataStream<SinkMessage> toOwners =
-                        messages.getParallelism() == 1
+                        messages.getParallelism() == 1 && writers == 1
                                 ? messages
                                 : messages.partitionCustom(
                                         new PartitionOwnerPartitioner(), new Itself<>());
@@ -149,7 +144,7 @@ public abstract class MessageTableSink implements DynamicTableSink, SupportsWrit
                                         "Order statements per partition of " + name,
                                         new SinkMessageTypeInfo(),
                                         new StatementOrderOperator())
-                                .setParallelism(messages.getParallelism());
+                                .setParallelism(writers);
                 provider.generateUid("partition-owner").ifPresent(owned::uid);
                 return write(owned, sink, provider);
             }

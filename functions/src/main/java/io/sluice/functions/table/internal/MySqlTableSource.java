@@ -89,9 +89,10 @@ public final class MySqlTableSource
                 provider.generateUid("split-key-changes").ifPresent(split::uid);
                 SingleOutputStreamOperator<RowData> rows =
                         split.keyBy(new ChangeEventKeySelector(), Types.INT)
-                                .map(converter)
-                                .returns(rowType)
-                                .name("Changes as rows of " + tableName);
+                                .transform(
+                                        "Changes as rows of " + tableName,
+                                        rowType,
+                                        new ChangeRowOperator(converter));
                 provider.generateUid("change-rows").ifPresent(rows::uid);
                 return rows;
             }
