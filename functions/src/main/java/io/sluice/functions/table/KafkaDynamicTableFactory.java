@@ -6,7 +6,7 @@ import org.apache.flink.table.connector.sink.DynamicTableSink;
 import org.apache.flink.table.factories.DynamicTableSinkFactory;
 
 import io.sluice.functions.sink.KafkaSinkOptions;
-import io.sluice.functions.table.internal.KafkaTableSink;
+import io.sluice.functions.sink.SinkType;
 import io.sluice.functions.table.internal.OptionTranslation;
 
 import java.util.Set;
@@ -50,7 +50,6 @@ public final class KafkaDynamicTableFactory implements DynamicTableSinkFactory {
 
     @Override
     public DynamicTableSink createDynamicTableSink(Context context) {
-        return MessageSinkTables.create(
-                this, context, OPTIONS, PROPERTIES_PREFIX, KafkaTableSink::new);
+        return MessageSinkTables.create(this, context, OPTIONS, PROPERTIES_PREFIX, SinkType.KAFKA);
     }
 }

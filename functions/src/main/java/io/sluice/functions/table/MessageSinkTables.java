@@ -13,13 +13,14 @@ import org.apache.flink.table.factories.FactoryUtil;
 import io.sluice.functions.encode.EncodeOptions;
 import io.sluice.functions.route.PartitionOptions;
 import io.sluice.functions.route.RouteOptions;
+import io.sluice.functions.sink.SinkOptions;
+import io.sluice.functions.sink.SinkType;
 import io.sluice.functions.table.internal.MessageTableSink;
 import io.sluice.functions.table.internal.OptionTranslation;
 
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -60,19 +61,9 @@ final class MessageSinkTables {
         return all;
     }
 
-    /** What a sink table's options make of it, checked. */
-    interface SinkCreator {
-        MessageTableSink create(
-                Configuration config,
-                Integer parallelism,
-                ObjectIdentifier table,
-                OptionTranslation options,
-                Optional<SinkClaim> claim);
-    }
-
     /**
      * Validates the table of {@code context} (options, the one physical column, parallelism, route
-     * and partition rules) and creates its sink.
+     * and partition rules) and creates its sink, writing to {@code type}.
      *
      * @param passThroughPrefix a prefix of keys passed on unchecked, or null
      */
@@ -81,7 +72,7 @@ final class MessageSinkTables {
             DynamicTableFactory.Context context,
             OptionTranslation options,
             String passThroughPrefix,
-            SinkCreator creator) {
+            SinkType type) {
         FactoryUtil.TableFactoryHelper helper =
                 FactoryUtil.createTableFactoryHelper(factory, context);
         if (passThroughPrefix == null) {
@@ -106,6 +97,7 @@ final class MessageSinkTables {
                             parallelism));
         }
         Configuration config = options.toPipelineConfig(context.getCatalogTable().getOptions());
+        config.set(SinkOptions.TYPE, type);
         try {
             // Parsed now so a bad rule fails the statement, not the running job.
             RouteOptions.router(config);
@@ -114,7 +106,8 @@ final class MessageSinkTables {
         } catch (IllegalArgumentException e) {
             throw options.failure(table, connector, e);
         }
-        return creator.create(
+        return new MessageTableSink(
+                connector,
                 config,
                 parallelism,
                 table,

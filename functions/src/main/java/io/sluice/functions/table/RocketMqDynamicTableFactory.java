@@ -5,9 +5,9 @@ import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
 import org.apache.flink.table.factories.DynamicTableSinkFactory;
 
+import io.sluice.functions.sink.SinkType;
 import io.sluice.functions.sink.rocketmq.RocketMqSinkOptions;
 import io.sluice.functions.table.internal.OptionTranslation;
-import io.sluice.functions.table.internal.RocketMqTableSink;
 
 import java.util.Set;
 
@@ -55,6 +55,6 @@ public final class RocketMqDynamicTableFactory implements DynamicTableSinkFactor
 
     @Override
     public DynamicTableSink createDynamicTableSink(Context context) {
-        return MessageSinkTables.create(this, context, OPTIONS, null, RocketMqTableSink::new);
+        return MessageSinkTables.create(this, context, OPTIONS, null, SinkType.ROCKETMQ);
     }
 }

@@ -23,7 +23,10 @@ import io.sluice.functions.route.PartitionCounts;
 import io.sluice.functions.route.PartitionOptions;
 import io.sluice.functions.route.PartitionOwnerPartitioner;
 import io.sluice.functions.route.RouteOptions;
+import io.sluice.functions.sink.SinkFactory;
 import io.sluice.functions.sink.SinkMessage;
+import io.sluice.functions.sink.SinkOptions;
+import io.sluice.functions.sink.SinkType;
 import io.sluice.functions.table.SinkClaim;
 import io.sluice.functions.types.SinkMessageTypeInfo;
 
@@ -37,8 +40,9 @@ import java.util.Optional;
  * A Sluice sink table: encode each row's change (Canal format, routed topic, Canal partition,
  * primary-key message key, unless the row's metadata names a topic or key), send each message to
  * the one owner of its partition, which orders statements with the rows ({@link
- * StatementOrderOperator}), then the broker's sink chained to the owner ({@link KafkaTableSink},
- * {@link RocketMqTableSink}), exactly once by default.
+ * StatementOrderOperator}), then the broker's sink ({@link SinkFactory}: Kafka, or the RocketMQ
+ * write-ahead sink, which needs one writer per queue anyway) chained to the owner, exactly once by
+ * default.
  *
  * <p>Order: rows reach this sink keyed by table and primary key (see {@link MySqlTableSource}) and
  * are encoded on their subtask (forward, chained), so each encoder sees one path and its statement
@@ -47,51 +51,37 @@ import java.util.Optional;
  * table that other encoders sent to the same partition.
  */
 @Internal
-public abstract class MessageTableSink implements DynamicTableSink, SupportsWritingMetadata {
+public final class MessageTableSink implements DynamicTableSink, SupportsWritingMetadata {
 
     public static final String TOPIC = "topic";
     public static final String KEY = "key";
 
-    protected final Configuration config;
-    protected final Integer parallelism;
-    protected final ObjectIdentifier table;
-    protected final OptionTranslation options;
+    private final String connector;
+    private final Configuration config;
+    private final Integer parallelism;
+    private final ObjectIdentifier table;
+    private final OptionTranslation options;
     private final SinkClaim claim;
     private List<String> metadata = new ArrayList<>();
 
-    protected MessageTableSink(
+    /**
+     * @param connector the table's connector identifier, for errors
+     * @param config the pipeline configuration, {@link SinkOptions#TYPE} naming the broker
+     */
+    public MessageTableSink(
+            String connector,
             Configuration config,
             Integer parallelism,
             ObjectIdentifier table,
             OptionTranslation options,
             Optional<SinkClaim> claim) {
+        this.connector = connector;
         this.config = config;
         this.parallelism = parallelism;
         this.table = table;
         this.options = options;
         this.claim = claim.orElse(null);
     }
-
-    /** The connector's identifier, for errors. */
-    protected abstract String connector();
-
-    /** The broker's sink, built (and checked) from the pipeline configuration. */
-    protected abstract Sink<SinkMessage> sink();
-
-    /** The partition (queue) counts of the topics. */
-    protected abstract PartitionCounts.Factory partitionCounts();
-
-    /**
-     * Writes the {@code messages}, each partition's from one subtask, with {@code sink}, chained at
-     * the messages' parallelism.
-     */
-    protected abstract DataStreamSink<SinkMessage> write(
-            SingleOutputStreamOperator<SinkMessage> messages,
-            Sink<SinkMessage> sink,
-            ProviderContext provider);
-
-    /** A copy of this sink, metadata not applied yet. */
-    protected abstract MessageTableSink copyWithoutMetadata();
 
     @Override
     public ChangelogMode getChangelogMode(ChangelogMode requestedMode) {
@@ -104,10 +94,10 @@ public abstract class MessageTableSink implements DynamicTableSink, SupportsWrit
         PartitionCounts.Factory counts;
         try {
             // Builds (and checks against the brokers) while the statement is planned.
-            sink = sink();
-            counts = partitionCounts();
+            sink = SinkFactory.sink(config);
+            counts = SinkFactory.partitionCounts(config);
         } catch (IllegalArgumentException e) {
-            throw options.failure(table, connector(), e);
+            throw options.failure(table, connector, e);
         }
         MessageFormat format = config.get(EncodeOptions.FORMAT);
         RowMessageEncodeFunction encode =
@@ -146,7 +136,12 @@ public abstract class MessageTableSink implements DynamicTableSink, SupportsWrit
                                         new StatementOrderOperator())
                                 .setParallelism(writers);
                 provider.generateUid("partition-owner").ifPresent(owned::uid);
-                return write(owned, sink, provider);
+                SinkType type = config.get(SinkOptions.TYPE);
+                DataStreamSink<SinkMessage> out =
+                        owned.sinkTo(sink).name(type.operatorName() + " " + name);
+                provider.generateUid(type.uid()).ifPresent(out::uid);
+                out.setParallelism(writers);
+                return out;
             }
         };
     }
@@ -172,18 +167,16 @@ public abstract class MessageTableSink implements DynamicTableSink, SupportsWrit
 
     @Override
     public DynamicTableSink copy() {
-        MessageTableSink copy = copyWithoutMetadata();
+        MessageTableSink copy =
+                new MessageTableSink(
+                        connector, config, parallelism, table, options, Optional.ofNullable(claim));
         copy.metadata = new ArrayList<>(metadata);
         return copy;
     }
 
     @Override
     public String asSummaryString() {
-        return connector();
-    }
-
-    protected Optional<SinkClaim> claim() {
-        return Optional.ofNullable(claim);
+        return connector;
     }
 
     /**
