@@ -4,7 +4,6 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.Partitioner;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
-import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
@@ -27,6 +26,7 @@ import io.sluice.functions.route.PartitionOwnerFunction;
 import io.sluice.functions.route.PartitionOwnerPartitioner;
 import io.sluice.functions.route.RouteOptions;
 import io.sluice.functions.route.RoutedChange;
+import io.sluice.functions.route.SelfKeySelector;
 import io.sluice.functions.sink.SinkFactory;
 import io.sluice.functions.sink.SinkMessage;
 import io.sluice.functions.sink.SinkOptions;
@@ -148,7 +148,7 @@ public final class SluiceJob {
         MessageFormat format = config.get(EncodeOptions.FORMAT);
         DataStream<RoutedChange> toEncode =
                 parallelism.encodeFannedIn()
-                        ? routed.partitionCustom(new ChangePartitioner(), new Identity<>())
+                        ? routed.partitionCustom(new ChangePartitioner(), new SelfKeySelector<>())
                         : routed;
         return toEncode.map(
                         new ChangeEventEncodeFunction(
@@ -180,7 +180,7 @@ public final class SluiceJob {
         if (in.getParallelism() == 1 && downstreamParallelism == 1) {
             return in;
         }
-        return in.partitionCustom(partitioner, new Identity<>());
+        return in.partitionCustom(partitioner, new SelfKeySelector<>());
     }
 
     /** The configured parallelism of route, encode and sink, defaults applied. */
@@ -188,16 +188,6 @@ public final class SluiceJob {
         /** Chained route and encode need no exchange, and statements no second fan-out. */
         boolean encodeFannedIn() {
             return encode != route;
-        }
-    }
-
-    /** Selects a record as its own key, for partitioners that read several of its fields. */
-    private static final class Identity<T> implements KeySelector<T, T> {
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        public T getKey(T value) {
-            return value;
         }
     }
 

@@ -2,7 +2,6 @@ package io.sluice.functions.table.internal;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.sink2.Sink;
-import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
@@ -23,6 +22,7 @@ import io.sluice.functions.route.PartitionCounts;
 import io.sluice.functions.route.PartitionOptions;
 import io.sluice.functions.route.PartitionOwnerPartitioner;
 import io.sluice.functions.route.RouteOptions;
+import io.sluice.functions.route.SelfKeySelector;
 import io.sluice.functions.sink.SinkFactory;
 import io.sluice.functions.sink.SinkMessage;
 import io.sluice.functions.sink.SinkOptions;
@@ -128,7 +128,7 @@ public final class MessageTableSink implements DynamicTableSink, SupportsWriting
                         messages.getParallelism() == 1 && writers == 1
                                 ? messages
                                 : messages.partitionCustom(
-                                        new PartitionOwnerPartitioner(), new Itself<>());
+                                        new PartitionOwnerPartitioner(), new SelfKeySelector<>());
                 SingleOutputStreamOperator<SinkMessage> owned =
                         toOwners.transform(
                                         "Order statements per partition of " + name,
@@ -177,18 +177,5 @@ public final class MessageTableSink implements DynamicTableSink, SupportsWriting
     @Override
     public String asSummaryString() {
         return connector;
-    }
-
-    /**
-     * The message is its own key: the partitioner reads its topic and partition. Generic, so the
-     * key's type is the input's (no Kryo).
-     */
-    private static final class Itself<T> implements KeySelector<T, T> {
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        public T getKey(T message) {
-            return message;
-        }
     }
 }
