@@ -7,6 +7,7 @@ import org.apache.flink.test.junit5.InjectClusterRESTAddress;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 
 import io.sluice.functions.encode.MessageFormat;
+import io.sluice.it.canal.AddedColumnOrder;
 import io.sluice.it.canal.CanalMessages;
 import io.sluice.it.canal.CanalMessages.Row;
 import io.sluice.it.flink.FlinkMiniCluster;
@@ -23,7 +24,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -131,7 +131,8 @@ class DdlOrderITCase {
             }
             assertThat(byPartition).hasSize(PARTITIONS);
             for (Map.Entry<Integer, List<Row>> partition : byPartition.entrySet()) {
-                assertOrdered(partition.getKey(), partition.getValue());
+                AddedColumnOrder.assertPartition(
+                        partition.getKey(), partition.getValue(), STATEMENTS);
             }
             assertThat(byPartition.values().stream().flatMap(List::stream))
                     .as("the excluded table never arrives")
@@ -141,45 +142,6 @@ class DdlOrderITCase {
         } finally {
             job.cancel().get(1, TimeUnit.MINUTES);
         }
-    }
-
-    /**
-     * In one partition: statements once each, in order, and each row after exactly those before it.
-     */
-    private static void assertOrdered(int partition, List<Row> rows) {
-        int statementsSeen = 0;
-        Map<String, Integer> lastVersion = new HashMap<>();
-        for (Row row : rows) {
-            if (row.ddl) {
-                statementsSeen++;
-                assertThat(row.sql)
-                        .as("statement %d in partition %d", statementsSeen, partition)
-                        .contains("c" + statementsSeen);
-                continue;
-            }
-            if (!row.table.equals("items")) {
-                continue;
-            }
-            // Version v was written after the first v - 1 statements (the snapshot, v = 0, before
-            // all).
-            int version = Integer.parseInt(row.data.get("v"));
-            int before = Math.max(0, version - 1);
-            assertThat(row.data)
-                    .as("row %s (version %d) in partition %d", row.data, version, partition)
-                    .hasSize(3 + before);
-            assertThat(before)
-                    .as("statements before row %s in partition %d", row.data, partition)
-                    .isEqualTo(statementsSeen);
-            Integer previous = lastVersion.put(row.data.get("id"), version);
-            if (previous != null) {
-                assertThat(version)
-                        .as("versions of key %s", row.data.get("id"))
-                        .isEqualTo(previous + 1);
-            }
-        }
-        assertThat(statementsSeen)
-                .as("statements in partition %d", partition)
-                .isEqualTo(STATEMENTS);
     }
 
     private static void assertMetricsMoved(URI rest, JobClient job, int messages) throws Exception {

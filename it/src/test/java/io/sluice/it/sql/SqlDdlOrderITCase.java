@@ -5,6 +5,7 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 
 import io.sluice.functions.encode.MessageFormat;
 import io.sluice.functions.table.ChangeColumn;
+import io.sluice.it.canal.AddedColumnOrder;
 import io.sluice.it.canal.CanalMessages;
 import io.sluice.it.canal.CanalMessages.Row;
 import io.sluice.it.flink.FlinkMiniCluster;
@@ -19,7 +20,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -189,48 +189,11 @@ class SqlDdlOrderITCase {
     private static void assertOrdered(Map<Integer, List<Row>> byPartition) {
         assertThat(byPartition).hasSize(PARTITIONS);
         for (Map.Entry<Integer, List<Row>> partition : byPartition.entrySet()) {
-            assertOrdered(partition.getKey(), partition.getValue());
+            // Statements go to partition 0 only, Canal's choice.
+            AddedColumnOrder.assertPartition(
+                    partition.getKey(),
+                    partition.getValue(),
+                    partition.getKey() == 0 ? STATEMENTS : 0);
         }
-    }
-
-    /**
-     * In partition 0: statements once each, in order, and each row after exactly those before it.
-     * Elsewhere no statement. Everywhere each row's columns match its version, versions of a key
-     * consecutive.
-     */
-    private static void assertOrdered(int partition, List<Row> rows) {
-        int statementsSeen = 0;
-        Map<String, Integer> lastVersion = new HashMap<>();
-        for (Row row : rows) {
-            if (row.ddl) {
-                statementsSeen++;
-                assertThat(row.sql)
-                        .as("statement %d in partition %d", statementsSeen, partition)
-                        .contains("c" + statementsSeen);
-                continue;
-            }
-            if (!row.table.equals("items")) {
-                continue;
-            }
-            // Version v was written after the first v - 1 statements (the snapshot, v = 0, before
-            // all).
-            int version = Integer.parseInt(row.data.get("v"));
-            int before = Math.max(0, version - 1);
-            assertThat(row.data)
-                    .as("row %s (version %d) in partition %d", row.data, version, partition)
-                    .hasSize(3 + before);
-            if (partition == 0) {
-                assertThat(statementsSeen)
-                        .as("statements before row %s in partition 0", row.data)
-                        .isEqualTo(before);
-            }
-            Integer previous = lastVersion.put(row.data.get("id"), version);
-            assertThat(version)
-                    .as("versions of key %s in partition %d", row.data.get("id"), partition)
-                    .isEqualTo(previous == null ? 0 : previous + 1);
-        }
-        assertThat(statementsSeen)
-                .as("statements in partition %d", partition)
-                .isEqualTo(partition == 0 ? STATEMENTS : 0);
     }
 }

@@ -1,0 +1,59 @@
+package io.sluice.it.canal;
+
+import io.sluice.it.canal.CanalMessages.Row;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Checks one partition of the DDL-order workload: ALTERs that each add a column {@code c<n>} to
+ * {@code items (id, name, v)}, between rounds that set every key's {@code v} to the round's version
+ * (0 for the snapshot). A row of version v follows the first v - 1 statements in the database, so
+ * its column count tells which statements must precede it in the partition.
+ */
+public final class AddedColumnOrder {
+
+    private AddedColumnOrder() {}
+
+    /**
+     * In {@code partition}: exactly {@code statements} statements, once each and in order, each row
+     * of {@code items} after exactly the statements before it (when the partition gets statements),
+     * every row's columns matching its version, and each key's versions consecutive from 0.
+     */
+    public static void assertPartition(int partition, List<Row> rows, int statements) {
+        int statementsSeen = 0;
+        Map<String, Integer> lastVersion = new HashMap<>();
+        for (Row row : rows) {
+            if (row.ddl) {
+                statementsSeen++;
+                assertThat(row.sql)
+                        .as("statement %d in partition %d", statementsSeen, partition)
+                        .contains("c" + statementsSeen);
+                continue;
+            }
+            if (!row.table.equals("items")) {
+                continue;
+            }
+            int version = Integer.parseInt(row.data.get("v"));
+            int before = Math.max(0, version - 1);
+            assertThat(row.data)
+                    .as("row %s (version %d) in partition %d", row.data, version, partition)
+                    .hasSize(3 + before);
+            if (statements > 0) {
+                assertThat(statementsSeen)
+                        .as("statements before row %s in partition %d", row.data, partition)
+                        .isEqualTo(before);
+            }
+            Integer previous = lastVersion.put(row.data.get("id"), version);
+            assertThat(version)
+                    .as("versions of key %s in partition %d", row.data.get("id"), partition)
+                    .isEqualTo(previous == null ? 0 : previous + 1);
+        }
+        assertThat(statementsSeen)
+                .as("statements in partition %d", partition)
+                .isEqualTo(statements);
+    }
+}
