@@ -3,6 +3,7 @@ package io.sluice.functions.source;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.cdc.connectors.mysql.source.MySqlSource;
 import org.apache.flink.cdc.connectors.mysql.source.MySqlSourceBuilder;
+import org.apache.flink.cdc.connectors.mysql.source.MySqlSourceEmitters;
 import org.apache.flink.cdc.connectors.mysql.table.StartupOptions;
 import org.apache.flink.cdc.debezium.DebeziumDeserializationSchema;
 import org.apache.flink.configuration.ConfigOption;
@@ -55,14 +56,17 @@ public final class MySqlSourceFactory {
      */
     public static <T> MySqlSource<T> source(
             ReadableConfig config, DebeziumDeserializationSchema<T> deserializer) {
-        return MySqlSourceFactory.<T>builder(config)
-                .debeziumProperties(debeziumProperties(config))
-                .includeSchemaChanges(config.get(MySqlSourceOptions.INCLUDE_SCHEMA_CHANGES))
-                // MySQL JSON from the binlog in MySQL's own layout, {"a": 1}, as Canal writes it
-                // and as snapshot reads return it (the legacy layout drops the spaces).
-                .useLegacyJsonFormat(false)
-                .deserializer(deserializer)
-                .build();
+        MySqlSource<T> source =
+                MySqlSourceFactory.<T>builder(config)
+                        .debeziumProperties(debeziumProperties(config))
+                        .includeSchemaChanges(config.get(MySqlSourceOptions.INCLUDE_SCHEMA_CHANGES))
+                        // MySQL JSON from the binlog in MySQL's own layout, {"a": 1}, as Canal
+                        // writes it and as snapshot reads return it (the legacy layout drops the
+                        // spaces).
+                        .useLegacyJsonFormat(false)
+                        .deserializer(deserializer)
+                        .build();
+        return MySqlSourceEmitters.withBinlogBatchEmitter(source, deserializer);
     }
 
     /** The conversion's Debezium settings, and {@code include.query} when queries are included. */

@@ -14,6 +14,8 @@ import java.util.Map;
 /** Collects a benchmark run's results and renders them as markdown tables. */
 final class Report {
 
+    private static final int TOP_GROUPS = 10;
+
     private final BenchArgs args;
     private final List<RunResult> matrix = new ArrayList<>();
     private final Map<String, RunResult> funnel = new LinkedHashMap<>();
@@ -318,7 +320,43 @@ final class Report {
                                 share(task.backPressuredMillis, total)));
             }
         }
+        out.append('\n');
+        cpuByGroup(out, detailed);
         return out.toString();
+    }
+
+    /**
+     * Where each run's CPU went, by thread group: the job's threads, the broker's, the benchmark's
+     * consumer and the MariaDB server share the machine's cores.
+     */
+    private static void cpuByGroup(StringBuilder out, List<RunResult> runs) {
+        out.append(
+                "### CPU by thread group (CPU-s per million rows; whole JVM and MariaDB; top "
+                        + TOP_GROUPS
+                        + " per run)\n\n");
+        out.append("| run | thread group | CPU-s per M rows | share |\n|---|---|---:|---:|\n");
+        for (RunResult r : runs) {
+            double total = r.cpuByGroup.values().stream().mapToDouble(Double::doubleValue).sum();
+            r.cpuByGroup.entrySet().stream()
+                    .limit(TOP_GROUPS)
+                    .forEach(
+                            group ->
+                                    out.append(
+                                            String.format(
+                                                    Locale.ROOT,
+                                                    "| %s | %s | %.2f | %.0f%% |\n",
+                                                    r.pipeline,
+                                                    group.getKey().replace("|", "/"),
+                                                    r.cpuSecondsPerMillionRows(group.getValue()),
+                                                    100 * group.getValue() / total)));
+            out.append(
+                    String.format(
+                            Locale.ROOT,
+                            "| %s | all | %.2f | 100%% |\n",
+                            r.pipeline,
+                            r.cpuSecondsPerMillionRows(total)));
+        }
+        out.append('\n');
     }
 
     private boolean rocketMq() {

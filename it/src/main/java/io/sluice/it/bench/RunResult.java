@@ -3,6 +3,7 @@ package io.sluice.it.bench;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 
 /** The figures of one pipeline run over one load. */
 final class RunResult {
@@ -32,6 +33,10 @@ final class RunResult {
     double pipelineCpuSeconds = Double.NaN;
     double jvmCpuSeconds = Double.NaN;
     double peakHeapMiB = Double.NaN;
+
+    /** CPU-seconds by thread group over the run, largest first (the whole JVM and MariaDB). */
+    Map<String, Double> cpuByGroup = Map.of();
+
     List<BenchCluster.TaskTime> tasks = List.of();
 
     double rowsPerSecond() {

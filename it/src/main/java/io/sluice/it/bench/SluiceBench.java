@@ -576,10 +576,12 @@ public final class SluiceBench {
         }
     }
 
-    private void fill(RunResult result, double[] resources, LoadStats stats, long messages) {
-        result.pipelineCpuSeconds = resources[0];
-        result.jvmCpuSeconds = resources[1];
-        result.peakHeapMiB = resources[2];
+    private void fill(
+            RunResult result, ResourceMeter.Resources resources, LoadStats stats, long messages) {
+        result.pipelineCpuSeconds = resources.pipelineCpuSeconds();
+        result.jvmCpuSeconds = resources.jvmCpuSeconds();
+        result.peakHeapMiB = resources.peakHeapMiB();
+        result.cpuByGroup = resources.cpuByGroup();
         result.rows = stats.rows.get();
         result.transactions = stats.transactions.get();
         result.messages = messages;
