@@ -100,9 +100,10 @@ class RocketMqSinkITCase {
         AtomicBoolean commitFailed = new AtomicBoolean();
         AtomicBoolean replayFailed = new AtomicBoolean();
         AtomicInteger storedBatches = new AtomicInteger();
-        // Small batches, so a commit is several sends and can break between two of them.
+        // Small batches, so a commit is several sends and can break between two of them. It
+        // breaks where part of the queue's batch is still to come, so the replay has to send it.
         RocketMqCommitter.faults =
-                (t, queue, storedSoFar, replay) -> {
+                (t, queue, storedSoFar, toStore, replay) -> {
                     if (!t.equals(topic)) {
                         return;
                     }
@@ -111,6 +112,7 @@ class RocketMqSinkITCase {
                     }
                     if (!replay
                             && storedBatches.incrementAndGet() > 40
+                            && storedSoFar < toStore
                             && commitFailed.compareAndSet(false, true)) {
                         throw new IOException("injected failure in the middle of a commit");
                     }

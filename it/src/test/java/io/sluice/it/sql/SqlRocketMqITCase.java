@@ -176,7 +176,7 @@ class SqlRocketMqITCase {
             // Then a commit that breaks after its first stored batch.
             AtomicBoolean broken = new AtomicBoolean();
             RocketMqCommitter.faults =
-                    (t, queue, storedSoFar, replay) -> {
+                    (t, queue, storedSoFar, toStore, replay) -> {
                         if (t.equals(topic) && !replay && broken.compareAndSet(false, true)) {
                             throw new IOException("injected failure in the middle of a commit");
                         }

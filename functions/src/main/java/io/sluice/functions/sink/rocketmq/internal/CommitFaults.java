@@ -12,13 +12,16 @@ import java.io.IOException;
 @FunctionalInterface
 public interface CommitFaults {
 
-    CommitFaults NONE = (topic, queue, storedSoFar, replay) -> {};
+    CommitFaults NONE = (topic, queue, storedSoFar, toStore, replay) -> {};
 
     /**
      * @param storedSoFar messages of this queue's batch stored so far
+     * @param toStore messages of this queue's batch this commit stores in all, so a test can break
+     *     a commit where part of the batch is still to come
      * @param replay whether this is the first commit of a committer restored from a checkpoint,
      *     which in Flink 1.20 is the replay of the restored committables (done while the committer
      *     operator initializes, before any new committable arrives)
      */
-    void afterStored(String topic, int queue, int storedSoFar, boolean replay) throws IOException;
+    void afterStored(String topic, int queue, int storedSoFar, int toStore, boolean replay)
+            throws IOException;
 }

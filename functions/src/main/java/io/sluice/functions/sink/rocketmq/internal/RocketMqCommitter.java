@@ -108,7 +108,8 @@ public final class RocketMqCommitter implements Committer<RocketMqCommittable> {
                         tails.put(queue, new Tail(positions.get(storedSoFar - 1)));
                         sent.inc(count);
                         sentBytes.inc(bytes);
-                        faults.afterStored(batch.topic(), batch.queue(), storedSoFar, replay);
+                        faults.afterStored(
+                                batch.topic(), batch.queue(), storedSoFar, toSend.size(), replay);
                     });
         } catch (IOException | RuntimeException e) {
             // Whether the broker kept part of the failed batch is unknown: read the tail again.
