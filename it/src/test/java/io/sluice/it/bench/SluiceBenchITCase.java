@@ -41,6 +41,11 @@ class SluiceBenchITCase {
         assertThat(sluice.peakHeapMiB).isPositive();
         assertThat(sluice.tasks).isNotEmpty();
         assertThat(sluice.tasks).allSatisfy(task -> assertThat(task.busyMillis).isNotNegative());
+        // The binlog client and the JVM's own threads are each counted.
+        assertThat(sluice.cpuByGroup.keySet())
+                .anyMatch(group -> group.startsWith("blc-"))
+                .contains("JVM internal (GC, JIT)");
+        assertThat(sluice.cpuByGroup.values()).allSatisfy(cpu -> assertThat(cpu).isPositive());
 
         assertThat(report.sourceLimit().messages).isEqualTo(sluice.rows);
         assertThat(report.producerLimitResult().messages).isEqualTo(sluice.rows);
@@ -78,6 +83,7 @@ class SluiceBenchITCase {
                 .contains("SQL door within 15% of Sluice's YAML pipeline")
                 .contains("Stage funnel")
                 .contains("Busy time per task")
+                .contains("CPU by thread group")
                 .doesNotContain("NaN");
     }
 
