@@ -1,11 +1,11 @@
 package io.sluice.functions.source;
 
+import org.apache.flink.api.common.functions.util.ListCollector;
 import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.data.Decimal;
 import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.data.Schema;
 import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.data.Struct;
 import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.source.SourceRecord;
-import org.apache.flink.util.Collector;
 import org.apache.flink.util.InstantiationUtil;
 
 import io.debezium.data.Envelope;
@@ -29,22 +29,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The whole conversion on hand-built records shaped like Flink CDC 3.5's (Debezium 1.9). */
 class ChangeEventDeserializationSchemaTest {
-
-    private static final Schema SOURCE =
-            SchemaBuilder.struct()
-                    .name("io.debezium.connector.mysql.Source")
-                    .field("version", Schema.STRING_SCHEMA)
-                    .field("connector", Schema.STRING_SCHEMA)
-                    .field("name", Schema.STRING_SCHEMA)
-                    .field("ts_ms", Schema.INT64_SCHEMA)
-                    .field("db", Schema.STRING_SCHEMA)
-                    .field("table", Schema.OPTIONAL_STRING_SCHEMA)
-                    .field("server_id", Schema.INT64_SCHEMA)
-                    .field("gtid", Schema.OPTIONAL_STRING_SCHEMA)
-                    .field("file", Schema.STRING_SCHEMA)
-                    .field("pos", Schema.INT64_SCHEMA)
-                    .field("row", Schema.INT32_SCHEMA)
-                    .build();
 
     private static final Schema KEY =
             SchemaBuilder.struct()
@@ -71,7 +55,7 @@ class ChangeEventDeserializationSchemaTest {
             Envelope.defineSchema()
                     .withName("srv.shop.items.Envelope")
                     .withRecord(ROW)
-                    .withSource(SOURCE)
+                    .withSource(DebeziumRecords.SOURCE)
                     .build();
 
     private static final Instant NOW = Instant.ofEpochMilli(5L);
@@ -197,7 +181,7 @@ class ChangeEventDeserializationSchemaTest {
                 Envelope.defineSchema()
                         .withName("srv.shop.items.Envelope")
                         .withRecord(ROW)
-                        .withSource(SOURCE)
+                        .withSource(DebeziumRecords.SOURCE)
                         .build();
         ChangeEvent third =
                 converter.convert(
@@ -224,7 +208,7 @@ class ChangeEventDeserializationSchemaTest {
                 Envelope.defineSchema()
                         .withName("e")
                         .withRecord(labelled)
-                        .withSource(SOURCE)
+                        .withSource(DebeziumRecords.SOURCE)
                         .build();
         Struct row = new Struct(labelled).put("kind", "zz");
 
@@ -251,7 +235,11 @@ class ChangeEventDeserializationSchemaTest {
                         .field("id", typed(SchemaBuilder.string(), "INT", "11", null))
                         .build();
         Envelope envelope =
-                Envelope.defineSchema().withName("e").withRecord(loose).withSource(SOURCE).build();
+                Envelope.defineSchema()
+                        .withName("e")
+                        .withRecord(loose)
+                        .withSource(DebeziumRecords.SOURCE)
+                        .build();
         Struct row = new Struct(loose).put("id", "not a number");
 
         assertThatThrownBy(
@@ -279,7 +267,7 @@ class ChangeEventDeserializationSchemaTest {
                 Envelope.defineSchema()
                         .withName("e")
                         .withRecord(untyped)
-                        .withSource(SOURCE)
+                        .withSource(DebeziumRecords.SOURCE)
                         .build();
 
         assertThatThrownBy(
@@ -298,37 +286,10 @@ class ChangeEventDeserializationSchemaTest {
 
     @Test
     void schemaChangeBecomesATypedStatement() {
-        Schema key =
-                SchemaBuilder.struct()
-                        .name("io.debezium.connector.mysql.SchemaChangeKey")
-                        .field("databaseName", Schema.STRING_SCHEMA)
-                        .build();
-        Schema value =
-                SchemaBuilder.struct()
-                        .name("io.debezium.connector.mysql.SchemaChangeValue")
-                        .field("source", SOURCE)
-                        .field("historyRecord", Schema.OPTIONAL_STRING_SCHEMA)
-                        .build();
         String ddl = "ALTER TABLE items ADD INDEX i_name (name)";
-        Struct struct =
-                new Struct(value)
-                        .put("source", source(1_700_000_000_000L, "bin.1", 9931, 0, null))
-                        .put(
-                                "historyRecord",
-                                "{\"source\":{\"file\":\"bin.1\",\"pos\":9931},\"databaseName\":\"shop\","
-                                        + "\"ddl\":\""
-                                        + ddl
-                                        + "\",\"tableChanges\":[]}");
         SourceRecord record =
-                new SourceRecord(
-                        Map.of(),
-                        Map.of(),
-                        "srv",
-                        0,
-                        key,
-                        new Struct(key).put("databaseName", "shop"),
-                        value,
-                        struct);
+                DebeziumRecords.schemaChange(
+                        source(1_700_000_000_000L, "bin.1", 9931, 0, null), ddl, Map.of());
 
         ChangeEvent event = single(record);
 
@@ -345,23 +306,8 @@ class ChangeEventDeserializationSchemaTest {
 
     @Test
     void heartbeatsAndTombstonesProduceNothing() {
-        Schema heartbeat =
-                SchemaBuilder.struct()
-                        .name("io.debezium.connector.common.Heartbeat")
-                        .field("ts_ms", Schema.INT64_SCHEMA)
-                        .build();
         List<ChangeEvent> out = new ArrayList<>();
-        schema.deserialize(
-                new SourceRecord(
-                        Map.of(),
-                        Map.of(),
-                        "hb",
-                        null,
-                        null,
-                        null,
-                        heartbeat,
-                        new Struct(heartbeat).put("ts_ms", 1L)),
-                collector(out));
+        schema.deserialize(DebeziumRecords.heartbeat(Map.of()), new ListCollector<>(out));
         schema.deserialize(
                 new SourceRecord(
                         Map.of(),
@@ -372,7 +318,7 @@ class ChangeEventDeserializationSchemaTest {
                         new Struct(KEY).put("id", 1),
                         null,
                         null),
-                collector(out));
+                new ListCollector<>(out));
 
         assertThat(out).isEmpty();
     }
@@ -418,18 +364,7 @@ class ChangeEventDeserializationSchemaTest {
     }
 
     private static Struct source(long tsMs, String file, long pos, int row, String gtid) {
-        return new Struct(SOURCE)
-                .put("version", "1.9.8.Final")
-                .put("connector", "mysql")
-                .put("name", "srv")
-                .put("ts_ms", tsMs)
-                .put("db", "shop")
-                .put("table", "items")
-                .put("server_id", 1L)
-                .put("gtid", gtid)
-                .put("file", file)
-                .put("pos", pos)
-                .put("row", row);
+        return DebeziumRecords.source(tsMs, file, pos, row, gtid, null);
     }
 
     private static SourceRecord record(Struct value) {
@@ -455,7 +390,7 @@ class ChangeEventDeserializationSchemaTest {
     private static ChangeEvent single(
             ChangeEventDeserializationSchema schema, SourceRecord record) {
         List<ChangeEvent> out = new ArrayList<>();
-        schema.deserialize(record, collector(out));
+        schema.deserialize(record, new ListCollector<>(out));
         assertThat(out).hasSize(1);
         return out.get(0);
     }
@@ -466,17 +401,5 @@ class ChangeEventDeserializationSchemaTest {
             texts.add(image.text(i));
         }
         return texts;
-    }
-
-    private static Collector<ChangeEvent> collector(List<ChangeEvent> out) {
-        return new Collector<>() {
-            @Override
-            public void collect(ChangeEvent record) {
-                out.add(record);
-            }
-
-            @Override
-            public void close() {}
-        };
     }
 }

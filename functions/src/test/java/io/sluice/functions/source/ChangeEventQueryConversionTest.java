@@ -1,10 +1,10 @@
 package io.sluice.functions.source;
 
+import org.apache.flink.api.common.functions.util.ListCollector;
 import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.data.Schema;
 import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.data.Struct;
 import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.source.SourceRecord;
-import org.apache.flink.util.Collector;
 
 import io.debezium.data.Envelope;
 import io.sluice.functions.source.internal.ChangeRecordConverter;
@@ -27,24 +27,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ChangeEventQueryConversionTest {
 
-    private static final Schema SOURCE =
-            SchemaBuilder.struct()
-                    .name("io.debezium.connector.mysql.Source")
-                    .field("version", Schema.STRING_SCHEMA)
-                    .field("connector", Schema.STRING_SCHEMA)
-                    .field("name", Schema.STRING_SCHEMA)
-                    .field("ts_ms", Schema.INT64_SCHEMA)
-                    .field("db", Schema.STRING_SCHEMA)
-                    .field("table", Schema.OPTIONAL_STRING_SCHEMA)
-                    .field("server_id", Schema.INT64_SCHEMA)
-                    .field("gtid", Schema.OPTIONAL_STRING_SCHEMA)
-                    .field("file", Schema.STRING_SCHEMA)
-                    .field("pos", Schema.INT64_SCHEMA)
-                    .field("row", Schema.INT32_SCHEMA)
-                    .field("thread", Schema.OPTIONAL_INT64_SCHEMA)
-                    .field("query", Schema.OPTIONAL_STRING_SCHEMA)
-                    .build();
-
     private static final Schema KEY =
             SchemaBuilder.struct()
                     .name("srv.shop.items.Key")
@@ -66,7 +48,7 @@ class ChangeEventQueryConversionTest {
             Envelope.defineSchema()
                     .withName("srv.shop.items.Envelope")
                     .withRecord(ROW)
-                    .withSource(SOURCE)
+                    .withSource(DebeziumRecords.SOURCE)
                     .build();
 
     private static final String INSERT_TWO = "INSERT INTO items VALUES (1), (2)";
@@ -142,7 +124,7 @@ class ChangeEventQueryConversionTest {
         ChangeEventDeserializationSchema schema =
                 new ChangeEventDeserializationSchema(ZoneOffset.UTC);
         for (SourceRecord record : records) {
-            schema.deserialize(record, collector(events));
+            schema.deserialize(record, new ListCollector<>(events));
         }
 
         assertThat(events).hasSize(2).extracting(ChangeEvent::query).containsOnly("");
@@ -153,7 +135,7 @@ class ChangeEventQueryConversionTest {
     void theDeserializerPassesTheOptionOn() {
         List<ChangeEvent> events = new ArrayList<>();
         new ChangeEventDeserializationSchema(ZoneOffset.UTC, true)
-                .deserialize(insert(1, 100, 0, INSERT_TWO), collector(events));
+                .deserialize(insert(1, 100, 0, INSERT_TWO), new ListCollector<>(events));
 
         assertThat(events).singleElement().extracting(ChangeEvent::query).isEqualTo(INSERT_TWO);
     }
@@ -186,19 +168,7 @@ class ChangeEventQueryConversionTest {
     }
 
     private static Struct source(long tsMs, String file, long pos, int row, String query) {
-        return new Struct(SOURCE)
-                .put("version", "1.9.8.Final")
-                .put("connector", "mysql")
-                .put("name", "srv")
-                .put("ts_ms", tsMs)
-                .put("db", "shop")
-                .put("table", "items")
-                .put("server_id", 1L)
-                .put("file", file)
-                .put("pos", pos)
-                .put("row", row)
-                .put("thread", 7L)
-                .put("query", query);
+        return DebeziumRecords.source(tsMs, file, pos, row, null, query);
     }
 
     private static SourceRecord record(Struct value) {
@@ -211,17 +181,5 @@ class ChangeEventQueryConversionTest {
                 new Struct(KEY).put("id", 1),
                 ENVELOPE.schema(),
                 value);
-    }
-
-    private static Collector<ChangeEvent> collector(List<ChangeEvent> out) {
-        return new Collector<>() {
-            @Override
-            public void collect(ChangeEvent record) {
-                out.add(record);
-            }
-
-            @Override
-            public void close() {}
-        };
     }
 }

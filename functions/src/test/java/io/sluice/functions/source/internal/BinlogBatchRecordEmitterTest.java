@@ -20,6 +20,7 @@ import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 import org.apache.flink.util.Collector;
 
 import io.debezium.data.Envelope;
+import io.sluice.functions.source.DebeziumRecords;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
@@ -36,16 +37,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class BinlogBatchRecordEmitterTest {
 
-    private static final Schema SOURCE =
-            SchemaBuilder.struct()
-                    .name("io.debezium.connector.mysql.Source")
-                    .field("ts_ms", Schema.INT64_SCHEMA)
-                    .field("db", Schema.STRING_SCHEMA)
-                    .field("table", Schema.OPTIONAL_STRING_SCHEMA)
-                    .field("file", Schema.STRING_SCHEMA)
-                    .field("pos", Schema.INT64_SCHEMA)
-                    .build();
-
     private static final Schema ROW =
             SchemaBuilder.struct()
                     .name("srv.shop.items.Value")
@@ -57,26 +48,7 @@ class BinlogBatchRecordEmitterTest {
             Envelope.defineSchema()
                     .withName("srv.shop.items.Envelope")
                     .withRecord(ROW)
-                    .withSource(SOURCE)
-                    .build();
-
-    private static final Schema HEARTBEAT =
-            SchemaBuilder.struct()
-                    .name("io.debezium.connector.common.Heartbeat")
-                    .field("ts_ms", Schema.INT64_SCHEMA)
-                    .build();
-
-    private static final Schema SCHEMA_CHANGE_KEY =
-            SchemaBuilder.struct()
-                    .name("io.debezium.connector.mysql.SchemaChangeKey")
-                    .field("databaseName", Schema.STRING_SCHEMA)
-                    .build();
-
-    private static final Schema SCHEMA_CHANGE_VALUE =
-            SchemaBuilder.struct()
-                    .name("io.debezium.connector.mysql.SchemaChangeValue")
-                    .field("source", SOURCE)
-                    .field("historyRecord", Schema.OPTIONAL_STRING_SCHEMA)
+                    .withSource(DebeziumRecords.SOURCE)
                     .build();
 
     @Test
@@ -115,7 +87,7 @@ class BinlogBatchRecordEmitterTest {
         Emitted ours =
                 run(
                         new BinlogBatchRecordEmitter<>(LABEL, metrics(), false),
-                        List.of(snapshotTimeRow()));
+                        List.of(row(9, 700, 0)));
         assertThat(ours.values).containsExactly("row 9 @-");
     }
 
@@ -161,29 +133,19 @@ class BinlogBatchRecordEmitterTest {
     }
 
     private static SourceRecord row(int id, long pos) {
+        return row(id, pos, 1_700_000_000_000L + pos);
+    }
+
+    /** A row whose binlog event has time {@code tsMs} (0: none, as in snapshot reads). */
+    private static SourceRecord row(int id, long pos, long tsMs) {
         Struct value =
                 ENVELOPE.create(
                         new Struct(ROW).put("id", id),
-                        source(1_700_000_000_000L + pos, pos),
-                        Instant.ofEpochMilli(1_700_000_000_000L + pos + 5));
+                        source(tsMs, pos),
+                        Instant.ofEpochMilli(tsMs + 5));
         return new SourceRecord(
                 Map.of(),
                 offset(pos),
-                "srv.shop.items",
-                null,
-                null,
-                null,
-                ENVELOPE.schema(),
-                value);
-    }
-
-    private static SourceRecord snapshotTimeRow() {
-        Struct value =
-                ENVELOPE.create(
-                        new Struct(ROW).put("id", 9), source(0, 700), Instant.ofEpochMilli(5));
-        return new SourceRecord(
-                Map.of(),
-                offset(700),
                 "srv.shop.items",
                 null,
                 null,
@@ -193,45 +155,16 @@ class BinlogBatchRecordEmitterTest {
     }
 
     private static SourceRecord heartbeat(long pos) {
-        return new SourceRecord(
-                Map.of(),
-                offset(pos),
-                "hb",
-                null,
-                null,
-                null,
-                HEARTBEAT,
-                new Struct(HEARTBEAT).put("ts_ms", 1L));
+        return DebeziumRecords.heartbeat(offset(pos));
     }
 
     private static SourceRecord ddl(long pos) {
-        Struct value =
-                new Struct(SCHEMA_CHANGE_VALUE)
-                        .put("source", source(1_700_000_000_000L + pos, pos))
-                        .put(
-                                "historyRecord",
-                                "{\"source\":{\"file\":\"bin.1\",\"pos\":"
-                                        + pos
-                                        + "},\"databaseName\":\"shop\",\"ddl\":\"ALTER TABLE items"
-                                        + " ADD c INT\",\"tableChanges\":[]}");
-        return new SourceRecord(
-                Map.of(),
-                offset(pos),
-                "srv",
-                0,
-                SCHEMA_CHANGE_KEY,
-                new Struct(SCHEMA_CHANGE_KEY).put("databaseName", "shop"),
-                SCHEMA_CHANGE_VALUE,
-                value);
+        return DebeziumRecords.schemaChange(
+                source(1_700_000_000_000L + pos, pos), "ALTER TABLE items ADD c INT", offset(pos));
     }
 
     private static Struct source(long tsMs, long pos) {
-        return new Struct(SOURCE)
-                .put("ts_ms", tsMs)
-                .put("db", "shop")
-                .put("table", "items")
-                .put("file", "bin.1")
-                .put("pos", pos);
+        return DebeziumRecords.source(tsMs, "bin.1", pos, 0, null, null);
     }
 
     private static Map<String, Object> offset(long pos) {
