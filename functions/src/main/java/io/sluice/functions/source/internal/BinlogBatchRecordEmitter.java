@@ -19,9 +19,10 @@ import org.apache.flink.util.Collector;
  * checkpoint cannot fall inside one {@link #emitRecord} call (one batch polled from Debezium, up to
  * {@code max.batch.size} rows): the source reader emits a whole batch in one mailbox action. So
  * only the batch's last positioned record (a row or a heartbeat) needs its offset parsed; that was
- * a third of the source task's CPU. Any other record (a schema change, a snapshot split's records)
- * first stores the pending position, then goes to Flink CDC's own handling, so the split state sees
- * positions in binlog order as before.
+ * a third of the source task's CPU; the fetch-delay gauge, which shows only its latest value, is
+ * likewise set once, from the batch's last row. Any other record (a schema change, a snapshot
+ * split's records) first stores the pending position, then goes to Flink CDC's own handling, so the
+ * split state sees positions in binlog order as before.
  */
 public final class BinlogBatchRecordEmitter<T> extends MySqlRecordEmitter<T> {
 
@@ -46,9 +47,11 @@ public final class BinlogBatchRecordEmitter<T> extends MySqlRecordEmitter<T> {
             return;
         }
         SourceRecord positioned = null;
+        SourceRecord lastRow = null;
         for (SourceRecord record : records.getSourceRecordList()) {
             if (RecordUtils.isDataChangeRecord(record)) {
                 positioned = record;
+                lastRow = record;
                 emitRow(record, output);
             } else if (RecordUtils.isHeartbeatEvent(record)) {
                 positioned = record;
@@ -59,19 +62,26 @@ public final class BinlogBatchRecordEmitter<T> extends MySqlRecordEmitter<T> {
             }
         }
         storePosition(state, positioned);
+        if (lastRow != null) {
+            recordFetchDelay(lastRow, collector.timestamp);
+        }
     }
 
     private void emitRow(SourceRecord record, SourceOutput<T> output) throws Exception {
         Long timestamp = RecordUtils.getMessageTimestamp(record);
-        if (timestamp != null && timestamp > 0L) {
-            Long fetched = RecordUtils.getFetchTimestamp(record);
+        collector.output = output;
+        collector.timestamp = timestamp == null ? 0L : timestamp;
+        deserializer.deserialize(record, collector);
+    }
+
+    /** The fetch-delay gauge shows only its latest value: the batch's last row sets it. */
+    private void recordFetchDelay(SourceRecord row, long timestamp) {
+        if (timestamp > 0L) {
+            Long fetched = RecordUtils.getFetchTimestamp(row);
             if (fetched != null && fetched >= timestamp) {
                 metrics.recordFetchDelay(fetched - timestamp);
             }
         }
-        collector.output = output;
-        collector.timestamp = timestamp == null ? 0L : timestamp;
-        deserializer.deserialize(record, collector);
     }
 
     private static void storePosition(MySqlSplitState state, SourceRecord positioned) {

@@ -28,6 +28,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -86,7 +87,7 @@ class BinlogBatchRecordEmitterTest {
     void rowsWithoutAnEventTimeAreEmittedWithoutATimestamp() throws Exception {
         Emitted ours =
                 run(
-                        new BinlogBatchRecordEmitter<>(LABEL, metrics(), false),
+                        metrics -> new BinlogBatchRecordEmitter<>(LABEL, metrics, false),
                         List.of(row(9, 700, 0)));
         assertThat(ours.values).containsExactly("row 9 @-");
     }
@@ -96,19 +97,26 @@ class BinlogBatchRecordEmitterTest {
     private static BinlogOffset assertSameAsFlinkCdc(
             boolean includeSchemaChanges, List<SourceRecord>... batches) throws Exception {
         Emitted theirs =
-                run(new MySqlRecordEmitter<>(LABEL, metrics(), includeSchemaChanges), batches);
+                run(
+                        metrics -> new MySqlRecordEmitter<>(LABEL, metrics, includeSchemaChanges),
+                        batches);
         Emitted ours =
                 run(
-                        new BinlogBatchRecordEmitter<>(LABEL, metrics(), includeSchemaChanges),
+                        metrics ->
+                                new BinlogBatchRecordEmitter<>(
+                                        LABEL, metrics, includeSchemaChanges),
                         batches);
 
         assertThat(ours.values).isEqualTo(theirs.values).isNotEmpty();
         assertThat(ours.positions).isEqualTo(theirs.positions);
+        assertThat(ours.fetchDelays).isEqualTo(theirs.fetchDelays);
         return ours.positions.get(ours.positions.size() - 1);
     }
 
     @SafeVarargs
-    private static Emitted run(MySqlRecordEmitter<String> emitter, List<SourceRecord>... batches)
+    private static Emitted run(
+            Function<MySqlSourceReaderMetrics, MySqlRecordEmitter<String>> emitters,
+            List<SourceRecord>... batches)
             throws Exception {
         MySqlSplitState state =
                 new MySqlBinlogSplitState(
@@ -119,17 +127,17 @@ class BinlogBatchRecordEmitterTest {
                                 new ArrayList<>(),
                                 new HashMap<>(),
                                 0));
+        MySqlSourceReaderMetrics metrics =
+                new MySqlSourceReaderMetrics(new UnregisteredMetricsGroup());
+        MySqlRecordEmitter<String> emitter = emitters.apply(metrics);
         Emitted emitted = new Emitted();
         for (List<SourceRecord> batch : batches) {
             emitter.emitRecord(new SourceRecords(batch), emitted, state);
             // What a checkpoint taken now would store.
             emitted.positions.add(state.asBinlogSplitState().getStartingOffset());
+            emitted.fetchDelays.add(metrics.getFetchDelay());
         }
         return emitted;
-    }
-
-    private static MySqlSourceReaderMetrics metrics() {
-        return new MySqlSourceReaderMetrics(new UnregisteredMetricsGroup());
     }
 
     private static SourceRecord row(int id, long pos) {
@@ -196,10 +204,13 @@ class BinlogBatchRecordEmitterTest {
                 }
             };
 
-    /** What an emitter put out: labels with their timestamps, and each batch's resume position. */
+    /**
+     * What an emitter put out: labels with timestamps; after each batch, position and fetch delay.
+     */
     private static final class Emitted implements SourceOutput<String> {
         final List<String> values = new ArrayList<>();
         final List<BinlogOffset> positions = new ArrayList<>();
+        final List<Long> fetchDelays = new ArrayList<>();
 
         @Override
         public void collect(String record) {
