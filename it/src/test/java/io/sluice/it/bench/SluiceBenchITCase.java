@@ -45,7 +45,6 @@ class SluiceBenchITCase {
         assertThat(sluice.cpuByGroup.keySet())
                 .anyMatch(group -> group.startsWith("blc-"))
                 .contains("JVM internal (GC, JIT)");
-        assertThat(sluice.cpuByGroup.values()).allSatisfy(cpu -> assertThat(cpu).isPositive());
 
         assertThat(report.sourceLimit().messages).isEqualTo(sluice.rows);
         assertThat(report.producerLimitResult().messages).isEqualTo(sluice.rows);
