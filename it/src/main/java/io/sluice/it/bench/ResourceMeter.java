@@ -33,6 +33,7 @@ final class ResourceMeter implements AutoCloseable {
     private static final Pattern CLIENT = Pattern.compile(" \\| .*");
     private static final Pattern NUMBER = Pattern.compile("\\d+");
     private static final long CLOCK_TICKS_PER_SECOND = 100;
+    static final String DATABASE = "mariadbd (process)";
 
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     private final com.sun.management.OperatingSystemMXBean os =
@@ -47,10 +48,17 @@ final class ResourceMeter implements AutoCloseable {
     private final Map<Long, Long> startNanos = new HashMap<>();
     private final Map<Long, Long> lastNanos = new HashMap<>();
     private final Map<Long, String> names = new HashMap<>();
-    private final Optional<ProcessHandle> database = mariadbd();
+    private final Optional<ProcessHandle> database;
     private long processStart;
     private long databaseStartTicks;
     private long peakHeap;
+
+    /**
+     * @param database the MariaDB server process, counted as one more group where known
+     */
+    ResourceMeter(Optional<ProcessHandle> database) {
+        this.database = database;
+    }
 
     void start() {
         for (long id : threads.getAllThreadIds()) {
@@ -103,12 +111,14 @@ final class ResourceMeter implements AutoCloseable {
         database.ifPresent(
                 process ->
                         byGroup.put(
-                                "mariadbd (process)",
+                                DATABASE,
                                 (ticks(process) - databaseStartTicks)
                                         / (double) CLOCK_TICKS_PER_SECOND));
         Map<String, Double> sorted = new LinkedHashMap<>();
         byGroup.entrySet().stream()
-                .filter(e -> e.getValue() > 0)
+                // The database stays even at 0: its CPU is counted in 10 ms ticks, which a short
+                // run may not reach.
+                .filter(e -> e.getValue() > 0 || e.getKey().equals(DATABASE))
                 .sorted(Map.Entry.<String, Double>comparingByValue().reversed())
                 .forEach(e -> sorted.put(e.getKey(), e.getValue()));
         return new Resources(pipeline / 1e9, jvm / 1e9, peakHeap / (1024.0 * 1024.0), sorted);
@@ -118,18 +128,6 @@ final class ResourceMeter implements AutoCloseable {
         String name = SUBTASK.matcher(threadName).replaceAll("");
         name = CLIENT.matcher(name).replaceAll("");
         return NUMBER.matcher(name).replaceAll("#").trim();
-    }
-
-    private static Optional<ProcessHandle> mariadbd() {
-        return ProcessHandle.current()
-                .descendants()
-                .filter(
-                        p ->
-                                p.info()
-                                        .command()
-                                        .map(c -> c.endsWith("mariadbd") || c.endsWith("mysqld"))
-                                        .orElse(false))
-                .findFirst();
     }
 
     /** User and system CPU of a process in clock ticks, from {@code /proc} (0 where unreadable). */

@@ -356,7 +356,7 @@ public final class SluiceBench {
         RunResult result = result("cut after " + cut.label, variant);
         long expected = stats.rows.get();
         CountingDiscardSink.Tally tally = CountingDiscardSink.tally(run, expected);
-        try (ResourceMeter meter = new ResourceMeter()) {
+        try (ResourceMeter meter = new ResourceMeter(mariaDb.process())) {
             meter.start();
             long submitted = System.currentTimeMillis();
             JobID job = cluster.submit(envWith(env -> Pipelines.cut(env, config, cut, run)), run);
@@ -477,7 +477,7 @@ public final class SluiceBench {
             WhileRunning whileRunning,
             LongSupplier expectedMessages)
             throws Exception {
-        try (ResourceMeter meter = new ResourceMeter()) {
+        try (ResourceMeter meter = new ResourceMeter(mariaDb.process())) {
             meter.start();
             long submitted = System.currentTimeMillis();
             JobID job = cluster.submit(envWith(pipeline), run);
@@ -536,7 +536,7 @@ public final class SluiceBench {
         result.pipeline = parse ? "binlog client, events parsed" : "binlog client, bodies skipped";
         result.workload = workload.name();
         result.mode = args.mode;
-        try (ResourceMeter meter = new ResourceMeter()) {
+        try (ResourceMeter meter = new ResourceMeter(mariaDb.process())) {
             meter.start();
             long started = System.currentTimeMillis();
             BinlogFunnel.Pass pass =

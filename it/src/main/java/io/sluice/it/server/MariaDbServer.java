@@ -255,6 +255,13 @@ public final class MariaDbServer implements AutoCloseable {
         mariadbd = readPidFile().orElse(null);
     }
 
+    /**
+     * The running {@code mariadbd}, from its pid file; empty before it started or where unreadable.
+     */
+    public Optional<ProcessHandle> process() {
+        return Optional.ofNullable(mariadbd);
+    }
+
     public String host() {
         return HOST;
     }

@@ -41,10 +41,10 @@ class SluiceBenchITCase {
         assertThat(sluice.peakHeapMiB).isPositive();
         assertThat(sluice.tasks).isNotEmpty();
         assertThat(sluice.tasks).allSatisfy(task -> assertThat(task.busyMillis).isNotNegative());
-        // The binlog client and the JVM's own threads are each counted.
+        // The binlog client, the database and the JVM's own threads are each counted.
         assertThat(sluice.cpuByGroup.keySet())
                 .anyMatch(group -> group.startsWith("blc-"))
-                .contains("JVM internal (GC, JIT)");
+                .contains(ResourceMeter.DATABASE, "JVM internal (GC, JIT)");
 
         assertThat(report.sourceLimit().messages).isEqualTo(sluice.rows);
         assertThat(report.producerLimitResult().messages).isEqualTo(sluice.rows);
