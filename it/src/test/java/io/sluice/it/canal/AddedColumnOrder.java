@@ -2,6 +2,7 @@ package io.sluice.it.canal;
 
 import io.sluice.it.canal.CanalMessages.Row;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +18,29 @@ import static org.assertj.core.api.Assertions.assertThat;
 public final class AddedColumnOrder {
 
     private AddedColumnOrder() {}
+
+    /**
+     * The statements of round {@code version} (from 1): after the first round an ALTER adding
+     * column {@code c<version - 1>} to {@code items}, then every key's {@code v} set to {@code
+     * version}, and at every tenth key a row into each of {@code everyTenth} (id {@code version *
+     * 100 + key}).
+     */
+    public static String[] round(int version, int keys, String... everyTenth) {
+        List<String> changes = new ArrayList<>();
+        if (version > 1) {
+            changes.add("ALTER TABLE items ADD COLUMN c" + (version - 1) + " INT");
+        }
+        for (int id = 1; id <= keys; id++) {
+            changes.add("UPDATE items SET v = " + version + " WHERE id = " + id);
+            if (id % 10 == 0) {
+                for (String table : everyTenth) {
+                    changes.add(
+                            "INSERT INTO " + table + " VALUES (" + (version * 100 + id) + ", 'n')");
+                }
+            }
+        }
+        return changes.toArray(String[]::new);
+    }
 
     /**
      * In {@code partition}: exactly {@code statements} statements, once each and in order, each row

@@ -92,21 +92,8 @@ class DdlOrderITCase {
             assertThat(KAFKA.server().drainReadCommitted(topic, KEYS, WAIT)).hasSize(KEYS);
 
             for (int version = 1; version <= STATEMENTS + 1; version++) {
-                List<String> changes = new ArrayList<>();
-                if (version > 1) {
-                    changes.add("ALTER TABLE items ADD COLUMN c" + (version - 1) + " INT");
-                }
-                for (int id = 1; id <= KEYS; id++) {
-                    changes.add("UPDATE items SET v = " + version + " WHERE id = " + id);
-                    if (id % 10 == 0) {
-                        changes.add("INSERT INTO notes VALUES (" + (version * 100 + id) + ", 'n')");
-                        changes.add(
-                                "INSERT INTO audit_log VALUES ("
-                                        + (version * 100 + id)
-                                        + ", 'hidden')");
-                    }
-                }
-                mariaDb.execute(database, changes.toArray(String[]::new));
+                mariaDb.execute(
+                        database, AddedColumnOrder.round(version, KEYS, "notes", "audit_log"));
                 if (version == 1) {
                     // Flink CDC's binlog reader loads a table's schema from the database when it
                     // first meets the table; a DDL committed before that is mis-applied to older

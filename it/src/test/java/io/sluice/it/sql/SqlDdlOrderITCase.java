@@ -166,17 +166,7 @@ class SqlDdlOrderITCase {
     private static void runWorkload(String database, IntConsumer delivered) {
         delivered.accept(KEYS);
         for (int version = 1; version <= STATEMENTS + 1; version++) {
-            List<String> changes = new ArrayList<>();
-            if (version > 1) {
-                changes.add("ALTER TABLE items ADD COLUMN c" + (version - 1) + " INT");
-            }
-            for (int id = 1; id <= KEYS; id++) {
-                changes.add("UPDATE items SET v = " + version + " WHERE id = " + id);
-                if (id % 10 == 0) {
-                    changes.add("INSERT INTO notes VALUES (" + (version * 100 + id) + ", 'n')");
-                }
-            }
-            MARIADB.server().execute(database, changes.toArray(String[]::new));
+            MARIADB.server().execute(database, AddedColumnOrder.round(version, KEYS, "notes"));
             if (version == 1) {
                 // Flink CDC's binlog reader loads a table's schema from the database when it first
                 // meets the table; a DDL committed before that is mis-applied to older rows
