@@ -52,11 +52,7 @@ class ChangeEventDeserializationSchemaTest {
                     .build();
 
     private static final Envelope ENVELOPE =
-            Envelope.defineSchema()
-                    .withName("srv.shop.items.Envelope")
-                    .withRecord(ROW)
-                    .withSource(DebeziumRecords.SOURCE)
-                    .build();
+            DebeziumRecords.envelope("srv.shop.items.Envelope", ROW);
 
     private static final Instant NOW = Instant.ofEpochMilli(5L);
 
@@ -177,12 +173,7 @@ class ChangeEventDeserializationSchemaTest {
                                 ENVELOPE.create(
                                         row(2, "b", "2.00"), source(1L, "b", 2, 0, null), NOW)));
         // A new envelope object for the same table version (Flink CDC builds one per split).
-        Envelope again =
-                Envelope.defineSchema()
-                        .withName("srv.shop.items.Envelope")
-                        .withRecord(ROW)
-                        .withSource(DebeziumRecords.SOURCE)
-                        .build();
+        Envelope again = DebeziumRecords.envelope("srv.shop.items.Envelope", ROW);
         ChangeEvent third =
                 converter.convert(
                         record(
@@ -204,12 +195,7 @@ class ChangeEventDeserializationSchemaTest {
                                 "kind",
                                 typed(io.debezium.data.Enum.builder("a,b"), "ENUM", "1", null))
                         .build();
-        Envelope envelope =
-                Envelope.defineSchema()
-                        .withName("e")
-                        .withRecord(labelled)
-                        .withSource(DebeziumRecords.SOURCE)
-                        .build();
+        Envelope envelope = DebeziumRecords.envelope("e", labelled);
         Struct row = new Struct(labelled).put("kind", "zz");
 
         assertThatThrownBy(
@@ -234,12 +220,7 @@ class ChangeEventDeserializationSchemaTest {
                         .optional()
                         .field("id", typed(SchemaBuilder.string(), "INT", "11", null))
                         .build();
-        Envelope envelope =
-                Envelope.defineSchema()
-                        .withName("e")
-                        .withRecord(loose)
-                        .withSource(DebeziumRecords.SOURCE)
-                        .build();
+        Envelope envelope = DebeziumRecords.envelope("e", loose);
         Struct row = new Struct(loose).put("id", "not a number");
 
         assertThatThrownBy(
@@ -263,12 +244,7 @@ class ChangeEventDeserializationSchemaTest {
                         .optional()
                         .field("id", Schema.INT32_SCHEMA)
                         .build();
-        Envelope envelope =
-                Envelope.defineSchema()
-                        .withName("e")
-                        .withRecord(untyped)
-                        .withSource(DebeziumRecords.SOURCE)
-                        .build();
+        Envelope envelope = DebeziumRecords.envelope("e", untyped);
 
         assertThatThrownBy(
                         () ->

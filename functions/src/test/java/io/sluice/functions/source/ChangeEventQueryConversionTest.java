@@ -45,11 +45,7 @@ class ChangeEventQueryConversionTest {
                     .build();
 
     private static final Envelope ENVELOPE =
-            Envelope.defineSchema()
-                    .withName("srv.shop.items.Envelope")
-                    .withRecord(ROW)
-                    .withSource(DebeziumRecords.SOURCE)
-                    .build();
+            DebeziumRecords.envelope("srv.shop.items.Envelope", ROW);
 
     private static final String INSERT_TWO = "INSERT INTO items VALUES (1), (2)";
 

@@ -5,6 +5,8 @@ import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.data.Sche
 import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.data.Struct;
 import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.source.SourceRecord;
 
+import io.debezium.data.Envelope;
+
 import java.util.Map;
 
 /**
@@ -51,6 +53,11 @@ public final class DebeziumRecords {
                     .build();
 
     private DebeziumRecords() {}
+
+    /** The change envelope of rows shaped {@code row}, with {@link #SOURCE}. */
+    public static Envelope envelope(String name, Schema row) {
+        return Envelope.defineSchema().withName(name).withRecord(row).withSource(SOURCE).build();
+    }
 
     /** The source block of a change of {@code shop.items} by server 1, thread 7. */
     public static Struct source(

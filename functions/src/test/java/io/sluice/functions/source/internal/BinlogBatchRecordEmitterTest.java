@@ -46,11 +46,7 @@ class BinlogBatchRecordEmitterTest {
                     .build();
 
     private static final Envelope ENVELOPE =
-            Envelope.defineSchema()
-                    .withName("srv.shop.items.Envelope")
-                    .withRecord(ROW)
-                    .withSource(DebeziumRecords.SOURCE)
-                    .build();
+            DebeziumRecords.envelope("srv.shop.items.Envelope", ROW);
 
     @Test
     void rowsThenAHeartbeatLeaveTheHeartbeatsPosition() throws Exception {
