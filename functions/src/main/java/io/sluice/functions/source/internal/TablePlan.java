@@ -3,6 +3,7 @@ package io.sluice.functions.source.internal;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.data.Field;
 import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.data.Schema;
+import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.data.Struct;
 
 import io.sluice.functions.source.ChangeEventConversionException;
@@ -24,6 +25,9 @@ import java.util.function.UnaryOperator;
 @Internal
 public final class TablePlan {
 
+    /** Only its (absent) default matters: Struct.get(Field) reads the value by index. */
+    private static final Schema WITHOUT_DEFAULT = SchemaBuilder.bytes().optional().build();
+
     private final TableSchema schema;
     private final Field op;
     private final Field before;
@@ -32,8 +36,12 @@ public final class TablePlan {
     private final Schema rowSchema;
     private final Field[] columns;
 
-    /** Columns with a DEFAULT: Struct.get would put it in place of NULL, so read around it. */
-    private final boolean[] hasDefault;
+    /**
+     * The columns to read with Struct.get(Field): a column with a DEFAULT is read through a field
+     * of the same index whose schema has none, because Struct.get would put the default in place of
+     * NULL (getWithoutDefault looks the name up in a map for every value).
+     */
+    private final Field[] reads;
 
     private final DeclaredType[] types;
     private final ValueRenderer[] renderers;
@@ -52,9 +60,13 @@ public final class TablePlan {
         this.rowSchema = rowSchema;
         List<Field> fields = rowSchema.fields();
         this.columns = fields.toArray(new Field[0]);
-        this.hasDefault = new boolean[columns.length];
+        this.reads = new Field[columns.length];
         for (int i = 0; i < columns.length; i++) {
-            hasDefault[i] = columns[i].schema().defaultValue() != null;
+            Field column = columns[i];
+            reads[i] =
+                    column.schema().defaultValue() == null
+                            ? column
+                            : new Field(column.name(), column.index(), WITHOUT_DEFAULT);
         }
         this.types = types;
         this.renderers = renderers;
@@ -179,9 +191,7 @@ public final class TablePlan {
                             + " does not have the schema of its envelope");
         }
         for (int i = 0; i < columns.length; i++) {
-            // Struct.get(Field) is an array read, but it substitutes the column DEFAULT for NULL.
-            Object value =
-                    hasDefault[i] ? row.getWithoutDefault(columns[i].name()) : row.get(columns[i]);
+            Object value = row.get(reads[i]);
             if (value == null) {
                 out.appendNull();
                 continue;
