@@ -20,15 +20,17 @@ import org.apache.flink.util.Collector;
  * {@code max.batch.size} rows): the source reader emits a whole batch in one mailbox action. So
  * only the batch's last positioned record (a row or a heartbeat) needs its offset parsed; that was
  * a third of the source task's CPU; the fetch-delay gauge, which shows only its latest value, is
- * likewise set once, from the batch's last row. Any other record (a schema change, a snapshot
- * split's records) first stores the pending position, then goes to Flink CDC's own handling, so the
- * split state sees positions in binlog order as before.
+ * likewise set once, from the batch's last row. Each row's envelope fields are found by index
+ * ({@link EnvelopeFields}), not by name. Any other record (a schema change, a snapshot split's
+ * records) first stores the pending position, then goes to Flink CDC's own handling, so the split
+ * state sees positions in binlog order as before.
  */
 public final class BinlogBatchRecordEmitter<T> extends MySqlRecordEmitter<T> {
 
     private final DebeziumDeserializationSchema<T> deserializer;
     private final MySqlSourceReaderMetrics metrics;
     private final TimestampedCollector<T> collector = new TimestampedCollector<>();
+    private final EnvelopeFields envelopes = new EnvelopeFields();
 
     public BinlogBatchRecordEmitter(
             DebeziumDeserializationSchema<T> deserializer,
@@ -49,7 +51,7 @@ public final class BinlogBatchRecordEmitter<T> extends MySqlRecordEmitter<T> {
         SourceRecord positioned = null;
         SourceRecord lastRow = null;
         for (SourceRecord record : records.getSourceRecordList()) {
-            if (RecordUtils.isDataChangeRecord(record)) {
+            if (envelopes.isRow(record)) {
                 positioned = record;
                 lastRow = record;
                 emitRow(record, output);
@@ -68,7 +70,7 @@ public final class BinlogBatchRecordEmitter<T> extends MySqlRecordEmitter<T> {
     }
 
     private void emitRow(SourceRecord record, SourceOutput<T> output) throws Exception {
-        Long timestamp = RecordUtils.getMessageTimestamp(record);
+        Long timestamp = envelopes.timestamp(record);
         collector.output = output;
         collector.timestamp = timestamp == null ? 0L : timestamp;
         deserializer.deserialize(record, collector);

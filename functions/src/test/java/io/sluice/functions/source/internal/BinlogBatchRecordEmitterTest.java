@@ -48,6 +48,27 @@ class BinlogBatchRecordEmitterTest {
     private static final Envelope ENVELOPE =
             DebeziumRecords.envelope("srv.shop.items.Envelope", ROW);
 
+    /** A second table; its row is labelled with a negated id. */
+    private static final Schema OTHER_ROW =
+            SchemaBuilder.struct()
+                    .name("srv.shop.orders.Value")
+                    .optional()
+                    .field("id", Schema.INT32_SCHEMA)
+                    .build();
+
+    /**
+     * The second table's envelope lists its fields in another order, so fields resolved for one
+     * table's schema would misread the other's rows.
+     */
+    private static final Schema OTHER_ENVELOPE =
+            SchemaBuilder.struct()
+                    .name("srv.shop.orders.Envelope")
+                    .field("op", Schema.STRING_SCHEMA)
+                    .field("ts_ms", Schema.OPTIONAL_INT64_SCHEMA)
+                    .field("after", OTHER_ROW)
+                    .field("source", DebeziumRecords.SOURCE)
+                    .build();
+
     @Test
     void rowsThenAHeartbeatLeaveTheHeartbeatsPosition() throws Exception {
         assertSameAsFlinkCdc(false, List.of(row(1, 100), row(2, 200), heartbeat(300)));
@@ -77,6 +98,15 @@ class BinlogBatchRecordEmitterTest {
     @Test
     void aSchemaChangeLeftOutOfTheOutputStillOrdersPositions() throws Exception {
         assertSameAsFlinkCdc(false, List.of(row(1, 100), ddl(200)), List.of(row(2, 300)));
+    }
+
+    @Test
+    void rowsOfTwoTablesInterleavedKeepTheirTimestamps() throws Exception {
+        // The envelope's fields are looked up per schema: alternating schemas must not mix them.
+        assertSameAsFlinkCdc(
+                false,
+                List.of(row(1, 100), otherRow(2, 200), row(3, 300)),
+                List.of(otherRow(4, 400), otherRow(5, 500), heartbeat(600), row(6, 700)));
     }
 
     @Test
@@ -156,6 +186,18 @@ class BinlogBatchRecordEmitterTest {
                 null,
                 ENVELOPE.schema(),
                 value);
+    }
+
+    private static SourceRecord otherRow(int id, long pos) {
+        long tsMs = 1_700_000_000_000L + pos;
+        Struct value =
+                new Struct(OTHER_ENVELOPE)
+                        .put("op", "c")
+                        .put("ts_ms", tsMs + 7)
+                        .put("after", new Struct(OTHER_ROW).put("id", -id))
+                        .put("source", source(tsMs, pos));
+        return new SourceRecord(
+                Map.of(), offset(pos), "srv.shop.orders", null, null, null, OTHER_ENVELOPE, value);
     }
 
     private static SourceRecord heartbeat(long pos) {
