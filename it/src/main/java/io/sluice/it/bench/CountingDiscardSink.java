@@ -69,8 +69,10 @@ final class CountingDiscardSink<T> implements Sink<T> {
     static final class Tally {
         private final long expected;
         private final AtomicLong count = new AtomicLong();
-        private volatile long firstMillis;
         private volatile long doneMillis;
+        // A small run may count every row within one millisecond.
+        private volatile long firstNanos;
+        private volatile long doneNanos;
 
         Tally(long expected) {
             this.expected = expected;
@@ -79,9 +81,10 @@ final class CountingDiscardSink<T> implements Sink<T> {
         void add() {
             long n = count.incrementAndGet();
             if (n == 1) {
-                firstMillis = System.currentTimeMillis();
+                firstNanos = System.nanoTime();
             }
             if (n == expected) {
+                doneNanos = System.nanoTime();
                 doneMillis = System.currentTimeMillis();
             }
         }
@@ -90,12 +93,13 @@ final class CountingDiscardSink<T> implements Sink<T> {
             return count.get();
         }
 
-        long firstMillis() {
-            return firstMillis;
-        }
-
         long doneMillis() {
             return doneMillis;
+        }
+
+        /** From the first record counted to the last expected, in fractional milliseconds. */
+        double windowMillis() {
+            return (doneNanos - firstNanos) / 1e6;
         }
     }
 }

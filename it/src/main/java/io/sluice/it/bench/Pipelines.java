@@ -128,7 +128,35 @@ final class Pipelines {
         env.fromSequence(0, count - 1)
                 .uid("generator")
                 .name("Pre-encoded messages")
-                .map(new PreEncoded(run))
+                .map(new PreEncoded<Long>(run))
+                .returns(new SinkMessageTypeInfo())
+                .uid("pre-encoded")
+                .name("Pick pre-encoded message")
+                .sinkTo(KafkaSinkFactory.sink(config))
+                .uid(SinkType.KAFKA.uid())
+                .name("Kafka sink");
+    }
+
+    /**
+     * Sluice's source and sink with nothing between: every row change the CDC source reads (as
+     * Debezium records, not converted) becomes the next of the run's pre-encoded {@code messages}
+     * and goes to Sluice's KafkaSink, chained in the source's task. What Sluice would reach if its
+     * conversion, routing and encoding cost nothing (Kafka only).
+     */
+    static void sourceToSink(
+            StreamExecutionEnvironment env,
+            Configuration config,
+            String run,
+            List<SinkMessage> messages) {
+        SluiceJob.configure(env, config);
+        PRE_ENCODED.put(run, messages.toArray(new SinkMessage[0]));
+        env.fromSource(
+                        MySqlSourceFactory.source(config, new RowCountingSchema()),
+                        WatermarkStrategy.noWatermarks(),
+                        "MySQL CDC source (Debezium records)")
+                .uid(SluiceJob.SOURCE_UID)
+                .name("MySQL CDC source (Debezium records)")
+                .map(new PreEncoded<Integer>(run))
                 .returns(new SinkMessageTypeInfo())
                 .uid("pre-encoded")
                 .name("Pick pre-encoded message")
@@ -257,22 +285,25 @@ final class Pipelines {
         }
     }
 
-    /** Maps a sequence number to one of the run's pre-encoded messages. */
-    static final class PreEncoded implements MapFunction<Long, SinkMessage> {
+    /** Maps each input to the next of the run's pre-encoded messages, cycling. */
+    static final class PreEncoded<T> implements MapFunction<T, SinkMessage> {
         private static final long serialVersionUID = 1L;
         private final String run;
         private transient SinkMessage[] messages;
+        private transient int next;
 
         PreEncoded(String run) {
             this.run = run;
         }
 
         @Override
-        public SinkMessage map(Long sequence) {
+        public SinkMessage map(T ignored) {
             if (messages == null) {
                 messages = PRE_ENCODED.get(run);
             }
-            return messages[(int) (sequence % messages.length)];
+            SinkMessage message = messages[next];
+            next = (next + 1) % messages.length;
+            return message;
         }
     }
 }

@@ -32,6 +32,7 @@ final class Report {
     private RunResult producerLimit;
     private RunResult flinkSql;
     private RunResult sqlDoor;
+    private RunResult sourceToSink;
 
     Report(BenchArgs args) {
         this.args = args;
@@ -66,6 +67,14 @@ final class Report {
 
     void producerLimit(RunResult result) {
         this.producerLimit = best(producerLimit, result);
+    }
+
+    void sourceToSink(RunResult result) {
+        this.sourceToSink = best(sourceToSink, result);
+    }
+
+    RunResult sourceToSinkResult() {
+        return sourceToSink;
     }
 
     void flinkSql(RunResult result) {
@@ -228,8 +237,12 @@ final class Report {
             side(out, "(c) plain Flink SQL: mysql-cdc → kafka canal-json", flinkSql);
             side(out, "(d) Sluice", sluice);
             side(out, "(e) Sluice SQL door: sluice-mysql → sluice-kafka", sqlDoor);
+            side(
+                    out,
+                    "(f) source → sink, no Sluice operators: CDC source → pre-encoded → KafkaSink",
+                    sourceToSink);
             if (rocketMq()) {
-                out.append("| (b), (c), (e): Kafka-only baselines | n/a | - | - | - | - |\n");
+                out.append("| (b), (c), (e), (f): Kafka-only baselines | n/a | - | - | - | - |\n");
             }
             out.append('\n');
             if (flinkSql != null) {
@@ -248,6 +261,14 @@ final class Report {
                                 + " only); Sluice ≥ 80%% of the source limit: %s (%.0f%%)",
                         ratio(sluice, sourceLimit) >= 0.8 ? "met" : "not met",
                         100 * ratio(sluice, sourceLimit));
+            }
+            if (sourceToSink != null && flinkSql != null) {
+                line(
+                        out,
+                        "Bound on this machine: with no Sluice operators at all, source → sink"
+                                + " reaches %.2f× Flink SQL and %.0f%% of the source limit",
+                        ratio(sourceToSink, flinkSql),
+                        100 * ratio(sourceToSink, sourceLimit));
             }
             if (sqlDoor != null) {
                 line(
@@ -296,7 +317,8 @@ final class Report {
         } else {
             detailed.addAll(matrix);
         }
-        for (RunResult r : Arrays.asList(sourceLimit, producerLimit, flinkSql, sqlDoor)) {
+        for (RunResult r :
+                Arrays.asList(sourceLimit, producerLimit, flinkSql, sqlDoor, sourceToSink)) {
             if (r != null) {
                 detailed.add(r);
             }
@@ -322,6 +344,7 @@ final class Report {
         }
         out.append('\n');
         cpuByGroup(out, detailed);
+        ceilings(out, detailed, Runtime.getRuntime().availableProcessors());
         return out.toString();
     }
 
@@ -355,6 +378,36 @@ final class Report {
                             "| %s | all | %.2f | 100%% |\n",
                             r.pipeline,
                             r.cpuSecondsPerMillionRows(total)));
+        }
+        out.append('\n');
+    }
+
+    /**
+     * Two upper bounds from each run's own CPU figures: all the machine's cores divided by the CPU
+     * the run spent per row (JVM and MariaDB), and the busiest single thread given a core of its
+     * own. A run near the first is bound by the cores it shares; near the second, by that thread.
+     */
+    private static void ceilings(StringBuilder out, List<RunResult> runs, int cores) {
+        out.append(
+                        "### Ceilings (rows/s that each run's own CPU per row allows on "
+                                + cores
+                                + " cores)\n\n")
+                .append(
+                        "| run | rows/s | all cores ÷ CPU per row | busiest thread | its CPU-s per"
+                                + " M rows | that thread with a core of its own |\n")
+                .append("|---|---:|---:|---|---:|---:|\n");
+        for (RunResult r : runs) {
+            double total = r.cpuByGroup.values().stream().mapToDouble(Double::doubleValue).sum();
+            out.append(
+                    String.format(
+                            Locale.ROOT,
+                            "| %s | %,.0f | %,.0f | %s | %.2f | %,.0f |\n",
+                            r.pipeline,
+                            r.rowsPerSecond(),
+                            cores * r.rows / total,
+                            r.busiestThread.group().replace("|", "/"),
+                            r.cpuSecondsPerMillionRows(r.busiestThread.cpuSeconds()),
+                            r.rows / r.busiestThread.cpuSeconds()));
         }
         out.append('\n');
     }

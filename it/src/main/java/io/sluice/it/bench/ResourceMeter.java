@@ -95,6 +95,8 @@ final class ResourceMeter implements AutoCloseable {
         sampler.shutdownNow();
         long pipeline = 0;
         Map<String, Double> byGroup = new HashMap<>();
+        String busiest = "-";
+        long busiestUsed = 0;
         for (Map.Entry<Long, Long> thread : lastNanos.entrySet()) {
             String name = names.get(thread.getKey());
             Long before = startNanos.get(thread.getKey());
@@ -103,6 +105,10 @@ final class ResourceMeter implements AutoCloseable {
                 pipeline += used;
             }
             byGroup.merge(group(name), used / 1e9, Double::sum);
+            if (used > busiestUsed) {
+                busiest = group(name);
+                busiestUsed = used;
+            }
         }
         long jvm = os.getProcessCpuTime() - processStart;
         double javaThreads = byGroup.values().stream().mapToDouble(Double::doubleValue).sum();
@@ -121,7 +127,12 @@ final class ResourceMeter implements AutoCloseable {
                 .filter(e -> e.getValue() > 0 || e.getKey().equals(DATABASE))
                 .sorted(Map.Entry.<String, Double>comparingByValue().reversed())
                 .forEach(e -> sorted.put(e.getKey(), e.getValue()));
-        return new Resources(pipeline / 1e9, jvm / 1e9, peakHeap / (1024.0 * 1024.0), sorted);
+        return new Resources(
+                pipeline / 1e9,
+                jvm / 1e9,
+                peakHeap / (1024.0 * 1024.0),
+                sorted,
+                new ThreadCpu(busiest, busiestUsed / 1e9));
     }
 
     static String group(String threadName) {
@@ -148,12 +159,16 @@ final class ResourceMeter implements AutoCloseable {
     }
 
     /**
-     * One run's resources: CPU-seconds of the pipeline's threads and of the JVM, peak heap, and
-     * CPU-seconds by thread group (largest first).
+     * One run's resources: CPU-seconds of the pipeline's threads and of the JVM, peak heap,
+     * CPU-seconds by thread group (largest first) and the single thread that used the most.
      */
     record Resources(
             double pipelineCpuSeconds,
             double jvmCpuSeconds,
             double peakHeapMiB,
-            Map<String, Double> cpuByGroup) {}
+            Map<String, Double> cpuByGroup,
+            ThreadCpu busiestThread) {}
+
+    /** One thread's CPU-seconds over the run, named by its group. */
+    record ThreadCpu(String group, double cpuSeconds) {}
 }

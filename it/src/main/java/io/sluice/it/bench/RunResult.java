@@ -24,7 +24,7 @@ final class RunResult {
     long bytes;
 
     /** From the first output to the last one readable (or counted). */
-    long windowMillis;
+    double windowMillis;
 
     /** From job submission (or connect) to the last output. */
     long sinceStartMillis;
@@ -36,6 +36,9 @@ final class RunResult {
 
     /** CPU-seconds by thread group over the run, largest first (the whole JVM and MariaDB). */
     Map<String, Double> cpuByGroup = Map.of();
+
+    /** The one thread that used the most CPU over the run. */
+    ResourceMeter.ThreadCpu busiestThread = new ResourceMeter.ThreadCpu("-", Double.NaN);
 
     List<BenchCluster.TaskTime> tasks = List.of();
 

@@ -178,6 +178,7 @@ public final class SluiceBench {
             report.sourceLimit(cut(Pipelines.Cut.CHANGE_EVENT, base, database, start, stats));
             if (!rocketMq()) {
                 report.producerLimit(producerLimit(base, stats, pool));
+                report.sourceToSink(sourceToSink(base, database, start, stats, pool));
                 report.flinkSql(flinkSql(base, database, start, stats));
             }
             report.funnel("binlog receive", binlog(start, end, stats, false));
@@ -372,7 +373,7 @@ public final class SluiceBench {
                 }
                 result.tasks = cluster.taskTimes(job);
                 fill(result, meter.stop(), stats, expected);
-                result.windowMillis = tally.doneMillis() - tally.firstMillis();
+                result.windowMillis = tally.windowMillis();
                 result.sinceStartMillis = tally.doneMillis() - submitted;
             } finally {
                 cluster.cancel(job);
@@ -390,30 +391,72 @@ public final class SluiceBench {
         String run = nextRun();
         List<String> topics = topics(run, 1, variant.partitions);
         Configuration config = sluiceConfig(run, variant, "unused", null, topics);
+        List<SinkMessage> messages = preEncoded(pool, topics.get(0));
+        say("run %s: producer limit, %d pre-encoded messages ...", run, messages.size());
+        RunResult result = result("producer limit", variant);
+        long expected = stats.rows.get();
+        return preEncodedRun(
+                run,
+                result,
+                variant,
+                topics,
+                stats,
+                env -> Pipelines.producerLimit(env, config, run, messages, expected));
+    }
+
+    /** Sluice's source straight into its sink: the rate with Sluice's operators at no cost. */
+    private RunResult sourceToSink(
+            Variant variant,
+            String database,
+            BinlogPosition start,
+            LoadStats stats,
+            List<ConsumerRecord<byte[], byte[]>> pool)
+            throws Exception {
+        String run = nextRun();
+        List<String> topics = topics(run, 1, variant.partitions);
+        Configuration config = sluiceConfig(run, variant, database, start, topics);
+        List<SinkMessage> messages = preEncoded(pool, topics.get(0));
+        say("run %s: source -> sink, a pre-encoded message per row change ...", run);
+        RunResult result = result("source to sink", variant);
+        return preEncodedRun(
+                run,
+                result,
+                variant,
+                topics,
+                stats,
+                env -> Pipelines.sourceToSink(env, config, run, messages));
+    }
+
+    /** Messages Sluice encoded in an earlier run, readdressed to {@code topic}. */
+    private static List<SinkMessage> preEncoded(
+            List<ConsumerRecord<byte[], byte[]>> pool, String topic) {
         List<SinkMessage> messages = new ArrayList<>();
         for (ConsumerRecord<byte[], byte[]> record : pool) {
             messages.add(
                     new SinkMessage(
-                            topics.get(0),
+                            topic,
                             record.partition(),
                             record.key(),
                             record.value(),
                             record.timestamp()));
         }
-        say("run %s: producer limit, %d pre-encoded messages ...", run, messages.size());
-        RunResult result = result("producer limit", variant);
+        return messages;
+    }
+
+    /** Measures a pipeline that writes one pre-encoded message per row change to one topic. */
+    private RunResult preEncodedRun(
+            String run,
+            RunResult result,
+            Variant variant,
+            List<String> topics,
+            LoadStats stats,
+            Consumer<StreamExecutionEnvironment> pipeline)
+            throws Exception {
         result.topics = 1;
         long expected = stats.rows.get();
         try (TopicReader reader =
                 new TopicReader(kafka.bootstrapServers(), topics, variant.partitions, null, 0)) {
-            measure(
-                    run,
-                    result,
-                    reader,
-                    stats,
-                    env -> Pipelines.producerLimit(env, config, run, messages, expected),
-                    job -> {},
-                    () -> expected);
+            measure(run, result, reader, stats, pipeline, job -> {}, () -> expected);
         }
         sayResult(run, result);
         return result;
@@ -582,6 +625,7 @@ public final class SluiceBench {
         result.jvmCpuSeconds = resources.jvmCpuSeconds();
         result.peakHeapMiB = resources.peakHeapMiB();
         result.cpuByGroup = resources.cpuByGroup();
+        result.busiestThread = resources.busiestThread();
         result.rows = stats.rows.get();
         result.transactions = stats.transactions.get();
         result.messages = messages;
@@ -731,7 +775,7 @@ public final class SluiceBench {
 
     private static void sayResult(String run, RunResult result) {
         say(
-                "run %s: %s: %d rows in %d ms (%.0f rows/s; %.1f s from start)",
+                "run %s: %s: %d rows in %.0f ms (%.0f rows/s; %.1f s from start)",
                 run,
                 result.pipeline,
                 result.rows,
