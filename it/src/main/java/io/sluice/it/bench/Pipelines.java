@@ -14,6 +14,8 @@ import org.apache.flink.table.api.bridge.java.StreamStatementSet;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.util.Collector;
 
+import io.sluice.functions.route.PartitionOwnerPartitioner;
+import io.sluice.functions.route.SelfKeySelector;
 import io.sluice.functions.sink.KafkaSinkFactory;
 import io.sluice.functions.sink.SinkFactory;
 import io.sluice.functions.sink.SinkMessage;
@@ -140,8 +142,9 @@ final class Pipelines {
     /**
      * Sluice's source and sink with nothing between: every row change the CDC source reads (as
      * Debezium records, not converted) becomes the next of the run's pre-encoded {@code messages}
-     * and goes to Sluice's KafkaSink, chained in the source's task. What Sluice would reach if its
-     * conversion, routing and encoding cost nothing (Kafka only).
+     * and goes, through the per-partition exchange Sluice's job has before its writers, to Sluice's
+     * KafkaSink. What Sluice would reach if its conversion, routing and encoding cost nothing
+     * (Kafka only).
      */
     static void sourceToSink(
             StreamExecutionEnvironment env,
@@ -160,6 +163,9 @@ final class Pipelines {
                 .returns(new SinkMessageTypeInfo())
                 .uid("pre-encoded")
                 .name("Pick pre-encoded message")
+                // The writer in its own task behind the exchange (d) has, not on the source's
+                // thread: (d) spreads its work over threads, and so must its bound.
+                .partitionCustom(new PartitionOwnerPartitioner(), new SelfKeySelector<>())
                 .sinkTo(KafkaSinkFactory.sink(config))
                 .uid(SinkType.KAFKA.uid())
                 .name("Kafka sink");
