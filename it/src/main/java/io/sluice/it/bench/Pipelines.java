@@ -14,8 +14,6 @@ import org.apache.flink.table.api.bridge.java.StreamStatementSet;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.util.Collector;
 
-import io.sluice.functions.route.PartitionOwnerPartitioner;
-import io.sluice.functions.route.SelfKeySelector;
 import io.sluice.functions.sink.KafkaSinkFactory;
 import io.sluice.functions.sink.SinkFactory;
 import io.sluice.functions.sink.SinkMessage;
@@ -130,42 +128,10 @@ final class Pipelines {
         env.fromSequence(0, count - 1)
                 .uid("generator")
                 .name("Pre-encoded messages")
-                .map(new PreEncoded<Long>(run))
+                .map(new PreEncoded(run))
                 .returns(new SinkMessageTypeInfo())
                 .uid("pre-encoded")
                 .name("Pick pre-encoded message")
-                .sinkTo(KafkaSinkFactory.sink(config))
-                .uid(SinkType.KAFKA.uid())
-                .name("Kafka sink");
-    }
-
-    /**
-     * Sluice's source and sink with nothing between: every row change the CDC source reads (as
-     * Debezium records, not converted) becomes the next of the run's pre-encoded {@code messages}
-     * and goes, through the per-partition exchange Sluice's job has before its writers, to Sluice's
-     * KafkaSink. What Sluice would reach if its conversion, routing and encoding cost nothing
-     * (Kafka only).
-     */
-    static void sourceToSink(
-            StreamExecutionEnvironment env,
-            Configuration config,
-            String run,
-            List<SinkMessage> messages) {
-        SluiceJob.configure(env, config);
-        PRE_ENCODED.put(run, messages.toArray(new SinkMessage[0]));
-        env.fromSource(
-                        MySqlSourceFactory.source(config, new RowCountingSchema()),
-                        WatermarkStrategy.noWatermarks(),
-                        "MySQL CDC source (Debezium records)")
-                .uid(SluiceJob.SOURCE_UID)
-                .name("MySQL CDC source (Debezium records)")
-                .map(new PreEncoded<Integer>(run))
-                .returns(new SinkMessageTypeInfo())
-                .uid("pre-encoded")
-                .name("Pick pre-encoded message")
-                // The writer in its own task behind the exchange (d) has, not on the source's
-                // thread: (d) spreads its work over threads, and so must its bound.
-                .partitionCustom(new PartitionOwnerPartitioner(), new SelfKeySelector<>())
                 .sinkTo(KafkaSinkFactory.sink(config))
                 .uid(SinkType.KAFKA.uid())
                 .name("Kafka sink");
@@ -291,25 +257,22 @@ final class Pipelines {
         }
     }
 
-    /** Maps each input to the next of the run's pre-encoded messages, cycling. */
-    static final class PreEncoded<T> implements MapFunction<T, SinkMessage> {
+    /** Maps a sequence number to one of the run's pre-encoded messages. */
+    static final class PreEncoded implements MapFunction<Long, SinkMessage> {
         private static final long serialVersionUID = 1L;
         private final String run;
         private transient SinkMessage[] messages;
-        private transient int next;
 
         PreEncoded(String run) {
             this.run = run;
         }
 
         @Override
-        public SinkMessage map(T ignored) {
+        public SinkMessage map(Long sequence) {
             if (messages == null) {
                 messages = PRE_ENCODED.get(run);
             }
-            SinkMessage message = messages[next];
-            next = (next + 1) % messages.length;
-            return message;
+            return messages[(int) (sequence % messages.length)];
         }
     }
 }

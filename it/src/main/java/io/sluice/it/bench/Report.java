@@ -32,7 +32,6 @@ final class Report {
     private RunResult producerLimit;
     private RunResult flinkSql;
     private RunResult sqlDoor;
-    private RunResult sourceToSink;
 
     Report(BenchArgs args) {
         this.args = args;
@@ -67,14 +66,6 @@ final class Report {
 
     void producerLimit(RunResult result) {
         this.producerLimit = best(producerLimit, result);
-    }
-
-    void sourceToSink(RunResult result) {
-        this.sourceToSink = best(sourceToSink, result);
-    }
-
-    RunResult sourceToSinkResult() {
-        return sourceToSink;
     }
 
     void flinkSql(RunResult result) {
@@ -237,12 +228,8 @@ final class Report {
             side(out, "(c) plain Flink SQL: mysql-cdc → kafka canal-json", flinkSql);
             side(out, "(d) Sluice", sluice);
             side(out, "(e) Sluice SQL door: sluice-mysql → sluice-kafka", sqlDoor);
-            side(
-                    out,
-                    "(f) source → sink, no Sluice operators: CDC source → pre-encoded → KafkaSink",
-                    sourceToSink);
             if (rocketMq()) {
-                out.append("| (b), (c), (e), (f): Kafka-only baselines | n/a | - | - | - | - |\n");
+                out.append("| (b), (c), (e): Kafka-only baselines | n/a | - | - | - | - |\n");
             }
             out.append('\n');
             if (flinkSql != null) {
@@ -261,14 +248,6 @@ final class Report {
                                 + " only); Sluice ≥ 80%% of the source limit: %s (%.0f%%)",
                         ratio(sluice, sourceLimit) >= 0.8 ? "met" : "not met",
                         100 * ratio(sluice, sourceLimit));
-            }
-            if (sourceToSink != null && flinkSql != null) {
-                line(
-                        out,
-                        "Bound on this machine: with no Sluice operators at all, source → sink"
-                                + " reaches %.2f× Flink SQL and %.0f%% of the source limit",
-                        ratio(sourceToSink, flinkSql),
-                        100 * ratio(sourceToSink, sourceLimit));
             }
             if (sqlDoor != null) {
                 line(
@@ -317,8 +296,7 @@ final class Report {
         } else {
             detailed.addAll(matrix);
         }
-        for (RunResult r :
-                Arrays.asList(sourceLimit, producerLimit, flinkSql, sqlDoor, sourceToSink)) {
+        for (RunResult r : Arrays.asList(sourceLimit, producerLimit, flinkSql, sqlDoor)) {
             if (r != null) {
                 detailed.add(r);
             }

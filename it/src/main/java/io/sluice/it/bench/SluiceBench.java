@@ -178,7 +178,6 @@ public final class SluiceBench {
             report.sourceLimit(cut(Pipelines.Cut.CHANGE_EVENT, base, database, start, stats));
             if (!rocketMq()) {
                 report.producerLimit(producerLimit(base, stats, pool));
-                report.sourceToSink(sourceToSink(base, database, start, stats, pool));
                 report.flinkSql(flinkSql(base, database, start, stats));
             }
             report.funnel("binlog receive", binlog(start, end, stats, false));
@@ -391,72 +390,30 @@ public final class SluiceBench {
         String run = nextRun();
         List<String> topics = topics(run, 1, variant.partitions);
         Configuration config = sluiceConfig(run, variant, "unused", null, topics);
-        List<SinkMessage> messages = preEncoded(pool, topics.get(0));
-        say("run %s: producer limit, %d pre-encoded messages ...", run, messages.size());
-        RunResult result = result("producer limit", variant);
-        long expected = stats.rows.get();
-        return preEncodedRun(
-                run,
-                result,
-                variant,
-                topics,
-                stats,
-                env -> Pipelines.producerLimit(env, config, run, messages, expected));
-    }
-
-    /** Sluice's source straight into its sink: the rate with Sluice's operators at no cost. */
-    private RunResult sourceToSink(
-            Variant variant,
-            String database,
-            BinlogPosition start,
-            LoadStats stats,
-            List<ConsumerRecord<byte[], byte[]>> pool)
-            throws Exception {
-        String run = nextRun();
-        List<String> topics = topics(run, 1, variant.partitions);
-        Configuration config = sluiceConfig(run, variant, database, start, topics);
-        List<SinkMessage> messages = preEncoded(pool, topics.get(0));
-        say("run %s: source -> sink, a pre-encoded message per row change ...", run);
-        RunResult result = result("source to sink", variant);
-        return preEncodedRun(
-                run,
-                result,
-                variant,
-                topics,
-                stats,
-                env -> Pipelines.sourceToSink(env, config, run, messages));
-    }
-
-    /** Messages Sluice encoded in an earlier run, readdressed to {@code topic}. */
-    private static List<SinkMessage> preEncoded(
-            List<ConsumerRecord<byte[], byte[]>> pool, String topic) {
         List<SinkMessage> messages = new ArrayList<>();
         for (ConsumerRecord<byte[], byte[]> record : pool) {
             messages.add(
                     new SinkMessage(
-                            topic,
+                            topics.get(0),
                             record.partition(),
                             record.key(),
                             record.value(),
                             record.timestamp()));
         }
-        return messages;
-    }
-
-    /** Measures a pipeline that writes one pre-encoded message per row change to one topic. */
-    private RunResult preEncodedRun(
-            String run,
-            RunResult result,
-            Variant variant,
-            List<String> topics,
-            LoadStats stats,
-            Consumer<StreamExecutionEnvironment> pipeline)
-            throws Exception {
+        say("run %s: producer limit, %d pre-encoded messages ...", run, messages.size());
+        RunResult result = result("producer limit", variant);
         result.topics = 1;
         long expected = stats.rows.get();
         try (TopicReader reader =
                 new TopicReader(kafka.bootstrapServers(), topics, variant.partitions, null, 0)) {
-            measure(run, result, reader, stats, pipeline, job -> {}, () -> expected);
+            measure(
+                    run,
+                    result,
+                    reader,
+                    stats,
+                    env -> Pipelines.producerLimit(env, config, run, messages, expected),
+                    job -> {},
+                    () -> expected);
         }
         sayResult(run, result);
         return result;
