@@ -1,13 +1,12 @@
 package io.sluice.functions.route;
 
+import io.sluice.functions.internal.IdentityCache;
 import io.sluice.serializers.event.TableSchema;
 
 import java.io.Serializable;
 import java.util.ArrayList;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * Canal's {@code partitionHash}: items {@code tablePattern[:$pk$|:col1^col2]} matched against
@@ -41,7 +40,9 @@ public final class PartitionRules implements Serializable {
     private final boolean databaseHash;
     private final Unmatched unmatched;
     private final String option;
-    private transient Map<TableSchema, KeyHasher> cache;
+    private static final int MAX_CACHED_SCHEMAS = 4096;
+
+    private transient IdentityCache<TableSchema, KeyHasher> cache;
 
     private PartitionRules(
             List<Rule> rules, boolean databaseHash, Unmatched unmatched, String option) {
@@ -75,14 +76,9 @@ public final class PartitionRules implements Serializable {
     /** The hasher for one table version; column names are resolved once, here. */
     public KeyHasher hasherFor(TableSchema schema) {
         if (cache == null) {
-            cache = new IdentityHashMap<>();
+            cache = new IdentityCache<>(MAX_CACHED_SCHEMAS, this::resolve);
         }
-        KeyHasher hasher = cache.get(schema);
-        if (hasher == null) {
-            hasher = resolve(schema);
-            cache.put(schema, hasher);
-        }
-        return hasher;
+        return cache.get(schema);
     }
 
     /** Canal's partition of a hash: {@code abs(h % n)}. */

@@ -1,11 +1,11 @@
 package io.sluice.functions.route;
 
+import io.sluice.functions.internal.IdentityCache;
 import io.sluice.serializers.event.TableSchema;
 
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -34,8 +34,10 @@ public final class TopicRouter implements Serializable {
     private final String template;
     private final String defaultTopic;
     private final String option;
+    private static final int MAX_CACHED_SCHEMAS = 4096;
+
     private transient Map<String, String> cache;
-    private transient Map<TableSchema, String> bySchema;
+    private transient IdentityCache<TableSchema, String> bySchema;
 
     private TopicRouter(List<Rule> rules, String template, String defaultTopic, String option) {
         this.rules = rules;
@@ -85,14 +87,12 @@ public final class TopicRouter implements Serializable {
      */
     public String topicOf(TableSchema schema) {
         if (bySchema == null) {
-            bySchema = new IdentityHashMap<>();
+            bySchema =
+                    new IdentityCache<>(
+                            MAX_CACHED_SCHEMAS,
+                            version -> topicOf(version.database(), version.table()));
         }
-        String topic = bySchema.get(schema);
-        if (topic == null) {
-            topic = topicOf(schema.database(), schema.table());
-            bySchema.put(schema, topic);
-        }
-        return topic;
+        return bySchema.get(schema);
     }
 
     /** The topic of a table's changes. */

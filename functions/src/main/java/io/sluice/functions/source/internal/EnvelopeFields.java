@@ -8,9 +8,7 @@ import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.data.Stru
 import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.source.SourceRecord;
 
 import io.debezium.data.Envelope;
-
-import java.util.IdentityHashMap;
-import java.util.Map;
+import io.sluice.functions.internal.IdentityCache;
 
 /**
  * Answers {@link RecordUtils#isDataChangeRecord} and {@link RecordUtils#getMessageTimestamp} with
@@ -24,7 +22,8 @@ final class EnvelopeFields {
     private static final int MAX_SCHEMAS = 1024;
     private static final String TIMESTAMP = "ts_ms";
 
-    private final Map<Schema, Resolved> bySchema = new IdentityHashMap<>();
+    private final IdentityCache<Schema, Resolved> bySchema =
+            new IdentityCache<>(MAX_SCHEMAS, Resolved::new);
 
     /** Whether {@code record} is a row change: its envelope has a non-null {@code op}. */
     boolean isRow(SourceRecord record) {
@@ -33,13 +32,13 @@ final class EnvelopeFields {
         if (schema == null || value == null) {
             return false;
         }
-        Field op = resolve(schema).op;
+        Field op = bySchema.get(schema).op;
         return op != null && value.get(op) != null;
     }
 
     /** The binlog event's time in the record's {@code source} block, or null without one. */
     Long timestamp(SourceRecord record) {
-        Resolved fields = resolve(record.valueSchema());
+        Resolved fields = bySchema.get(record.valueSchema());
         if (fields.source == null) {
             return null;
         }
@@ -48,18 +47,6 @@ final class EnvelopeFields {
             return RecordUtils.getMessageTimestamp(record);
         }
         return fields.timestamp == null ? null : (Long) source.get(fields.timestamp);
-    }
-
-    private Resolved resolve(Schema schema) {
-        Resolved fields = bySchema.get(schema);
-        if (fields == null) {
-            if (bySchema.size() >= MAX_SCHEMAS) {
-                bySchema.clear();
-            }
-            fields = new Resolved(schema);
-            bySchema.put(schema, fields);
-        }
-        return fields;
     }
 
     private static final class Resolved {

@@ -5,11 +5,9 @@ import org.apache.flink.table.data.ArrayData;
 import org.apache.flink.table.data.GenericArrayData;
 import org.apache.flink.table.data.StringData;
 
+import io.sluice.functions.internal.IdentityCache;
 import io.sluice.serializers.event.ChangeType;
 import io.sluice.serializers.event.TableSchema;
-
-import java.util.IdentityHashMap;
-import java.util.Map;
 
 /**
  * Per table version, the names a row's metadata repeats (database, table, columns, key), made into
@@ -29,18 +27,11 @@ final class SchemaStrings {
 
     private static final int MAX_SCHEMAS = 4096;
 
-    private final Map<TableSchema, Names> names = new IdentityHashMap<>();
+    private final IdentityCache<TableSchema, Names> names =
+            new IdentityCache<>(MAX_SCHEMAS, Names::new);
 
     Names of(TableSchema schema) {
-        Names known = names.get(schema);
-        if (known == null) {
-            if (names.size() >= MAX_SCHEMAS) {
-                names.clear();
-            }
-            known = new Names(schema);
-            names.put(schema, known);
-        }
-        return known;
+        return names.get(schema);
     }
 
     /** One table version's names. */
