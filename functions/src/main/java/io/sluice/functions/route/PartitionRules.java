@@ -24,6 +24,7 @@ import java.util.Locale;
 public final class PartitionRules implements Serializable {
 
     private static final long serialVersionUID = 1L;
+    private static final int MAX_CACHED_SCHEMAS = 4096;
     private static final String PK = "$pk$";
 
     /** What happens to tables no rule matches. */
@@ -40,8 +41,6 @@ public final class PartitionRules implements Serializable {
     private final boolean databaseHash;
     private final Unmatched unmatched;
     private final String option;
-    private static final int MAX_CACHED_SCHEMAS = 4096;
-
     private transient IdentityCache<TableSchema, KeyHasher> cache;
 
     private PartitionRules(

@@ -27,6 +27,7 @@ import java.util.regex.Pattern;
 public final class TopicRouter implements Serializable {
 
     private static final long serialVersionUID = 1L;
+    private static final int MAX_CACHED_SCHEMAS = 4096;
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{([^}]*)}");
     private static final Pattern LEGAL_TOPIC = Pattern.compile("[a-zA-Z0-9._-]+");
 
@@ -34,8 +35,6 @@ public final class TopicRouter implements Serializable {
     private final String template;
     private final String defaultTopic;
     private final String option;
-    private static final int MAX_CACHED_SCHEMAS = 4096;
-
     private transient Map<String, String> cache;
     private transient IdentityCache<TableSchema, String> bySchema;
 

@@ -13,7 +13,7 @@ import io.sluice.functions.internal.IdentityCache;
 /**
  * Answers {@link RecordUtils#isDataChangeRecord} and {@link RecordUtils#getMessageTimestamp} with
  * the envelope's fields resolved once per value schema: Flink CDC looks each field up by name in
- * every record (seven map lookups per row). Debezium reuses one schema object per table version, so
+ * every record (six map lookups per row). Debezium reuses one schema object per table version, so
  * the schemas are few; the cache is cleared if a long run with many DDLs outgrows its bound.
  */
 @Internal
