@@ -13,7 +13,9 @@ import java.io.IOException;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Checkpoint format of {@link RocketMqCommittable}. Version 1: run, batch, then per queue its
@@ -33,24 +35,53 @@ public final class RocketMqCommittableSerializer
         return CURRENT;
     }
 
+    /**
+     * Writes into a buffer of the exact size, returned without a copy: a committable holds a
+     * checkpoint interval's messages, and the committer's state writes it again at every checkpoint
+     * until its commit, so a growing buffer's copies were most of the sink's garbage.
+     */
     @Override
     public byte[] serialize(RocketMqCommittable committable) throws IOException {
-        DataOutputSerializer out = new DataOutputSerializer(64 + committable.messageCount() * 128);
+        Map<String, byte[]> utf8 = new HashMap<>();
+        int size = 8 + 8 + 4;
+        for (QueueBatch queue : committable.queues()) {
+            size += 4 + utf8(queue.topic(), utf8).length + 4 + 4;
+            for (Entry entry : queue.messages()) {
+                size +=
+                        12
+                                + length(entry.key())
+                                + length(utf8(entry.tag(), utf8))
+                                + length(entry.body());
+            }
+        }
+        DataOutputSerializer out = new DataOutputSerializer(size);
         out.writeLong(committable.run());
         out.writeLong(committable.batch());
         out.writeInt(committable.queues().size());
         for (QueueBatch queue : committable.queues()) {
-            NullableFields.writeBytes(queue.topic().getBytes(UTF8), out);
+            NullableFields.writeBytes(utf8(queue.topic(), utf8), out);
             out.writeInt(queue.queue());
             out.writeInt(queue.messages().size());
             for (Entry entry : queue.messages()) {
                 NullableFields.writeBytes(entry.key(), out);
-                NullableFields.writeBytes(
-                        entry.tag() == null ? null : entry.tag().getBytes(UTF8), out);
+                NullableFields.writeBytes(utf8(entry.tag(), utf8), out);
                 NullableFields.writeBytes(entry.body(), out);
             }
         }
-        return out.getCopyOfBuffer();
+        if (out.length() != size) {
+            throw new IllegalStateException(
+                    "Wrote " + out.length() + " bytes of " + committable + ", sized for " + size);
+        }
+        return out.getSharedBuffer();
+    }
+
+    /** Topics and tags repeat in every message: each is encoded once per committable. */
+    private static byte[] utf8(String text, Map<String, byte[]> encoded) {
+        return text == null ? null : encoded.computeIfAbsent(text, t -> t.getBytes(UTF8));
+    }
+
+    private static int length(byte[] bytes) {
+        return bytes == null ? 0 : bytes.length;
     }
 
     @Override
