@@ -21,6 +21,14 @@ public final class RocketMqCommittable {
     private final long batch;
     private final List<QueueBatch> queues;
 
+    /**
+     * The checkpoint form, kept once written: Flink 1.20's committer state writes every pending
+     * committable 8 times per checkpoint (each of its three nested lists serializes an element
+     * twice, once for the length and once for the bytes), and again at the next checkpoint while it
+     * waits for its commit.
+     */
+    private volatile byte[] serialized;
+
     public RocketMqCommittable(long run, long batch, List<QueueBatch> queues) {
         this.run = run;
         this.batch = batch;
@@ -37,6 +45,15 @@ public final class RocketMqCommittable {
 
     public List<QueueBatch> queues() {
         return queues;
+    }
+
+    /** The form {@link RocketMqCommittableSerializer} wrote for this instance, or null. */
+    byte[] serialized() {
+        return serialized;
+    }
+
+    void serialized(byte[] form) {
+        this.serialized = form;
     }
 
     public int messageCount() {
