@@ -13,6 +13,8 @@ import io.sluice.functions.sink.rocketmq.RocketMqCommittable;
 import io.sluice.functions.sink.rocketmq.RocketMqCommittable.Entry;
 import io.sluice.functions.sink.rocketmq.RocketMqCommittable.QueueBatch;
 import org.apache.rocketmq.common.message.Message;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.security.SecureRandom;
@@ -32,6 +34,8 @@ import java.util.Map;
 @Internal
 public final class RocketMqWriter
         implements CommittingSinkWriter<SinkMessage, RocketMqCommittable> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RocketMqWriter.class);
 
     private static final SecureRandom RUNS = new SecureRandom();
 
@@ -133,6 +137,10 @@ public final class RocketMqWriter
                 int failed = messages.size() - stored[0];
                 recordsOutErrors.inc(failed);
                 recordsSendErrors.inc(failed);
+                // Logged here as well: a send that fails while the task is being cancelled is
+                // counted, but Flink does not report the exception of a cancelled task.
+                LOG.warn(
+                        "{} of {} messages to {} were not sent", failed, messages.size(), topic, e);
                 throw e;
             }
         }
