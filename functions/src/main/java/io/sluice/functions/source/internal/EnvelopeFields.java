@@ -42,10 +42,9 @@ final class EnvelopeFields {
         if (fields.source == null) {
             return null;
         }
+        // The block's schema equals the field's (Struct.put checks), so its fields have the same
+        // indexes.
         Struct source = (Struct) ((Struct) record.value()).get(fields.source);
-        if (source.schema() != fields.source.schema()) {
-            return RecordUtils.getMessageTimestamp(record);
-        }
         return fields.timestamp == null ? null : (Long) source.get(fields.timestamp);
     }
 
