@@ -177,15 +177,7 @@ class BinlogBatchRecordEmitterTest {
                         new Struct(ROW).put("id", id),
                         source(tsMs, pos),
                         Instant.ofEpochMilli(tsMs + 5));
-        return new SourceRecord(
-                Map.of(),
-                offset(pos),
-                "srv.shop.items",
-                null,
-                null,
-                null,
-                ENVELOPE.schema(),
-                value);
+        return record("srv.shop.items", value, pos);
     }
 
     private static SourceRecord otherRow(int id, long pos) {
@@ -196,8 +188,13 @@ class BinlogBatchRecordEmitterTest {
                         .put("ts_ms", tsMs + 7)
                         .put("after", new Struct(OTHER_ROW).put("id", -id))
                         .put("source", source(tsMs, pos));
+        return record("srv.shop.orders", value, pos);
+    }
+
+    /** A change record of {@code value} at binlog position {@code pos}, without a key. */
+    private static SourceRecord record(String topic, Struct value, long pos) {
         return new SourceRecord(
-                Map.of(), offset(pos), "srv.shop.orders", null, null, null, OTHER_ENVELOPE, value);
+                Map.of(), offset(pos), topic, null, null, null, value.schema(), value);
     }
 
     private static SourceRecord heartbeat(long pos) {
