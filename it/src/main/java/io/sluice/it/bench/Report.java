@@ -208,9 +208,9 @@ final class Report {
                                             + " (ckpt "
                                             + args.checkpointInterval.toMillis()
                                             + " ms)",
-                            r.cpuSecondsPerMillionRows(r.pipelineCpuSeconds),
-                            r.cpuSecondsPerMillionRows(r.jvmCpuSeconds),
-                            r.peakHeapMiB,
+                            r.cpuSecondsPerMillionRows(r.resources.pipelineCpuSeconds()),
+                            r.cpuSecondsPerMillionRows(r.resources.jvmCpuSeconds()),
+                            r.resources.peakHeapMiB(),
                             r.bytesPerRow()));
         }
         out.append('\n');
@@ -337,8 +337,8 @@ final class Report {
                         + " per run)\n\n");
         out.append("| run | thread group | CPU-s per M rows | share |\n|---|---|---:|---:|\n");
         for (RunResult r : runs) {
-            double total = r.cpuByGroup.values().stream().mapToDouble(Double::doubleValue).sum();
-            r.cpuByGroup.entrySet().stream()
+            double total = r.resources.allCpuSeconds();
+            r.resources.cpuByGroup().entrySet().stream()
                     .limit(TOP_GROUPS)
                     .forEach(
                             group ->
@@ -375,7 +375,7 @@ final class Report {
                                 + " M rows | that thread with a core of its own |\n")
                 .append("|---|---:|---:|---|---:|---:|\n");
         for (RunResult r : runs) {
-            double total = r.cpuByGroup.values().stream().mapToDouble(Double::doubleValue).sum();
+            double total = r.resources.allCpuSeconds();
             out.append(
                     String.format(
                             Locale.ROOT,
@@ -383,9 +383,9 @@ final class Report {
                             r.pipeline,
                             r.rowsPerSecond(),
                             cores * r.rows / total,
-                            r.busiestThread.group().replace("|", "/"),
-                            r.cpuSecondsPerMillionRows(r.busiestThread.cpuSeconds()),
-                            r.rows / r.busiestThread.cpuSeconds()));
+                            r.resources.busiestThread().group().replace("|", "/"),
+                            r.cpuSecondsPerMillionRows(r.resources.busiestThread().cpuSeconds()),
+                            r.rows / r.resources.busiestThread().cpuSeconds()));
         }
         out.append('\n');
     }
@@ -405,7 +405,7 @@ final class Report {
                         name,
                         r.rowsPerSecond(),
                         roundsOf(r),
-                        r.cpuSecondsPerMillionRows(r.pipelineCpuSeconds),
+                        r.cpuSecondsPerMillionRows(r.resources.pipelineCpuSeconds()),
                         r.bytesPerRow(),
                         String.format(Locale.ROOT, "%.2f×", ratio(sluice, r))));
     }

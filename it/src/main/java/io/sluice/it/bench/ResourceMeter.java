@@ -167,7 +167,22 @@ final class ResourceMeter implements AutoCloseable {
             double jvmCpuSeconds,
             double peakHeapMiB,
             Map<String, Double> cpuByGroup,
-            ThreadCpu busiestThread) {}
+            ThreadCpu busiestThread) {
+
+        /** Before a run was measured. */
+        static final Resources NONE =
+                new Resources(
+                        Double.NaN,
+                        Double.NaN,
+                        Double.NaN,
+                        Map.of(),
+                        new ThreadCpu("-", Double.NaN));
+
+        /** The CPU-seconds of all groups: the whole JVM and MariaDB. */
+        double allCpuSeconds() {
+            return cpuByGroup.values().stream().mapToDouble(Double::doubleValue).sum();
+        }
+    }
 
     /** One thread's CPU-seconds over the run, named by its group. */
     record ThreadCpu(String group, double cpuSeconds) {}

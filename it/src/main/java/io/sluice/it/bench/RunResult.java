@@ -3,7 +3,6 @@ package io.sluice.it.bench;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 
 /** The figures of one pipeline run over one load. */
 final class RunResult {
@@ -30,15 +29,9 @@ final class RunResult {
     long sinceStartMillis;
 
     List<Long> latencies = List.of();
-    double pipelineCpuSeconds = Double.NaN;
-    double jvmCpuSeconds = Double.NaN;
-    double peakHeapMiB = Double.NaN;
 
-    /** CPU-seconds by thread group over the run, largest first (the whole JVM and MariaDB). */
-    Map<String, Double> cpuByGroup = Map.of();
-
-    /** The one thread that used the most CPU over the run. */
-    ResourceMeter.ThreadCpu busiestThread = new ResourceMeter.ThreadCpu("-", Double.NaN);
+    /** CPU and heap over the run, as the meter measured them. */
+    ResourceMeter.Resources resources = ResourceMeter.Resources.NONE;
 
     List<BenchCluster.TaskTime> tasks = List.of();
 

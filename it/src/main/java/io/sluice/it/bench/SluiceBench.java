@@ -578,11 +578,7 @@ public final class SluiceBench {
 
     private void fill(
             RunResult result, ResourceMeter.Resources resources, LoadStats stats, long messages) {
-        result.pipelineCpuSeconds = resources.pipelineCpuSeconds();
-        result.jvmCpuSeconds = resources.jvmCpuSeconds();
-        result.peakHeapMiB = resources.peakHeapMiB();
-        result.cpuByGroup = resources.cpuByGroup();
-        result.busiestThread = resources.busiestThread();
+        result.resources = resources;
         result.rows = stats.rows.get();
         result.transactions = stats.transactions.get();
         result.messages = messages;

@@ -37,16 +37,17 @@ class SluiceBenchITCase {
         assertThat(sluice.topics).isEqualTo(2);
         assertThat(sluice.partitions).isEqualTo(3);
         assertThat(sluice.windowMillis).isPositive();
-        assertThat(sluice.pipelineCpuSeconds).isPositive();
-        assertThat(sluice.peakHeapMiB).isPositive();
+        assertThat(sluice.resources.pipelineCpuSeconds()).isPositive();
+        assertThat(sluice.resources.peakHeapMiB()).isPositive();
         assertThat(sluice.tasks).isNotEmpty();
         assertThat(sluice.tasks).allSatisfy(task -> assertThat(task.busyMillis).isNotNegative());
         // The binlog client, the database and the JVM's own threads are each counted.
-        assertThat(sluice.cpuByGroup.keySet())
+        assertThat(sluice.resources.cpuByGroup().keySet())
                 .anyMatch(group -> group.startsWith("blc-"))
                 .contains(ResourceMeter.DATABASE, "JVM internal (GC, JIT)");
-        assertThat(sluice.busiestThread.cpuSeconds()).isPositive();
-        assertThat(sluice.cpuByGroup).containsKey(sluice.busiestThread.group());
+        assertThat(sluice.resources.busiestThread().cpuSeconds()).isPositive();
+        assertThat(sluice.resources.cpuByGroup())
+                .containsKey(sluice.resources.busiestThread().group());
 
         assertThat(report.sourceLimit().messages).isEqualTo(sluice.rows);
         assertThat(report.producerLimitResult().messages).isEqualTo(sluice.rows);
