@@ -35,6 +35,29 @@ class RowImageTest {
     }
 
     @Test
+    void encodesTextAsStringGetBytesDoesWhetherGivenAStringOrABuilder() {
+        String[] values = {
+            "",
+            "plain ascii",
+            "café",
+            "😀 emoji",
+            "ℤ",
+            "lone \ud800 high",
+            "lone \udc00 low",
+            "end \ud83d"
+        };
+        for (String value : values) {
+            byte[] expected = value.getBytes(StandardCharsets.UTF_8);
+            RowImage fromString = new RowImage.Builder(1, 1).append(value).build();
+            RowImage fromBuilder =
+                    new RowImage.Builder(1, 1).append(new StringBuilder(value)).build();
+
+            assertThat(fromString.utf8()).as("String %s", value).isEqualTo(expected);
+            assertThat(fromBuilder.utf8()).as("StringBuilder %s", value).isEqualTo(expected);
+        }
+    }
+
+    @Test
     void hashesLikeJavaStrings() {
         String[] values = {"", "1", "shop", "café", "😀 emoji", "\u0000\u00ff", "ℤ"};
         RowImage.Builder builder = new RowImage.Builder();

@@ -1,6 +1,7 @@
 package io.sluice.serializers.canal.internal;
 
 import io.sluice.serializers.event.RowImage;
+import io.sluice.serializers.internal.DecimalDigits;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -77,24 +78,8 @@ public final class FlatRowWriter {
 
     /** Appends a JSON number. */
     public void number(long value) {
-        if (value == Long.MIN_VALUE) {
-            raw("-9223372036854775808".getBytes(StandardCharsets.US_ASCII));
-            return;
-        }
-        ensure(20);
-        if (value < 0) {
-            buffer[length++] = '-';
-            value = -value;
-        }
-        int digits = 1;
-        for (long v = value; v >= 10; v /= 10) {
-            digits++;
-        }
-        for (int i = length + digits - 1; i >= length; i--) {
-            buffer[i] = (byte) ('0' + value % 10);
-            value /= 10;
-        }
-        length += digits;
+        ensure(DecimalDigits.MAX_LENGTH);
+        length = DecimalDigits.write(value, buffer, length);
     }
 
     /** Appends a JSON string. */
