@@ -4,7 +4,9 @@ import org.apache.flink.util.TimeUtils;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /** Command-line arguments of {@code ./sluice bench}. */
 final class BenchArgs {
@@ -28,6 +30,8 @@ final class BenchArgs {
                     "  --batch-rows 1000       rows per batch-insert transaction (wide-row: /20)",
                     "  --parallelism 2         job parallelism",
                     "  --checkpoint-interval 1s",
+                    "  --producer-property K=V Kafka producer property for every Kafka pipeline"
+                            + " ((b)-(e)); repeatable",
                     "  --no-compare            skip the side-by-side baselines and the funnel",
                     "  --repeat N              rounds of the side by side and funnel, best counts"
                             + " (quick 2, full 3)",
@@ -50,6 +54,10 @@ final class BenchArgs {
     int repeat;
     boolean quick;
     String out;
+
+    /** Producer properties every Kafka pipeline gets, Sluice's and Flink SQL's alike. */
+    final Map<String, String> producerProperties = new LinkedHashMap<>();
+
     final List<String> command = new ArrayList<>();
 
     static BenchArgs parse(String[] argv) {
@@ -130,6 +138,15 @@ final class BenchArgs {
                         break;
                     case "--out":
                         args.out = value;
+                        break;
+                    case "--producer-property":
+                        int equals = value.indexOf('=');
+                        if (equals < 1 || equals == value.length() - 1) {
+                            throw new IllegalArgumentException(
+                                    "'" + flag + "' takes KEY=VALUE, but got '" + value + "'");
+                        }
+                        args.producerProperties.put(
+                                value.substring(0, equals), value.substring(equals + 1));
                         break;
                     default:
                         throw new IllegalArgumentException("unknown option '" + flag + "'");

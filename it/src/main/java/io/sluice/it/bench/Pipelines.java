@@ -204,7 +204,9 @@ final class Pipelines {
                             + target.transactionalIdPrefix
                             + "-"
                             + table.name
-                            + "', 'properties.transaction.timeout.ms' = '600000')");
+                            + "', 'properties.transaction.timeout.ms' = '600000'"
+                            + sqlProperties(target.producerProperties)
+                            + ")");
             statements.addInsertSql(
                     "INSERT INTO dst_" + table.name + " SELECT * FROM src_" + table.name);
         }
@@ -235,6 +237,20 @@ final class Pipelines {
         String bootstrapServers;
         String guarantee;
         String transactionalIdPrefix;
+        Map<String, String> producerProperties = Map.of();
+    }
+
+    /** {@code properties} as {@code , 'properties.KEY' = 'VALUE'} table options. */
+    static String sqlProperties(Map<String, String> properties) {
+        StringBuilder options = new StringBuilder();
+        properties.forEach(
+                (key, value) ->
+                        options.append(", 'properties.")
+                                .append(key)
+                                .append("' = '")
+                                .append(value)
+                                .append('\''));
+        return options.toString();
     }
 
     /** Emits 1 per row change, so the cut right after Debezium keeps its record building. */

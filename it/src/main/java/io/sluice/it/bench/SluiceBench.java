@@ -338,7 +338,9 @@ public final class SluiceBench {
                 + run
                 + "-"
                 + UUID.randomUUID()
-                + "') LIKE binlog (EXCLUDING ALL);\n"
+                + "'"
+                + Pipelines.sqlProperties(args.producerProperties)
+                + ") LIKE binlog (EXCLUDING ALL);\n"
                 + "INSERT INTO mq SELECT change FROM binlog;\n";
     }
 
@@ -437,6 +439,7 @@ public final class SluiceBench {
         target.bootstrapServers = kafka.bootstrapServers();
         target.guarantee = variant.guarantee;
         target.transactionalIdPrefix = "bench-" + run + "-" + UUID.randomUUID();
+        target.producerProperties = args.producerProperties;
         say("run %s: plain Flink SQL (mysql-cdc -> kafka canal-json) ...", run);
         RunResult result = result("Flink SQL canal-json", variant);
         result.format = "canal-json";
@@ -609,6 +612,8 @@ public final class SluiceBench {
         overrides.add("sink.transactional-id-prefix=bench-" + run + "-" + UUID.randomUUID());
         overrides.add("job.checkpoint-interval=" + args.checkpointInterval.toMillis() + "ms");
         overrides.add("job.name=bench-" + run);
+        args.producerProperties.forEach(
+                (key, value) -> overrides.add("sink.properties." + key + "=" + value));
         if (rocketMq()) {
             overrides.add("sink.type=rocketmq");
             overrides.add("sink.rocketmq.name-server=" + rocketMq.nameServerAddress());
