@@ -108,44 +108,77 @@ final class BenchCluster implements AutoCloseable {
 
     /**
      * Busy and back-pressured milliseconds of each task (chain) of {@code job}, summed over its
-     * subtasks, from the accumulated task metrics.
+     * subtasks, from the accumulated task metrics; -1 where they could not be read.
      */
     List<TaskTime> taskTimes(JobID job) throws Exception {
         List<TaskTime> times = new ArrayList<>();
-        for (JsonNode vertex : get("/jobs/" + job).path("vertices")) {
-            String id = vertex.path("id").asText();
-            long busy = -1;
-            long backPressured = -1;
+        for (JsonNode first : get("/jobs/" + job).path("vertices")) {
+            JsonNode vertex = first;
+            long[] busyAndBackPressured = {-1, -1};
             // The first request only starts a metric fetch; answers arrive within a second.
-            for (int attempt = 0; attempt < 20 && (busy < 0 || backPressured < 0); attempt++) {
-                JsonNode metrics =
-                        get(
-                                "/jobs/"
-                                        + job
-                                        + "/vertices/"
-                                        + id
-                                        + "/subtasks/metrics?get=accumulateBusyTimeMs,"
-                                        + "accumulateBackPressuredTimeMs&agg=sum");
-                for (JsonNode metric : metrics) {
-                    long sum = (long) metric.path("sum").asDouble(-1);
-                    if ("accumulateBusyTimeMs".equals(metric.path("id").asText())) {
-                        busy = sum;
-                    } else if ("accumulateBackPressuredTimeMs".equals(metric.path("id").asText())) {
-                        backPressured = sum;
-                    }
-                }
-                if (busy < 0 || backPressured < 0) {
+            for (int attempt = 0; attempt < 20 && busyAndBackPressured[0] < 0; attempt++) {
+                if (attempt > 0) {
                     Thread.sleep(250);
+                    vertex = vertex(job, first.path("id").asText());
                 }
+                busyAndBackPressured =
+                        "RUNNING".equals(vertex.path("status").asText())
+                                ? runningTimes(job, vertex.path("id").asText())
+                                : finalTimes(vertex.path("metrics"));
             }
             times.add(
                     new TaskTime(
                             vertex.path("name").asText(),
                             vertex.path("parallelism").asInt(),
-                            busy,
-                            backPressured));
+                            busyAndBackPressured[0],
+                            busyAndBackPressured[1]));
         }
         return times;
+    }
+
+    private JsonNode vertex(JobID job, String id) throws Exception {
+        for (JsonNode vertex : get("/jobs/" + job).path("vertices")) {
+            if (id.equals(vertex.path("id").asText())) {
+                return vertex;
+            }
+        }
+        throw new IllegalStateException("Job " + job + " has no vertex " + id);
+    }
+
+    /** A running task's times from its subtasks' metrics, or -1 while they are not fetched yet. */
+    private long[] runningTimes(JobID job, String vertex) throws Exception {
+        long busy = -1;
+        long backPressured = -1;
+        JsonNode metrics =
+                get(
+                        "/jobs/"
+                                + job
+                                + "/vertices/"
+                                + vertex
+                                + "/subtasks/metrics?get=accumulateBusyTimeMs,"
+                                + "accumulateBackPressuredTimeMs&agg=sum");
+        for (JsonNode metric : metrics) {
+            long sum = (long) metric.path("sum").asDouble(-1);
+            if ("accumulateBusyTimeMs".equals(metric.path("id").asText())) {
+                busy = sum;
+            } else if ("accumulateBackPressuredTimeMs".equals(metric.path("id").asText())) {
+                backPressured = sum;
+            }
+        }
+        return busy < 0 || backPressured < 0
+                ? new long[] {-1, -1}
+                : new long[] {busy, backPressured};
+    }
+
+    /**
+     * A finished task (a bounded job's) no longer reports metrics; the job's details keep the
+     * totals its subtasks reported when they ended.
+     */
+    private static long[] finalTimes(JsonNode totals) {
+        return new long[] {
+            (long) totals.path("accumulated-busy-time").asDouble(-1),
+            totals.path("accumulated-backpressured-time").asLong(-1)
+        };
     }
 
     private boolean allTasksRunning(JobID job) throws IOException, InterruptedException {

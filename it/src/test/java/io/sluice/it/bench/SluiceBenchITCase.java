@@ -51,6 +51,10 @@ class SluiceBenchITCase {
 
         assertThat(report.sourceLimit().messages).isEqualTo(sluice.rows);
         assertThat(report.producerLimitResult().messages).isEqualTo(sluice.rows);
+        // A bounded job: its tasks have finished by the time the last message is read.
+        assertThat(report.producerLimitResult().tasks)
+                .isNotEmpty()
+                .allSatisfy(task -> assertThat(task.busyMillis).isNotNegative());
         RunResult sqlDoor = report.sqlDoorResult();
         assertThat(sqlDoor.messages).as("SQL door: one message per row").isEqualTo(sluice.rows);
         assertThat(sqlDoor.windowMillis).isPositive();
