@@ -1,6 +1,7 @@
 package io.sluice.functions.sink;
 
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
@@ -8,6 +9,9 @@ import org.apache.flink.connector.kafka.sink.KafkaSinkBuilder;
 
 import io.sluice.functions.route.PartitionCounts;
 import io.sluice.functions.route.PartitionOptions;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 import static org.apache.flink.util.Preconditions.checkArgument;
 
@@ -37,27 +41,37 @@ public final class KafkaSinkFactory {
             KafkaBrokerLimits.checkTransactionTimeout(servers, timeoutMs);
         }
         KafkaSinkBuilder<SinkMessage> builder = KafkaSink.<SinkMessage>builder();
-        // Throughput defaults, before the client properties so that those win: one producer
-        // writes a whole partition's stream, so fuller batches mean fewer requests for the
-        // producer and the broker; 5 ms is small next to a checkpoint interval.
-        builder.setProperty("batch.size", Integer.toString(KafkaSinkOptions.DEFAULT_BATCH_SIZE));
-        builder.setProperty("linger.ms", Integer.toString(KafkaSinkOptions.DEFAULT_LINGER_MS));
-        // Client properties next, so Sluice's own settings below win over them.
-        config.toMap()
-                .forEach(
-                        (key, value) -> {
-                            if (key.startsWith(KafkaSinkOptions.PROPERTIES_PREFIX)) {
-                                builder.setProperty(
-                                        key.substring(KafkaSinkOptions.PROPERTIES_PREFIX.length()),
-                                        value);
-                            }
-                        });
+        producerProperties(config).forEach(builder::setProperty);
         return builder.setBootstrapServers(servers)
                 .setDeliveryGuarantee(config.get(KafkaSinkOptions.DELIVERY_GUARANTEE))
                 .setTransactionalIdPrefix(config.get(KafkaSinkOptions.TRANSACTIONAL_ID_PREFIX))
                 .setProperty("transaction.timeout.ms", Long.toString(timeoutMs))
                 .setRecordSerializer(new SinkMessageKafkaSerializationSchema())
                 .build();
+    }
+
+    /**
+     * The producer properties besides those Sluice's own options set: throughput defaults, then
+     * every {@code sink.properties.*} key, which wins over them.
+     */
+    @VisibleForTesting
+    static Map<String, String> producerProperties(ReadableConfig config) {
+        Map<String, String> properties = new LinkedHashMap<>();
+        // One producer writes a whole partition's stream, so fuller batches mean fewer requests
+        // for the producer and the broker; 5 ms is small next to a checkpoint interval.
+        properties.put("batch.size", Integer.toString(KafkaSinkOptions.DEFAULT_BATCH_SIZE));
+        properties.put("linger.ms", Integer.toString(KafkaSinkOptions.DEFAULT_LINGER_MS));
+        properties.put("compression.type", KafkaSinkOptions.DEFAULT_COMPRESSION_TYPE);
+        config.toMap()
+                .forEach(
+                        (key, value) -> {
+                            if (key.startsWith(KafkaSinkOptions.PROPERTIES_PREFIX)) {
+                                properties.put(
+                                        key.substring(KafkaSinkOptions.PROPERTIES_PREFIX.length()),
+                                        value);
+                            }
+                        });
+        return properties;
     }
 
     private static String bootstrapServers(ReadableConfig config) {

@@ -23,6 +23,13 @@ public final class KafkaSinkOptions {
     /** The producer's {@code linger.ms} unless {@code sink.properties.linger.ms} sets it. */
     public static final int DEFAULT_LINGER_MS = 5;
 
+    /**
+     * The producer's {@code compression.type} unless {@code sink.properties.compression.type} sets
+     * it. Canal's JSON repeats every column name and type in every message, so LZ4 shrinks it
+     * several times for the broker, the network and the consumers.
+     */
+    public static final String DEFAULT_COMPRESSION_TYPE = "lz4";
+
     public static final ConfigOption<String> BOOTSTRAP_SERVERS =
             ConfigOptions.key("sink.kafka.bootstrap-servers")
                     .stringType()
