@@ -177,7 +177,9 @@ final class Report {
         out.append(
                 " discard-sink cuts: first -> last row counted. CPU: pipeline threads / whole JVM"
                         + " (which also runs the brokers); peak heap is the JVM's used heap;"
-                        + " bytes/row = key + value bytes delivered per row change.\n\n");
+                        + " bytes/row = key + value bytes delivered per row change / bytes the"
+                        + " broker's log holds per row change (record batches after the producer's"
+                        + " compression, with transaction markers; Kafka only).\n\n");
 
         out.append(
                 "| workload | mode | sink | format | topics × partitions | guarantee | rows |"

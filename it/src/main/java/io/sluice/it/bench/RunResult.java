@@ -22,6 +22,9 @@ final class RunResult {
     /** Key and value bytes delivered, 0 for discard-sink runs. */
     long bytes;
 
+    /** Bytes the broker's log holds for the run's topics (compressed batches); 0 if not Kafka. */
+    long storedBytes;
+
     /** From the first output to the last one readable (or counted). */
     double windowMillis;
 
@@ -54,8 +57,15 @@ final class RunResult {
         return sorted.get(Math.max(0, Math.min(sorted.size() - 1, index)));
     }
 
+    /** Delivered key + value bytes per row, then the bytes stored per row where known. */
     String bytesPerRow() {
-        return bytes == 0 ? "-" : Long.toString(Math.round((double) bytes / rows));
+        if (bytes == 0) {
+            return "-";
+        }
+        String delivered = Long.toString(Math.round((double) bytes / rows));
+        return storedBytes == 0
+                ? delivered
+                : delivered + " / " + Math.round((double) storedBytes / rows);
     }
 
     double cpuSecondsPerMillionRows(double cpuSeconds) {

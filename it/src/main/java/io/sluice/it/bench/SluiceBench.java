@@ -498,6 +498,9 @@ public final class SluiceBench {
             reader.close();
             result.messages = reader.count();
             result.bytes = reader.bytes();
+            if (reader instanceof TopicReader topicReader) {
+                result.storedBytes = kafka.storedBytes(topicReader.topics());
+            }
             if (result.guarantee.equals("exactly-once")
                     && result.messages != expectedMessages.getAsLong()) {
                 throw new IllegalStateException(

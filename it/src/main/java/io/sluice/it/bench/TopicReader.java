@@ -23,6 +23,7 @@ import java.util.Properties;
 final class TopicReader extends SinkReader {
 
     private final KafkaConsumer<byte[], byte[]> consumer;
+    private final List<String> topics;
     private final int keep;
     private final List<ConsumerRecord<byte[], byte[]>> kept = new ArrayList<>();
 
@@ -34,6 +35,7 @@ final class TopicReader extends SinkReader {
             int keep) {
         super(commits);
         this.keep = keep;
+        this.topics = List.copyOf(topics);
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -98,6 +100,11 @@ final class TopicReader extends SinkReader {
             }
         }
         return table + '/' + id;
+    }
+
+    /** The topics read. */
+    List<String> topics() {
+        return topics;
     }
 
     /** The first messages read; read after {@link #close()}. */

@@ -6,7 +6,9 @@ import kafka.server.MetaProperties;
 import kafka.tools.StorageTool;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.LogDirDescription;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.ReplicaInfo;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -31,6 +33,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -273,6 +276,35 @@ public final class KafkaServer implements AutoCloseable {
     /** This start's folder; the log dir is {@code data/}. */
     public Path workDir() {
         return workDir;
+    }
+
+    /**
+     * Bytes the broker's log holds for {@code topics}: record batches as stored, after the
+     * producer's compression, with transaction markers.
+     */
+    public long storedBytes(Collection<String> topics) {
+        try {
+            Map<String, LogDirDescription> dirs =
+                    admin.describeLogDirs(List.of(NODE_ID))
+                            .descriptions()
+                            .get(NODE_ID)
+                            .get(ADMIN_CALL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            long bytes = 0;
+            for (LogDirDescription dir : dirs.values()) {
+                for (Map.Entry<TopicPartition, ReplicaInfo> replica :
+                        dir.replicaInfos().entrySet()) {
+                    if (topics.contains(replica.getKey().topic())) {
+                        bytes += replica.getValue().size();
+                    }
+                }
+            }
+            return bytes;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted reading the log size of " + topics, e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("Cannot read the log size of " + topics, e);
+        }
     }
 
     /**

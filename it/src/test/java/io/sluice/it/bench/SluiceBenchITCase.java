@@ -61,6 +61,10 @@ class SluiceBenchITCase {
         // canal-json writes an UPDATE as a DELETE and an INSERT message.
         RunResult sql = report.flinkSqlResult();
         assertThat(sql.messages).isGreaterThan(sql.rows);
+        // Uncompressed batches take more room than their records' bytes; Sluice's sink compresses
+        // (LZ4 by default), so the broker stores fewer bytes than its records hold.
+        assertThat(sql.storedBytes).isGreaterThan(sql.bytes);
+        assertThat(sluice.storedBytes).isPositive().isLessThan(sluice.bytes);
 
         Map<String, RunResult> funnel = report.funnelResults();
         assertThat(funnel.keySet())
