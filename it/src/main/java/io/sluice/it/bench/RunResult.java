@@ -28,6 +28,12 @@ final class RunResult {
     /** From the first output to the last one readable (or counted). */
     double windowMillis;
 
+    /**
+     * From the last output stored to the moment it was readable (the commit of the last
+     * transaction, for exactly-once), inside {@link #windowMillis}; 0 for discard-sink cuts.
+     */
+    double tailMillis;
+
     /** From job submission (or connect) to the last output. */
     long sinceStartMillis;
 
@@ -40,6 +46,15 @@ final class RunResult {
 
     double rowsPerSecond() {
         return windowMillis <= 0 ? Double.NaN : rows * 1000.0 / windowMillis;
+    }
+
+    /**
+     * Rows per second from the first output to the last one stored, before it became readable: the
+     * pipeline's own pace, without the final commit's wait that a finite backlog ends with.
+     */
+    double rowsPerSecondToLastOutput() {
+        double millis = windowMillis - tailMillis;
+        return millis <= 0 ? Double.NaN : rows * 1000.0 / millis;
     }
 
     double transactionsPerSecond() {

@@ -17,6 +17,7 @@ abstract class SinkReader implements AutoCloseable {
     private final AtomicLong count = new AtomicLong();
     private final AtomicLong bytes = new AtomicLong();
     private final AtomicLong firstStored = new AtomicLong(Long.MAX_VALUE);
+    private final AtomicLong lastStored = new AtomicLong(Long.MIN_VALUE);
     private final List<Long> latencies = new ArrayList<>();
     private volatile long expected = Long.MAX_VALUE;
     private volatile long doneMillis;
@@ -64,6 +65,7 @@ abstract class SinkReader implements AutoCloseable {
     /** Notes one message: its broker store time and, with commits tracked, its key's latency. */
     final void read(byte[] key, long storedMillis, long now) {
         firstStored.accumulateAndGet(storedMillis, Math::min);
+        lastStored.accumulateAndGet(storedMillis, Math::max);
         if (commits != null && key != null && key.length > 0) {
             Long committed = commits.takeCommit(TopicReader.tableAndId(key));
             if (committed != null) {
@@ -114,6 +116,14 @@ abstract class SinkReader implements AutoCloseable {
     /** Broker time at which the first message was stored. */
     final long firstAppendMillis() {
         return firstStored.get();
+    }
+
+    /**
+     * Broker time at which the last message read was stored. For a transactional sink the gap to
+     * {@link #doneMillis} is the wait for the checkpoint that commits the last transaction.
+     */
+    final long lastAppendMillis() {
+        return lastStored.get();
     }
 
     /** Wall time at which the expected count was reached. */

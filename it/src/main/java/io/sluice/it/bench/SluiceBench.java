@@ -491,6 +491,7 @@ public final class SluiceBench {
                 result.tasks = cluster.taskTimes(job);
                 fill(result, meter.stop(), stats, expected);
                 result.windowMillis = reader.doneMillis() - reader.firstAppendMillis();
+                result.tailMillis = reader.doneMillis() - reader.lastAppendMillis();
                 result.sinceStartMillis = reader.doneMillis() - submitted;
             } finally {
                 cluster.cancel(job);
@@ -736,12 +737,14 @@ public final class SluiceBench {
 
     private static void sayResult(String run, RunResult result) {
         say(
-                "run %s: %s: %d rows in %.0f ms (%.0f rows/s; %.1f s from start)",
+                "run %s: %s: %d rows in %.0f ms (%.0f rows/s; last output readable %.0f ms after"
+                        + " it was stored; %.1f s from start)",
                 run,
                 result.pipeline,
                 result.rows,
                 result.windowMillis,
                 result.rowsPerSecond(),
+                result.tailMillis,
                 result.sinceStartMillis / 1000.0);
     }
 

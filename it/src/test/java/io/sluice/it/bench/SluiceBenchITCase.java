@@ -37,6 +37,8 @@ class SluiceBenchITCase {
         assertThat(sluice.topics).isEqualTo(2);
         assertThat(sluice.partitions).isEqualTo(3);
         assertThat(sluice.windowMillis).isPositive();
+        // The last message was stored before it became readable, inside the window.
+        assertThat(sluice.tailMillis).isNotNegative().isLessThan(sluice.windowMillis);
         assertThat(sluice.resources.pipelineCpuSeconds()).isPositive();
         assertThat(sluice.resources.peakHeapMiB()).isPositive();
         assertThat(sluice.tasks).isNotEmpty();
@@ -58,6 +60,8 @@ class SluiceBenchITCase {
         RunResult sqlDoor = report.sqlDoorResult();
         assertThat(sqlDoor.messages).as("SQL door: one message per row").isEqualTo(sluice.rows);
         assertThat(sqlDoor.windowMillis).isPositive();
+        assertThat(sqlDoor.tailMillis).isNotNegative().isLessThan(sqlDoor.windowMillis);
+        assertThat(report.sourceLimit().tailMillis).as("a discard sink has no commit").isZero();
         // canal-json writes an UPDATE as a DELETE and an INSERT message.
         RunResult sql = report.flinkSqlResult();
         assertThat(sql.messages).isGreaterThan(sql.rows);
@@ -95,6 +99,7 @@ class SluiceBenchITCase {
                 .contains("Busy time per task")
                 .contains("CPU by thread group")
                 .contains("Ceilings")
+                .contains("Without the final commit's wait")
                 .doesNotContain("NaN");
     }
 
