@@ -115,12 +115,17 @@ public final class SluiceJob {
                         .name("MySQL CDC source");
         config.getOptional(JobOptions.SOURCE_PARALLELISM).ifPresent(changes::setParallelism);
 
+        // A route at the source's parallelism is chained to it: one subtask reads the binlog, so
+        // every binlog change already takes one path, and Flink CDC assigns the binlog only after
+        // a checkpoint completed behind every snapshot row. Keying would only add an exchange.
+        boolean routeChained = changes.getParallelism() == parallelism.route;
+
         // Chained to the source: key changes split before keying, so each half keeps its key's
-        // path; statements copied to every route subtask.
+        // path; statements copied to every route subtask reached through the exchange.
         SingleOutputStreamOperator<RoutedChange> normalized =
                 changes.flatMap(
                                 new ChangeNormalizer(
-                                        parallelism.route,
+                                        routeChained ? 1 : parallelism.route,
                                         HeartbeatTable.from(config).orElse(null),
                                         SnapshotEstimate.rows(config)))
                         .returns(new RoutedChangeTypeInfo())
@@ -128,9 +133,14 @@ public final class SluiceJob {
                         .name("Normalize changes")
                         .setParallelism(changes.getParallelism());
 
-        // Keyed by table + primary key (a custom partitioner, so statement copies can be aimed).
-        return exchange(normalized, new ChangePartitioner(), parallelism.route)
-                .flatMap(
+        // Otherwise keyed by table + primary key (a custom partitioner, so statement copies can be
+        // aimed).
+        DataStream<RoutedChange> toRoute =
+                routeChained
+                        ? normalized
+                        : normalized.partitionCustom(
+                                new ChangePartitioner(), new SelfKeySelector<>());
+        return toRoute.flatMap(
                         new ChangeRouteFunction(
                                 RouteOptions.router(config),
                                 PartitionOptions.rules(config),

@@ -18,7 +18,8 @@ import javax.annotation.Nullable;
  * The first step after the source, chained to it: splits primary-key changes ({@link
  * PrimaryKeyChangeSplitter}), hashes each row's table and primary key once for every later
  * exchange, and sends each statement to every route subtask, so that on each path it follows the
- * rows of its table sent before it. Also measures what the source delivers (metric group {@code
+ * rows of its table sent before it (one copy when the route is chained to this operator: then this
+ * subtask's own path is the only one). Also measures what the source delivers (metric group {@code
  * sluice}): rows, transactions, lag and snapshot progress.
  *
  * <p>With a {@link HeartbeatTable}, subtask 0 writes it on a timer and every subtask drops its rows
@@ -47,7 +48,8 @@ public final class ChangeNormalizer extends RichFlatMapFunction<ChangeEvent, Rou
     }
 
     /**
-     * @param routeParallelism how many route subtasks each statement must reach
+     * @param routeParallelism how many route subtasks each statement must reach: the route's
+     *     parallelism behind an exchange, 1 when the route is chained to this operator
      * @param heartbeat the heartbeat table to write and drop, or null for none
      * @param snapshotRowsEstimate rows the snapshot is expected to read, reported by subtask 0
      */

@@ -18,8 +18,9 @@ import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
 import io.sluice.it.server.Waits;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.net.URI;
 import java.time.Duration;
@@ -33,11 +34,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Statements mid-stream reach every partition of their topic once, after every earlier row of their
- * table and before every later one, although rows travel through 2 route, 3 encode and 2 sink
- * subtasks (route and encode not chained, so statements are copied twice). Each ALTER adds a
- * column, so a row's column count tells which statements preceded it in the database; in every
- * partition that must equal the statements that preceded it there. Also checks the excluded table
- * stays out and Sluice's metrics move.
+ * table and before every later one, in two layouts: rows travel through 2 route, 3 encode and 2
+ * sink subtasks (route behind a keyed exchange, encode not chained to it, so statements are copied
+ * twice); or source, route and encode run as one chained task on 2 subtasks (statements copied only
+ * per partition) into 2 sink subtasks. Each ALTER adds a column, so a row's column count tells
+ * which statements preceded it in the database; in every partition that must equal the statements
+ * that preceded it there. Also checks the excluded table stays out and Sluice's metrics move.
  */
 class DdlOrderITCase {
 
@@ -50,8 +52,10 @@ class DdlOrderITCase {
     private static final int PARTITIONS = 3;
     private static final int STATEMENTS = 3;
 
-    @Test
-    void statementsAreOrderedWithTheirTableInEveryPartition(@InjectClusterRESTAddress URI rest)
+    @ParameterizedTest(name = "source {0}, route {1}, encode {2}, sink 2")
+    @CsvSource({"1, 2, 3", "2, 2, 2"})
+    void statementsAreOrderedWithTheirTableInEveryPartition(
+            int source, int route, int encode, @InjectClusterRESTAddress URI rest)
             throws Exception {
         MariaDbServer mariaDb = MARIADB.server();
         String database = mariaDb.createDatabase("ddl", null);
@@ -81,9 +85,9 @@ class DdlOrderITCase {
                         "source.tables-exclude=" + database + "\\.audit_.*",
                         "format=" + MessageFormat.CANAL_FLAT,
                         "job.checkpoint-interval=500ms",
-                        "parallelism.source=1",
-                        "parallelism.route=2",
-                        "parallelism.encode=3",
+                        "parallelism.source=" + source,
+                        "parallelism.route=" + route,
+                        "parallelism.encode=" + encode,
                         "parallelism.sink=2");
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(2);

@@ -1,0 +1,94 @@
+package io.sluice.job;
+
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.runtime.jobgraph.JobGraph;
+import org.apache.flink.runtime.jobgraph.JobVertex;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+
+import io.sluice.functions.route.PartitionCounts;
+import io.sluice.functions.source.MySqlSourceFactory;
+import io.sluice.job.config.JobConfigLoader;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The job graph {@link SluiceJob} builds: which operators share a task, at what parallelism. */
+class SluiceJobTest {
+
+    @Test
+    void aRouteAtTheSourcesParallelismIsChainedToIt() {
+        List<JobVertex> vertices = vertices(4);
+
+        assertThat(names(vertices))
+                .containsExactly(
+                        "Source: MySQL CDC source -> Normalize changes -> Route -> Encode"
+                                + " canal-flat",
+                        "Order statements per partition -> Kafka sink: Writer");
+        assertThat(vertices).allSatisfy(v -> assertThat(v.getParallelism()).isEqualTo(4));
+    }
+
+    @Test
+    void aRouteAtAnotherParallelismIsKeyedByTableAndPrimaryKey() {
+        List<JobVertex> vertices = vertices(4, "--set", "parallelism.route=3");
+
+        assertThat(names(vertices))
+                .containsExactly(
+                        "Source: MySQL CDC source -> Normalize changes",
+                        "Route -> Encode canal-flat",
+                        "Order statements per partition -> Kafka sink: Writer");
+        assertThat(vertices.get(1).getParallelism()).isEqualTo(3);
+    }
+
+    @Test
+    void aSourceWithItsOwnParallelismKeepsTheExchange() {
+        List<JobVertex> vertices = vertices(2, "--set", "parallelism.source=1");
+
+        assertThat(names(vertices))
+                .containsExactly(
+                        "Source: MySQL CDC source -> Normalize changes",
+                        "Route -> Encode canal-flat",
+                        "Order statements per partition -> Kafka sink: Writer");
+        assertThat(vertices.get(0).getParallelism()).isEqualTo(1);
+        assertThat(vertices.get(1).getParallelism()).isEqualTo(2);
+    }
+
+    private static List<JobVertex> vertices(int parallelism, String... overrides) {
+        List<String> args = new ArrayList<>();
+        for (String setting :
+                new String[] {
+                    "source.hostname=127.0.0.1",
+                    "source.password=unused",
+                    "source.tables=shop.orders",
+                    // No snapshot: nothing connects to a database while the job is planned.
+                    "source.startup.mode=latest",
+                    "sink.kafka.bootstrap-servers=127.0.0.1:9",
+                    "route.default-topic=orders"
+                }) {
+            args.add("--set");
+            args.add(setting);
+        }
+        args.addAll(List.of(overrides));
+        Configuration config = JobConfigLoader.fromArgs(args.toArray(String[]::new));
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(parallelism);
+        SluiceJob.configure(env, config);
+        new SluiceJob(
+                        MySqlSourceFactory.changeEventSource(config),
+                        new DiscardingSink<>(),
+                        (PartitionCounts.Factory) () -> null,
+                        config)
+                .build(env);
+        JobGraph graph = env.getStreamGraph().getJobGraph();
+        List<JobVertex> vertices = new ArrayList<>();
+        graph.getVerticesSortedTopologicallyFromSources().forEach(vertices::add);
+        return vertices;
+    }
+
+    private static List<String> names(List<JobVertex> vertices) {
+        return vertices.stream().map(JobVertex::getName).toList();
+    }
+}
