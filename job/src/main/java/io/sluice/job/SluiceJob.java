@@ -41,9 +41,11 @@ import io.sluice.job.config.JobOptions;
 import io.sluice.serializers.event.ChangeEvent;
 
 /**
- * The Sluice job: every selected table's snapshot and binlog changes, keyed by table and primary
- * key, routed, encoded in parallel as Canal messages, and written exactly once by the single owner
- * of each partition, statements in order with their table's rows in every partition.
+ * The Sluice job: every selected table's snapshot and binlog changes, kept in order per table and
+ * primary key, routed, encoded in parallel as Canal messages, and written exactly once, statements
+ * in order with their table's rows in every partition: by the single owner of each partition, or,
+ * when the whole pipeline runs at the source's parallelism into Kafka, by each source subtask's own
+ * writer (see docs/pipeline.md).
  *
  * <p>Source and sink come through the constructor so tests and the demo can plug in their own;
  * {@link #main} only wires the production ones.
@@ -78,21 +80,25 @@ public final class SluiceJob {
     /** Adds the pipeline to {@code env}. */
     public DataStreamSink<SinkMessage> build(StreamExecutionEnvironment env) {
         Parallelism parallelism = parallelism(env);
-        // One owner per partition, chained to the writer of that partition.
-        SingleOutputStreamOperator<SinkMessage> owned =
-                exchange(
-                                encode(route(env, parallelism), parallelism),
-                                new PartitionOwnerPartitioner(),
-                                parallelism.sink)
-                        .process(new PartitionOwnerFunction())
-                        .returns(new SinkMessageTypeInfo())
-                        .uid(PARTITION_OWNER_UID)
-                        .name("Order statements per partition")
-                        .setParallelism(parallelism.sink);
         SinkType type = config.get(SinkOptions.TYPE);
-        return owned.sinkTo(sink)
+        SingleOutputStreamOperator<SinkMessage> encoded =
+                encode(route(env, parallelism), parallelism);
+        DataStream<SinkMessage> toSink =
+                parallelism.writesInPlace(type) ? encoded : owned(encoded, parallelism);
+        return toSink.sinkTo(sink)
                 .uid(type.uid())
                 .name(type.operatorName())
+                .setParallelism(parallelism.sink);
+    }
+
+    /** One owner per partition, chained to the writer of that partition. */
+    private static SingleOutputStreamOperator<SinkMessage> owned(
+            SingleOutputStreamOperator<SinkMessage> encoded, Parallelism parallelism) {
+        return exchange(encoded, new PartitionOwnerPartitioner(), parallelism.sink)
+                .process(new PartitionOwnerFunction())
+                .returns(new SinkMessageTypeInfo())
+                .uid(PARTITION_OWNER_UID)
+                .name("Order statements per partition")
                 .setParallelism(parallelism.sink);
     }
 
@@ -118,7 +124,7 @@ public final class SluiceJob {
         // A route at the source's parallelism is chained to it: one subtask reads the binlog, so
         // every binlog change already takes one path, and Flink CDC assigns the binlog only after
         // a checkpoint completed behind every snapshot row. Keying would only add an exchange.
-        boolean routeChained = changes.getParallelism() == parallelism.route;
+        boolean routeChained = parallelism.routeChained();
 
         // Chained to the source: key changes split before keying, so each half keeps its key's
         // path; statements copied to every route subtask reached through the exchange.
@@ -176,6 +182,7 @@ public final class SluiceJob {
                         .or(() -> config.getOptional(JobOptions.ENCODE_PARALLELISM))
                         .orElse(defaultParallelism);
         return new Parallelism(
+                config.getOptional(JobOptions.SOURCE_PARALLELISM).orElse(defaultParallelism),
                 route,
                 config.getOptional(JobOptions.ENCODE_PARALLELISM).orElse(route),
                 config.getOptional(JobOptions.SINK_PARALLELISM).orElse(defaultParallelism));
@@ -193,11 +200,27 @@ public final class SluiceJob {
         return in.partitionCustom(partitioner, new SelfKeySelector<>());
     }
 
-    /** The configured parallelism of route, encode and sink, defaults applied. */
-    private record Parallelism(int route, int encode, int sink) {
+    /** The configured parallelism of source, route, encode and sink, defaults applied. */
+    private record Parallelism(int source, int route, int encode, int sink) {
+        /** Route chained to the source: each source subtask's changes stay on its path. */
+        boolean routeChained() {
+            return source == route;
+        }
+
         /** Chained route and encode need no exchange, and statements no second fan-out. */
         boolean encodeFannedIn() {
             return encode != route;
+        }
+
+        /**
+         * Whether each source subtask can write its own messages, with no partition owners: when
+         * the whole pipeline is chained, every binlog change (statements included) is written by
+         * the one producer of the binlog's subtask in binlog order, and every snapshot row was
+         * flushed by the checkpoint Flink CDC waits for before it reads the binlog. A producer per
+         * subtask may write any partition into Kafka; the RocketMQ sink needs one writer per queue.
+         */
+        boolean writesInPlace(SinkType type) {
+            return type == SinkType.KAFKA && routeChained() && !encodeFannedIn() && sink == route;
         }
     }
 

@@ -20,15 +20,43 @@ import static org.assertj.core.api.Assertions.assertThat;
 class SluiceJobTest {
 
     @Test
-    void aRouteAtTheSourcesParallelismIsChainedToIt() {
+    void atTheSourcesParallelismEachSourceSubtaskWritesItsOwnMessages() {
         List<JobVertex> vertices = vertices(4);
+
+        assertThat(names(vertices))
+                .containsExactly(
+                        "Source: MySQL CDC source -> Normalize changes -> Route -> Encode"
+                                + " canal-flat -> Kafka sink: Writer");
+        assertThat(vertices.get(0).getParallelism()).isEqualTo(4);
+    }
+
+    @Test
+    void aSinkAtAnotherParallelismIsReachedThroughThePartitionOwners() {
+        List<JobVertex> vertices = vertices(4, "--set", "parallelism.sink=2");
 
         assertThat(names(vertices))
                 .containsExactly(
                         "Source: MySQL CDC source -> Normalize changes -> Route -> Encode"
                                 + " canal-flat",
                         "Order statements per partition -> Kafka sink: Writer");
-        assertThat(vertices).allSatisfy(v -> assertThat(v.getParallelism()).isEqualTo(4));
+        assertThat(vertices.get(1).getParallelism()).isEqualTo(2);
+    }
+
+    @Test
+    void rocketMqKeepsOneWriterPerQueue() {
+        List<JobVertex> vertices =
+                vertices(
+                        4,
+                        "--set",
+                        "sink.type=rocketmq",
+                        "--set",
+                        "sink.rocketmq.name-server=127.0.0.1:9");
+
+        assertThat(names(vertices))
+                .containsExactly(
+                        "Source: MySQL CDC source -> Normalize changes -> Route -> Encode"
+                                + " canal-flat",
+                        "Order statements per partition -> RocketMQ sink: Writer");
     }
 
     @Test
