@@ -14,9 +14,10 @@ import io.sluice.it.job.EmbeddedJobs;
 import io.sluice.it.server.KafkaExtension;
 import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -33,7 +34,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Stop-with-savepoint and restore: everything before the savepoint is committed when the job stops;
  * changes made while it is stopped and after the restore arrive exactly once; nothing from before
- * the savepoint is written again (no second snapshot, no replayed binlog).
+ * the savepoint is written again (no second snapshot, no replayed binlog). The restored job is one
+ * chained task per source subtask; the first job has that shape too, or routes at parallelism 1
+ * behind a keyed exchange and writes through the partition owners, so a savepoint of that shape
+ * (and of Sluice before the chained shape) restores into it.
  */
 class SavepointRestoreITCase {
 
@@ -46,9 +50,10 @@ class SavepointRestoreITCase {
     private static final int PARTITIONS = 3;
     private static final Duration WAIT = Duration.ofMinutes(3);
 
-    @Test
-    void restoredJobWritesExactlyTheChangesAfterTheSavepoint(@TempDir Path savepoints)
-            throws Exception {
+    @ParameterizedTest(name = "first job: route and encode at parallelism {0}")
+    @ValueSource(ints = {2, 1})
+    void restoredJobWritesExactlyTheChangesAfterTheSavepoint(
+            int firstRoute, @TempDir Path savepoints) throws Exception {
         MariaDbServer mariaDb = MARIADB.server();
         String database = mariaDb.createDatabase("savepoint", "ddl/counters.sql");
         List<String> before = new ArrayList<>();
@@ -69,7 +74,10 @@ class SavepointRestoreITCase {
                         "parallelism.encode=2",
                         "parallelism.sink=2");
 
-        JobClient first = start(new Configuration(), config, "savepoint-first-" + database);
+        Configuration firstConfig = new Configuration(config);
+        firstConfig.setString("parallelism.route", Integer.toString(firstRoute));
+        firstConfig.setString("parallelism.encode", Integer.toString(firstRoute));
+        JobClient first = start(new Configuration(), firstConfig, "savepoint-first-" + database);
         String savepoint;
         try {
             assertThat(KAFKA.server().drainReadCommitted(topic, ROWS, WAIT)).hasSize(ROWS);
