@@ -38,7 +38,7 @@ final class Pipelines {
     enum Cut {
         DEBEZIUM_RECORD("Debezium record"),
         CHANGE_EVENT("conversion to ChangeEvent"),
-        KEYED("keyed routing"),
+        ROUTED("routing"),
         ENCODED("encoding");
 
         final String label;
@@ -99,7 +99,7 @@ final class Pipelines {
         DataStream<?> out;
         if (cut == Cut.ENCODED) {
             out = job.encoded(env);
-        } else if (cut == Cut.KEYED) {
+        } else if (cut == Cut.ROUTED) {
             out = job.routed(env);
         } else {
             out =

@@ -186,8 +186,8 @@ public final class SluiceBench {
                     Pipelines.Cut.DEBEZIUM_RECORD.label,
                     cut(Pipelines.Cut.DEBEZIUM_RECORD, base, database, start, stats));
             report.funnel(
-                    Pipelines.Cut.KEYED.label,
-                    cut(Pipelines.Cut.KEYED, base, database, start, stats));
+                    Pipelines.Cut.ROUTED.label,
+                    cut(Pipelines.Cut.ROUTED, base, database, start, stats));
             report.funnel(
                     Pipelines.Cut.ENCODED.label,
                     cut(Pipelines.Cut.ENCODED, base, database, start, stats));
@@ -199,7 +199,7 @@ public final class SluiceBench {
                         "event parse",
                         Pipelines.Cut.DEBEZIUM_RECORD.label,
                         Pipelines.Cut.CHANGE_EVENT.label,
-                        Pipelines.Cut.KEYED.label,
+                        Pipelines.Cut.ROUTED.label,
                         Pipelines.Cut.ENCODED.label,
                         "sending (Sluice end to end)"));
     }

@@ -77,7 +77,7 @@ class SluiceBenchITCase {
                         "event parse",
                         "Debezium record",
                         "conversion to ChangeEvent",
-                        "keyed routing",
+                        "routing",
                         "encoding",
                         "sending (Sluice end to end)");
         for (Map.Entry<String, RunResult> stage : funnel.entrySet()) {
@@ -141,7 +141,7 @@ class SluiceBenchITCase {
                         "event parse",
                         "Debezium record",
                         "conversion to ChangeEvent",
-                        "keyed routing",
+                        "routing",
                         "encoding",
                         "sending (Sluice end to end)");
         assertThat(funnel.get("encoding").messages).isEqualTo(sluice.rows);
