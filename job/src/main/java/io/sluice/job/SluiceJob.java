@@ -144,8 +144,7 @@ public final class SluiceJob {
         DataStream<RoutedChange> toRoute =
                 routeChained
                         ? normalized
-                        : normalized.partitionCustom(
-                                new ChangePartitioner(), new SelfKeySelector<>());
+                        : exchange(normalized, new ChangePartitioner(), parallelism.route);
         return toRoute.flatMap(
                         new ChangeRouteFunction(
                                 RouteOptions.router(config),
