@@ -7,6 +7,7 @@ import org.apache.flink.cdc.debezium.DebeziumDeserializationSchema;
 import org.apache.flink.util.Collector;
 
 import io.sluice.functions.source.internal.ChangeRecordConverter;
+import io.sluice.functions.source.internal.TimestampMicrosConverter;
 import io.sluice.functions.types.ChangeEventTypeInfo;
 import io.sluice.serializers.event.ChangeEvent;
 
@@ -73,6 +74,8 @@ public final class ChangeEventDeserializationSchema
      *   <li>{@code time.precision.mode=adaptive_time_microseconds}: TIME as signed microseconds, so
      *       negative values and values past 24 hours survive; DATETIME as a wall-clock count.
      *   <li>{@code binary.handling.mode=bytes}: binary values as raw bytes.
+     *   <li>{@code converters}: TIMESTAMP as microseconds since the epoch ({@link
+     *       TimestampMicrosConverter}), not as ISO text to be parsed back.
      * </ul>
      */
     public static Properties debeziumProperties() {
@@ -82,6 +85,9 @@ public final class ChangeEventDeserializationSchema
         properties.setProperty("bigint.unsigned.handling.mode", "precise");
         properties.setProperty("time.precision.mode", "adaptive_time_microseconds");
         properties.setProperty("binary.handling.mode", "bytes");
+        properties.setProperty("converters", TimestampMicrosConverter.NAME);
+        properties.setProperty(
+                TimestampMicrosConverter.NAME + ".type", TimestampMicrosConverter.class.getName());
         return properties;
     }
 

@@ -10,6 +10,7 @@ import org.apache.flink.util.InstantiationUtil;
 
 import io.debezium.data.Envelope;
 import io.sluice.functions.source.internal.ChangeRecordConverter;
+import io.sluice.functions.source.internal.TimestampMicrosConverter;
 import io.sluice.functions.types.ChangeEventTypeInfo;
 import io.sluice.serializers.event.ChangeEvent;
 import io.sluice.serializers.event.ChangeType;
@@ -317,7 +318,11 @@ class ChangeEventDeserializationSchemaTest {
                 .isNotNull();
         assertThat(ChangeEventDeserializationSchema.debeziumProperties())
                 .containsEntry("column.propagate.source.type", ".*")
-                .containsEntry("time.precision.mode", "adaptive_time_microseconds");
+                .containsEntry("time.precision.mode", "adaptive_time_microseconds")
+                .containsEntry("converters", TimestampMicrosConverter.NAME)
+                .containsEntry(
+                        TimestampMicrosConverter.NAME + ".type",
+                        TimestampMicrosConverter.class.getName());
     }
 
     private static SchemaBuilder typed(

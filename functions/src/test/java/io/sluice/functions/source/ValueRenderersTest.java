@@ -12,8 +12,9 @@ import io.debezium.time.MicroTime;
 import io.debezium.time.MicroTimestamp;
 import io.debezium.time.Timestamp;
 import io.debezium.time.Year;
-import io.debezium.time.ZonedTimestamp;
 import io.sluice.functions.source.internal.DeclaredType;
+import io.sluice.functions.source.internal.TemporalText;
+import io.sluice.functions.source.internal.TimestampMicrosConverter;
 import io.sluice.functions.source.internal.ValueRenderer;
 import io.sluice.functions.source.internal.ValueRenderers;
 import io.sluice.serializers.event.RowImage;
@@ -32,6 +33,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class ValueRenderersTest {
 
     private static final ZoneId UTC = ZoneOffset.UTC;
+    private static final Schema TIMESTAMP_MICROS =
+            SchemaBuilder.int64().name(TimestampMicrosConverter.SCHEMA_NAME).build();
 
     @Test
     void signedAndUnsignedIntegersAsDebeziumWidensThem() {
@@ -153,24 +156,47 @@ class ValueRenderersTest {
 
     @Test
     void timestampIsWrittenInTheConfiguredZone() {
-        Schema zoned = ZonedTimestamp.schema();
-        assertThat(render("TIMESTAMP", "3", zoned, "2024-02-29T23:59:59.12Z", UTC))
+        assertThat(
+                        render(
+                                "TIMESTAMP",
+                                "3",
+                                TIMESTAMP_MICROS,
+                                micros("2024-02-29T23:59:59.12Z"),
+                                UTC))
                 .isEqualTo("2024-02-29 23:59:59.120");
         assertThat(
                         render(
                                 "TIMESTAMP",
                                 "3",
-                                zoned,
-                                "2024-02-29T23:59:59.12Z",
+                                TIMESTAMP_MICROS,
+                                micros("2024-02-29T23:59:59.12Z"),
                                 ZoneId.of("Asia/Shanghai")))
                 .isEqualTo("2024-03-01 07:59:59.120");
         // Daylight saving: the offset is the one in force at that instant.
         ZoneId berlin = ZoneId.of("Europe/Berlin");
-        assertThat(render("TIMESTAMP", null, zoned, "2024-01-15T12:00:00Z", berlin))
+        assertThat(
+                        render(
+                                "TIMESTAMP",
+                                null,
+                                TIMESTAMP_MICROS,
+                                micros("2024-01-15T12:00:00Z"),
+                                berlin))
                 .isEqualTo("2024-01-15 13:00:00");
-        assertThat(render("TIMESTAMP", null, zoned, "2024-07-15T12:00:00Z", berlin))
+        assertThat(
+                        render(
+                                "TIMESTAMP",
+                                null,
+                                TIMESTAMP_MICROS,
+                                micros("2024-07-15T12:00:00Z"),
+                                berlin))
                 .isEqualTo("2024-07-15 14:00:00");
-        assertThat(render("TIMESTAMP", null, zoned, "1970-01-01T00:00:00Z", berlin))
+        assertThat(
+                        render(
+                                "TIMESTAMP",
+                                null,
+                                TIMESTAMP_MICROS,
+                                micros("1970-01-01T00:00:00Z"),
+                                berlin))
                 .isEqualTo("0000-00-00 00:00:00");
     }
 
@@ -179,16 +205,23 @@ class ValueRenderersTest {
         ValueRenderer renderer =
                 ValueRenderers.forColumn(
                         DeclaredType.of("TIMESTAMP", null, null, null),
-                        ZonedTimestamp.schema(),
+                        TIMESTAMP_MICROS,
                         ZoneId.of("Europe/Berlin"));
         // Summer time starts 2024-03-31 01:00 UTC and ends 2024-10-27 01:00 UTC.
-        assertThat(render(renderer, "2024-03-31T00:59:59Z")).isEqualTo("2024-03-31 01:59:59");
-        assertThat(render(renderer, "2024-03-31T01:00:00Z")).isEqualTo("2024-03-31 03:00:00");
-        assertThat(render(renderer, "2024-07-15T12:00:00Z")).isEqualTo("2024-07-15 14:00:00");
-        assertThat(render(renderer, "2024-01-15T12:00:00Z")).isEqualTo("2024-01-15 13:00:00");
-        assertThat(render(renderer, "2024-10-27T00:59:59Z")).isEqualTo("2024-10-27 02:59:59");
-        assertThat(render(renderer, "2024-10-27T01:00:00Z")).isEqualTo("2024-10-27 02:00:00");
-        assertThat(render(renderer, "2024-03-31T00:59:59Z")).isEqualTo("2024-03-31 01:59:59");
+        assertThat(render(renderer, micros("2024-03-31T00:59:59Z")))
+                .isEqualTo("2024-03-31 01:59:59");
+        assertThat(render(renderer, micros("2024-03-31T01:00:00Z")))
+                .isEqualTo("2024-03-31 03:00:00");
+        assertThat(render(renderer, micros("2024-07-15T12:00:00Z")))
+                .isEqualTo("2024-07-15 14:00:00");
+        assertThat(render(renderer, micros("2024-01-15T12:00:00Z")))
+                .isEqualTo("2024-01-15 13:00:00");
+        assertThat(render(renderer, micros("2024-10-27T00:59:59Z")))
+                .isEqualTo("2024-10-27 02:59:59");
+        assertThat(render(renderer, micros("2024-10-27T01:00:00Z")))
+                .isEqualTo("2024-10-27 02:00:00");
+        assertThat(render(renderer, micros("2024-03-31T00:59:59Z")))
+                .isEqualTo("2024-03-31 01:59:59");
     }
 
     @Test
@@ -225,6 +258,14 @@ class ValueRenderersTest {
                                         Schema.INT64_SCHEMA,
                                         UTC))
                 .hasMessageContaining("adaptive_time_microseconds");
+        // Debezium's own TIMESTAMP text means the converter was not configured.
+        assertThatThrownBy(
+                        () ->
+                                ValueRenderers.forColumn(
+                                        DeclaredType.of("TIMESTAMP", null, null, null),
+                                        io.debezium.time.ZonedTimestamp.schema(),
+                                        UTC))
+                .hasMessageContaining(TimestampMicrosConverter.SCHEMA_NAME);
         assertThatThrownBy(
                         () ->
                                 ValueRenderers.forColumn(
@@ -232,6 +273,11 @@ class ValueRenderersTest {
                                         SchemaBuilder.struct().build(),
                                         UTC))
                 .hasMessageContaining("geometry is not supported");
+    }
+
+    /** What Sluice's TIMESTAMP converter gives for the instant {@code iso}. */
+    private static long micros(String iso) {
+        return TemporalText.parseIsoInstantMicros(iso);
     }
 
     private static String render(ValueRenderer renderer, Object value) {

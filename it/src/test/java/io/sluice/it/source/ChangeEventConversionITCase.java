@@ -230,7 +230,11 @@ class ChangeEventConversionITCase {
             checkRow(softly, "delete before", delete.before(), binlogRow(3, 13));
             softly.assertAll();
 
-            String alter = "ALTER TABLE all_types ADD COLUMN c_added VARCHAR(8) NULL DEFAULT 'new'";
+            // A NOT NULL TIMESTAMP defaulting to CURRENT_TIMESTAMP: its schema default goes
+            // through Sluice's TIMESTAMP converter when Debezium parses the ALTER.
+            String alter =
+                    "ALTER TABLE all_types ADD COLUMN c_added VARCHAR(8) NULL DEFAULT 'new',"
+                            + " ADD COLUMN c_created TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP";
             mariaDb.execute(
                     database,
                     alter,
@@ -247,12 +251,18 @@ class ChangeEventConversionITCase {
             checkStatement(softly, ddl.get(0), ChangeType.ALTER, database, alter);
             ChangeEvent added = ddl.get(1);
             softly.assertThat(added.type()).isEqualTo(ChangeType.INSERT);
-            softly.assertThat(added.schema().columnCount()).isEqualTo(COLUMNS.length + 1);
+            softly.assertThat(added.schema().columnCount()).isEqualTo(COLUMNS.length + 2);
             for (int i = 0; i < added.schema().columnCount(); i++) {
                 String column = added.schema().name(i);
                 softly.assertThat(added.schema().mysqlType(i))
                         .as("after ALTER: mysqlType of %s", column)
                         .isEqualTo(altered.get(column));
+                if (column.equals("c_created")) {
+                    softly.assertThat(added.after().text(i))
+                            .as("after ALTER: %s, the insert's time", column)
+                            .matches("20[2-9]\\d-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d");
+                    continue;
+                }
                 String expected =
                         column.equals("id")
                                 ? "20"

@@ -32,7 +32,6 @@ public final class ValueRenderers {
     static final String DATETIME_MILLIS = "io.debezium.time.Timestamp";
     static final String DATETIME_MICROS = "io.debezium.time.MicroTimestamp";
     static final String DATETIME_NANOS = "io.debezium.time.NanoTimestamp";
-    static final String ZONED_TIMESTAMP = "io.debezium.time.ZonedTimestamp";
     static final String YEAR = "io.debezium.time.Year";
     static final String BITS = "io.debezium.data.Bits";
     static final String ENUM = "io.debezium.data.Enum";
@@ -117,8 +116,9 @@ public final class ValueRenderers {
                 return require(
                         type,
                         schema,
-                        ZONED_TIMESTAMP.equals(name),
-                        "io.debezium.time.ZonedTimestamp",
+                        TimestampMicrosConverter.SCHEMA_NAME.equals(name)
+                                && connect == Schema.Type.INT64,
+                        TimestampMicrosConverter.SCHEMA_NAME + " (Sluice's TIMESTAMP converter)",
                         new TimestampRenderer(timestampZone, type.fsp()));
             case "char":
             case "varchar":
@@ -444,7 +444,7 @@ public final class ValueRenderers {
 
         @Override
         public void render(Object value, StringBuilder scratch, RowImage.Builder out) {
-            long micros = TemporalText.parseIsoInstantMicros((String) value);
+            long micros = (Long) value;
             TemporalText.appendTimestamp(
                     scratch,
                     micros,
