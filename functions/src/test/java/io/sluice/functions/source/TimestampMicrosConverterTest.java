@@ -1,6 +1,7 @@
 package io.sluice.functions.source;
 
 import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.data.Schema;
+import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.data.SchemaBuilder;
 
 import io.debezium.spi.converter.CustomConverter;
 import io.debezium.spi.converter.RelationalColumn;
@@ -79,6 +80,20 @@ class TimestampMicrosConverterTest {
         assertThatThrownBy(() -> timestamp.convert("2024-02-29 23:59:59"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("2024-02-29 23:59:59");
+    }
+
+    @Test
+    void tellsWhenATimestampLeadsThePrimaryKey() {
+        Schema micros = register(column("TIMESTAMP", false, false, null)).schema;
+        Schema leading =
+                SchemaBuilder.struct().field("ts", micros).field("id", Schema.INT64_SCHEMA).build();
+        Schema following =
+                SchemaBuilder.struct().field("id", Schema.INT64_SCHEMA).field("ts", micros).build();
+
+        assertThat(TimestampMicrosConverter.leadsKey(leading)).isTrue();
+        assertThat(TimestampMicrosConverter.leadsKey(following)).isFalse();
+        assertThat(TimestampMicrosConverter.leadsKey(SchemaBuilder.struct().build())).isFalse();
+        assertThat(TimestampMicrosConverter.leadsKey(null)).isFalse();
     }
 
     /** The schema and converter the converter registers for {@code column}, or null if none. */

@@ -207,21 +207,21 @@ class ValueRenderersTest {
                         DeclaredType.of("TIMESTAMP", null, null, null),
                         TIMESTAMP_MICROS,
                         ZoneId.of("Europe/Berlin"));
-        // Summer time starts 2024-03-31 01:00 UTC and ends 2024-10-27 01:00 UTC.
-        assertThat(render(renderer, micros("2024-03-31T00:59:59Z")))
-                .isEqualTo("2024-03-31 01:59:59");
-        assertThat(render(renderer, micros("2024-03-31T01:00:00Z")))
-                .isEqualTo("2024-03-31 03:00:00");
-        assertThat(render(renderer, micros("2024-07-15T12:00:00Z")))
-                .isEqualTo("2024-07-15 14:00:00");
-        assertThat(render(renderer, micros("2024-01-15T12:00:00Z")))
-                .isEqualTo("2024-01-15 13:00:00");
-        assertThat(render(renderer, micros("2024-10-27T00:59:59Z")))
-                .isEqualTo("2024-10-27 02:59:59");
-        assertThat(render(renderer, micros("2024-10-27T01:00:00Z")))
-                .isEqualTo("2024-10-27 02:00:00");
-        assertThat(render(renderer, micros("2024-03-31T00:59:59Z")))
-                .isEqualTo("2024-03-31 01:59:59");
+        // Summer time starts 2024-03-31 01:00 UTC and ends 2024-10-27 01:00 UTC; in this order.
+        String[][] instantsAndTexts = {
+            {"2024-03-31T00:59:59Z", "2024-03-31 01:59:59"},
+            {"2024-03-31T01:00:00Z", "2024-03-31 03:00:00"},
+            {"2024-07-15T12:00:00Z", "2024-07-15 14:00:00"},
+            {"2024-01-15T12:00:00Z", "2024-01-15 13:00:00"},
+            {"2024-10-27T00:59:59Z", "2024-10-27 02:59:59"},
+            {"2024-10-27T01:00:00Z", "2024-10-27 02:00:00"},
+            {"2024-03-31T00:59:59Z", "2024-03-31 01:59:59"},
+        };
+        for (String[] instantAndText : instantsAndTexts) {
+            assertThat(render(renderer, micros(instantAndText[0])))
+                    .as(instantAndText[0])
+                    .isEqualTo(instantAndText[1]);
+        }
     }
 
     @Test

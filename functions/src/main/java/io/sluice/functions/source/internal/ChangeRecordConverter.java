@@ -12,6 +12,8 @@ import io.sluice.serializers.event.ChangeEvent;
 import io.sluice.serializers.event.ChangeType;
 import io.sluice.serializers.event.RowImage;
 import io.sluice.serializers.event.TableSchema;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.time.ZoneId;
@@ -27,6 +29,8 @@ import java.util.Map;
  */
 @Internal
 public final class ChangeRecordConverter {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ChangeRecordConverter.class);
 
     /** Key schema name of Debezium MySQL schema-change (DDL) records. */
     static final String SCHEMA_CHANGE_KEY = "io.debezium.connector.mysql.SchemaChangeKey";
@@ -90,6 +94,18 @@ public final class ChangeRecordConverter {
     private TablePlan newPlan(SourceRecord record, Struct envelope) {
         Struct source = envelope.getStruct("source");
         sourceFields = SourceFields.of(source, sourceFields);
+        if ("r".equals(envelope.getString("op"))
+                && TimestampMicrosConverter.leadsKey(record.keySchema())) {
+            LOG.warn(
+                    "Table {}.{} is snapshotted in chunks of its first primary-key column, a"
+                            + " TIMESTAMP: Flink CDC compares that column's values in changes with"
+                            + " the chunk bounds as text, so a change written to the table while"
+                            + " it is snapshotted may be missed or repeated"
+                            + " (docs/value-rendering.md). Do not write to it until the binlog"
+                            + " phase starts, or lead its primary key with another column.",
+                    sourceFields.db(source),
+                    sourceFields.table(source));
+        }
         return plans.put(
                 record.valueSchema(),
                 TablePlan.build(

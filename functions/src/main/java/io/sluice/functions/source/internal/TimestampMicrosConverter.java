@@ -1,6 +1,7 @@
 package io.sluice.functions.source.internal;
 
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.data.Schema;
 import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.data.SchemaBuilder;
 
 import io.debezium.spi.converter.CustomConverter;
@@ -54,6 +55,17 @@ public final class TimestampMicrosConverter
         registration.register(
                 SchemaBuilder.int64().name(SCHEMA_NAME).version(1),
                 value -> value == null ? whenNull : Long.valueOf(micros(column, value)));
+    }
+
+    /**
+     * Whether a table's first primary-key column, in its Debezium key schema, is a TIMESTAMP this
+     * converter gives as microseconds: Flink CDC then snapshots the table in chunks of it.
+     */
+    public static boolean leadsKey(Schema keySchema) {
+        return keySchema != null
+                && keySchema.type() == Schema.Type.STRUCT
+                && !keySchema.fields().isEmpty()
+                && SCHEMA_NAME.equals(keySchema.fields().get(0).schema().name());
     }
 
     /** Microseconds since the epoch of one value of {@code column}. */
