@@ -35,8 +35,6 @@ public final class TimestampMicrosConverter
     /** The name Sluice's Debezium properties give this converter. */
     public static final String NAME = "sluice_timestamp";
 
-    private static final long MICROS_PER_SECOND = 1_000_000L;
-
     @Override
     public void configure(Properties properties) {}
 
@@ -69,7 +67,7 @@ public final class TimestampMicrosConverter
     }
 
     /** Microseconds since the epoch of one value of {@code column}. */
-    static long micros(RelationalColumn column, Object value) {
+    private static long micros(RelationalColumn column, Object value) {
         if (value instanceof ZonedDateTime) {
             return micros(((ZonedDateTime) value).toInstant());
         }
@@ -99,7 +97,7 @@ public final class TimestampMicrosConverter
 
     private static long micros(Instant instant) {
         return Math.addExact(
-                Math.multiplyExact(instant.getEpochSecond(), MICROS_PER_SECOND),
+                Math.multiplyExact(instant.getEpochSecond(), TemporalText.MICROS_PER_SECOND),
                 instant.getNano() / 1_000);
     }
 }
