@@ -156,48 +156,23 @@ class ValueRenderersTest {
 
     @Test
     void timestampIsWrittenInTheConfiguredZone() {
-        assertThat(
-                        render(
-                                "TIMESTAMP",
-                                "3",
-                                TIMESTAMP_MICROS,
-                                micros("2024-02-29T23:59:59.12Z"),
-                                UTC))
+        assertThat(timestamp("3", "2024-02-29T23:59:59.12Z", UTC))
                 .isEqualTo("2024-02-29 23:59:59.120");
-        assertThat(
-                        render(
-                                "TIMESTAMP",
-                                "3",
-                                TIMESTAMP_MICROS,
-                                micros("2024-02-29T23:59:59.12Z"),
-                                ZoneId.of("Asia/Shanghai")))
+        assertThat(timestamp("3", "2024-02-29T23:59:59.12Z", ZoneId.of("Asia/Shanghai")))
                 .isEqualTo("2024-03-01 07:59:59.120");
         // Daylight saving: the offset is the one in force at that instant.
         ZoneId berlin = ZoneId.of("Europe/Berlin");
-        assertThat(
-                        render(
-                                "TIMESTAMP",
-                                null,
-                                TIMESTAMP_MICROS,
-                                micros("2024-01-15T12:00:00Z"),
-                                berlin))
+        assertThat(timestamp(null, "2024-01-15T12:00:00Z", berlin))
                 .isEqualTo("2024-01-15 13:00:00");
-        assertThat(
-                        render(
-                                "TIMESTAMP",
-                                null,
-                                TIMESTAMP_MICROS,
-                                micros("2024-07-15T12:00:00Z"),
-                                berlin))
+        assertThat(timestamp(null, "2024-07-15T12:00:00Z", berlin))
                 .isEqualTo("2024-07-15 14:00:00");
-        assertThat(
-                        render(
-                                "TIMESTAMP",
-                                null,
-                                TIMESTAMP_MICROS,
-                                micros("1970-01-01T00:00:00Z"),
-                                berlin))
+        assertThat(timestamp(null, "1970-01-01T00:00:00Z", berlin))
                 .isEqualTo("0000-00-00 00:00:00");
+    }
+
+    /** The text of a TIMESTAMP({@code fsp}) holding the instant {@code iso}, in {@code zone}. */
+    private static String timestamp(String fsp, String iso, ZoneId zone) {
+        return render("TIMESTAMP", fsp, TIMESTAMP_MICROS, micros(iso), zone);
     }
 
     @Test
