@@ -79,7 +79,8 @@ class TimestampMicrosConverterTest {
                 .hasMessageContaining("java.lang.Long");
         assertThatThrownBy(() -> timestamp.convert("2024-02-29 23:59:59"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("2024-02-29 23:59:59");
+                .hasMessageContaining("shop.orders.created_at")
+                .hasMessageContaining("'2024-02-29 23:59:59'");
     }
 
     @Test

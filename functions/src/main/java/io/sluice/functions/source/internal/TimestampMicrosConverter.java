@@ -81,9 +81,18 @@ public final class TimestampMicrosConverter
             return micros((Instant) value);
         }
         if (value instanceof String) {
-            return TemporalText.parseIsoInstantMicros((String) value);
+            try {
+                return TemporalText.parseIsoInstantMicros((String) value);
+            } catch (IllegalArgumentException e) {
+                throw unreadable(column, value, e);
+            }
         }
-        throw new IllegalArgumentException(
+        throw unreadable(column, value, null);
+    }
+
+    private static IllegalArgumentException unreadable(
+            RelationalColumn column, Object value, Exception cause) {
+        return new IllegalArgumentException(
                 "TIMESTAMP column "
                         + column.dataCollection()
                         + "."
@@ -92,7 +101,8 @@ public final class TimestampMicrosConverter
                         + value
                         + "' of type "
                         + value.getClass().getName()
-                        + " as an instant");
+                        + " as an instant",
+                cause);
     }
 
     private static long micros(Instant instant) {
