@@ -337,6 +337,89 @@ class ChangeEventDeserializationSchemaTest {
         return builder;
     }
 
+    @Test
+    void warnsOnceWhenASnapshottedTableIsChunkedByATimestamp() {
+        Schema micros = SchemaBuilder.int64().name(TimestampMicrosConverter.SCHEMA_NAME).build();
+        Schema key = SchemaBuilder.struct().name("srv.shop.items.Key").field("ts", micros).build();
+        Schema valueTs =
+                typed(
+                                SchemaBuilder.int64().name(TimestampMicrosConverter.SCHEMA_NAME),
+                                "TIMESTAMP",
+                                null,
+                                null)
+                        .build();
+        Schema row =
+                SchemaBuilder.struct()
+                        .name("srv.shop.items.Value")
+                        .optional()
+                        .field("ts", valueTs)
+                        .build();
+        Envelope envelope = DebeziumRecords.envelope("srv.shop.items.Envelope", row);
+        Struct image = new Struct(row).put("ts", 1_709_251_199_000_000L);
+        Struct tsKey = new Struct(key).put("ts", 1_709_251_199_000_000L);
+        SourceRecord snapshot =
+                record(tsKey, envelope.read(image, source(0, "", 0, 0, null), NOW), envelope);
+        SourceRecord binlog =
+                record(tsKey, envelope.create(image, source(1L, "b", 1, 0, null), NOW), envelope);
+
+        assertThat(
+                        warnings(
+                                () ->
+                                        single(
+                                                new ChangeEventDeserializationSchema(
+                                                        ZoneOffset.UTC),
+                                                binlog)))
+                .isEmpty();
+        ChangeEventDeserializationSchema snapshotting =
+                new ChangeEventDeserializationSchema(ZoneOffset.UTC);
+        assertThat(
+                        warnings(
+                                () -> {
+                                    single(snapshotting, snapshot);
+                                    single(snapshotting, snapshot);
+                                }))
+                .singleElement()
+                .asString()
+                .contains("shop.items")
+                .contains("TIMESTAMP");
+    }
+
+    /** The WARN messages {@link ChangeRecordConverter} logs while {@code action} runs. */
+    private static List<String> warnings(Runnable action) {
+        String name = ChangeRecordConverter.class.getName();
+        List<String> messages = new ArrayList<>();
+        org.apache.logging.log4j.core.appender.AbstractAppender appender =
+                new org.apache.logging.log4j.core.appender.AbstractAppender(
+                        "warnings",
+                        null,
+                        null,
+                        true,
+                        org.apache.logging.log4j.core.config.Property.EMPTY_ARRAY) {
+                    @Override
+                    public void append(org.apache.logging.log4j.core.LogEvent event) {
+                        messages.add(event.getMessage().getFormattedMessage());
+                    }
+                };
+        appender.start();
+        org.apache.logging.log4j.core.LoggerContext context =
+                (org.apache.logging.log4j.core.LoggerContext)
+                        org.apache.logging.log4j.LogManager.getContext(false);
+        org.apache.logging.log4j.core.config.LoggerConfig logger =
+                new org.apache.logging.log4j.core.config.LoggerConfig(
+                        name, org.apache.logging.log4j.Level.WARN, false);
+        logger.addAppender(appender, org.apache.logging.log4j.Level.WARN, null);
+        context.getConfiguration().addLogger(name, logger);
+        context.updateLoggers();
+        try {
+            action.run();
+        } finally {
+            context.getConfiguration().removeLogger(name);
+            context.updateLoggers();
+            appender.stop();
+        }
+        return messages;
+    }
+
     private static Struct row(int id, String name, String price) {
         return new Struct(ROW)
                 .put("id", id)
@@ -353,13 +436,17 @@ class ChangeEventDeserializationSchemaTest {
     }
 
     private static SourceRecord record(Struct value, Envelope envelope) {
+        return record(new Struct(KEY).put("id", 1), value, envelope);
+    }
+
+    private static SourceRecord record(Struct key, Struct value, Envelope envelope) {
         return new SourceRecord(
                 Map.of(),
                 Map.of(),
                 "srv.shop.items",
                 null,
-                KEY,
-                new Struct(KEY).put("id", 1),
+                key.schema(),
+                key,
                 envelope.schema(),
                 value);
     }
