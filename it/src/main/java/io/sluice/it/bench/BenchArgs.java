@@ -35,6 +35,8 @@ final class BenchArgs {
                     "  --no-compare            skip the side-by-side baselines and the funnel",
                     "  --repeat N              rounds of the side by side and funnel, best counts"
                             + " (quick 2, full 3)",
+                    "  --warmup N              rounds of the side by side and funnel run first and"
+                            + " not counted (1)",
                     "  --out FILE              also write the report (markdown) to FILE");
 
     String workload = "mixed-dml";
@@ -52,6 +54,7 @@ final class BenchArgs {
     Duration checkpointInterval = Duration.ofSeconds(1);
     boolean compare = true;
     int repeat;
+    int warmup = 1;
     boolean quick;
     String out;
 
@@ -136,6 +139,9 @@ final class BenchArgs {
                     case "--repeat":
                         repeat = positive(flag, value);
                         break;
+                    case "--warmup":
+                        args.warmup = nonNegative(flag, value);
+                        break;
                     case "--out":
                         args.out = value;
                         break;
@@ -192,6 +198,15 @@ final class BenchArgs {
             values.add(n);
         }
         return values;
+    }
+
+    private static int nonNegative(String flag, String value) {
+        int n = Integer.parseInt(value);
+        if (n < 0) {
+            throw new IllegalArgumentException(
+                    "'" + flag + "' must be zero or more, but is " + value);
+        }
+        return n;
     }
 
     private static int positive(String flag, String value) {

@@ -91,6 +91,11 @@ final class Report {
         return kept == null || candidate.rowsPerSecond() > kept.rowsPerSecond() ? candidate : kept;
     }
 
+    /** How many rounds of {@code pipeline} were counted (warm-up rounds are not). */
+    int roundsCounted(String pipeline) {
+        return rounds.getOrDefault(pipeline, List.of()).size();
+    }
+
     /** Puts the funnel in {@code order}; the source limit and Sluice fill their stages. */
     void funnelInOrder(List<String> order) {
         Map<String, RunResult> ordered = new LinkedHashMap<>();
@@ -221,6 +226,11 @@ final class Report {
             out.append("### Side by side on the same backlog (")
                     .append(sluiceVariant)
                     .append(")\n\n");
+            line(
+                    out,
+                    "Best of %d interleaved rounds, after %d warm-up round(s) not counted.\n",
+                    args.repeat,
+                    args.warmup);
             out.append(
                     "| pipeline | rows/s | every round, k rows/s | CPU-s per M rows (pipeline) |"
                             + " bytes/row | Sluice ÷ this | last output → readable, ms |"

@@ -154,10 +154,12 @@ public final class SluiceBench {
         if (args.compare) {
             cut(Pipelines.Cut.CHANGE_EVENT, base, database, start, stats);
         }
+        // After warm-up rounds the matrix's run is not a round of the side by side.
+        boolean matrixRunCounts = !args.compare || args.warmup == 0;
         for (Variant variant : matrix()) {
             RunResult result = sluice(variant, database, start, stats, null, 0);
             report.matrix(result);
-            if (variant == base) {
+            if (variant == base && matrixRunCounts) {
                 report.sluice(result, variant);
             }
         }
@@ -165,30 +167,38 @@ public final class SluiceBench {
             return;
         }
         // Interleaved rounds, so drift (JIT, other load on the machine) hits every pipeline alike.
-        for (int round = 1; round <= args.repeat; round++) {
-            say("side by side and funnel, round %d of %d", round, args.repeat);
-            if (round > 1) {
-                report.sluice(sluice(base, database, start, stats, null, 0), base);
+        // Warm-up rounds (round <= 0) run every pipeline once more, into a report that is dropped:
+        // each pipeline's own code (Flink SQL's planner and format, Sluice's operators) is compiled
+        // before any round counts.
+        for (int round = 1 - args.warmup; round <= args.repeat; round++) {
+            Report target = round > 0 ? report : new Report(args);
+            if (round > 0) {
+                say("side by side and funnel, round %d of %d", round, args.repeat);
+            } else {
+                say("side by side and funnel, warm-up round (not counted)");
+            }
+            if (round > 1 || !matrixRunCounts) {
+                target.sluice(sluice(base, database, start, stats, null, 0), base);
             }
             // The SQL door, the producer limit and Flink SQL write to Kafka: no RocketMQ twin.
             if (!rocketMq()) {
                 // Right after Sluice, so both meet the same machine state.
-                report.sqlDoor(sqlDoor(base, database, start, stats));
+                target.sqlDoor(sqlDoor(base, database, start, stats));
             }
-            report.sourceLimit(cut(Pipelines.Cut.CHANGE_EVENT, base, database, start, stats));
+            target.sourceLimit(cut(Pipelines.Cut.CHANGE_EVENT, base, database, start, stats));
             if (!rocketMq()) {
-                report.producerLimit(producerLimit(base, stats, pool));
-                report.flinkSql(flinkSql(base, database, start, stats));
+                target.producerLimit(producerLimit(base, stats, pool));
+                target.flinkSql(flinkSql(base, database, start, stats));
             }
-            report.funnel("binlog receive", binlog(start, end, stats, false));
-            report.funnel("event parse", binlog(start, end, stats, true));
-            report.funnel(
+            target.funnel("binlog receive", binlog(start, end, stats, false));
+            target.funnel("event parse", binlog(start, end, stats, true));
+            target.funnel(
                     Pipelines.Cut.DEBEZIUM_RECORD.label,
                     cut(Pipelines.Cut.DEBEZIUM_RECORD, base, database, start, stats));
-            report.funnel(
+            target.funnel(
                     Pipelines.Cut.ROUTED.label,
                     cut(Pipelines.Cut.ROUTED, base, database, start, stats));
-            report.funnel(
+            target.funnel(
                     Pipelines.Cut.ENCODED.label,
                     cut(Pipelines.Cut.ENCODED, base, database, start, stats));
         }

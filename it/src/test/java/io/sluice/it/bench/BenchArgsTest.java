@@ -34,6 +34,16 @@ class BenchArgsTest {
     }
 
     @Test
+    void warmUpRoundsDefaultToOneAndMayBeZero() {
+        assertThat(BenchArgs.parse(new String[0]).warmup).isEqualTo(1);
+        assertThat(BenchArgs.parse(new String[] {"--quick"}).warmup).isEqualTo(1);
+        assertThat(BenchArgs.parse(new String[] {"--warmup", "0"}).warmup).isZero();
+        assertThatThrownBy(() -> BenchArgs.parse(new String[] {"--warmup", "-1"}))
+                .hasMessageContaining("--warmup")
+                .hasMessageContaining("-1");
+    }
+
+    @Test
     void theSqlOptionsCarryEveryProperty() {
         assertThat(Pipelines.sqlProperties(Map.of("compression.type", "lz4")))
                 .isEqualTo(", 'properties.compression.type' = 'lz4'");

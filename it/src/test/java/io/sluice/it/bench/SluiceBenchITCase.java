@@ -51,6 +51,21 @@ class SluiceBenchITCase {
         assertThat(sluice.resources.cpuByGroup())
                 .containsKey(sluice.resources.busiestThread().group());
 
+        // The default warm-up round ran every pipeline once more and counted none of it; the
+        // matrix's run came before it, so the side by side has a Sluice run of its own.
+        for (String pipeline :
+                List.of(
+                        "Sluice",
+                        "Sluice SQL door",
+                        "cut after conversion to ChangeEvent",
+                        "producer limit",
+                        "Flink SQL canal-json",
+                        "cut after routing")) {
+            assertThat(report.roundsCounted(pipeline)).as(pipeline).isEqualTo(1);
+        }
+        assertThat(report.sluice()).isNotSameAs(sluice);
+        assertThat(report.sluice().messages).isEqualTo(sluice.rows);
+
         assertThat(report.sourceLimit().messages).isEqualTo(sluice.rows);
         assertThat(report.producerLimitResult().messages).isEqualTo(sluice.rows);
         // A bounded job: its tasks have finished by the time the last message is read.
@@ -99,6 +114,7 @@ class SluiceBenchITCase {
                 .contains("CPU by thread group")
                 .contains("Ceilings")
                 .contains("Without the final commit's wait")
+                .contains("Best of 1 interleaved rounds, after 1 warm-up round(s) not counted.")
                 .doesNotContain("NaN");
     }
 
@@ -113,7 +129,8 @@ class SluiceBenchITCase {
                             "--topics", "2",
                             "--partitions", "3",
                             "--guarantees", "exactly-once",
-                            "--repeat", "1"
+                            "--repeat", "1",
+                            "--warmup", "0"
                         });
 
         Report report = new SluiceBench(args).run();
@@ -121,6 +138,9 @@ class SluiceBenchITCase {
         List<RunResult> matrix = report.matrixResults();
         assertThat(matrix).hasSize(1);
         RunResult sluice = matrix.get(0);
+        // Without warm-up rounds the matrix's run is the side by side's first round.
+        assertThat(report.sluice()).isSameAs(sluice);
+        assertThat(report.roundsCounted("Sluice")).isEqualTo(1);
         assertThat(sluice.sink).isEqualTo("rocketmq");
         assertThat(sluice.rows).isGreaterThanOrEqualTo(2000);
         assertThat(sluice.messages).as("exactly once: one message per row").isEqualTo(sluice.rows);
