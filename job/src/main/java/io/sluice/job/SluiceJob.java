@@ -132,6 +132,7 @@ public final class SluiceJob {
                 changes.flatMap(
                                 new ChangeNormalizer(
                                         routeChained ? 1 : parallelism.route,
+                                        !routeChained || parallelism.encodeFannedIn(),
                                         HeartbeatTable.from(config).orElse(null),
                                         SnapshotEstimate.rows(config)))
                         .returns(new RoutedChangeTypeInfo())

@@ -5,7 +5,11 @@ import org.apache.flink.runtime.jobgraph.JobGraph;
 import org.apache.flink.runtime.jobgraph.JobVertex;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.flink.streaming.api.graph.StreamGraph;
+import org.apache.flink.streaming.api.graph.StreamNode;
+import org.apache.flink.streaming.api.operators.SimpleUdfStreamOperatorFactory;
 
+import io.sluice.functions.normalize.ChangeNormalizer;
 import io.sluice.functions.route.PartitionCounts;
 import io.sluice.functions.source.MySqlSourceFactory;
 import io.sluice.job.config.JobConfigLoader;
@@ -30,6 +34,20 @@ class SluiceJobTest {
 
         assertThat(names(vertices)).containsExactly(SOURCE_TO_ENCODE + " -> Kafka sink: Writer");
         assertThat(vertices.get(0).getParallelism()).isEqualTo(4);
+        assertThat(normalizer(4).hashesKeys()).as("no keyed exchange reads the hash").isFalse();
+    }
+
+    @Test
+    void anEncoderAtAnotherParallelismIsKeyedAndRowsCarryTheirHash() {
+        // The route defaults to the encoder's parallelism: pinned to the source's, it stays
+        // chained.
+        String[] encodeAt3 = {"--set", "parallelism.route=4", "--set", "parallelism.encode=3"};
+        List<JobVertex> vertices = vertices(4, encodeAt3);
+
+        assertThat(names(vertices))
+                .containsExactly(
+                        SOURCE + " -> Route", "Encode canal-flat", OWNERS + "Kafka sink: Writer");
+        assertThat(normalizer(4, encodeAt3).hashesKeys()).isTrue();
     }
 
     @Test
@@ -61,6 +79,7 @@ class SluiceJobTest {
 
         assertThat(names(vertices)).containsExactly(SOURCE, ROUTE, OWNERS + "Kafka sink: Writer");
         assertThat(vertices.get(1).getParallelism()).isEqualTo(3);
+        assertThat(normalizer(4, "--set", "parallelism.route=3").hashesKeys()).isTrue();
     }
 
     @Test
@@ -70,9 +89,27 @@ class SluiceJobTest {
         assertThat(names(vertices)).containsExactly(SOURCE, ROUTE, OWNERS + "Kafka sink: Writer");
         assertThat(vertices.get(0).getParallelism()).isEqualTo(1);
         assertThat(vertices.get(1).getParallelism()).isEqualTo(2);
+        assertThat(normalizer(2, "--set", "parallelism.source=1").hashesKeys()).isTrue();
     }
 
     private static List<JobVertex> vertices(int parallelism, String... overrides) {
+        JobGraph graph = streamGraph(parallelism, overrides).getJobGraph();
+        List<JobVertex> vertices = new ArrayList<>();
+        graph.getVerticesSortedTopologicallyFromSources().forEach(vertices::add);
+        return vertices;
+    }
+
+    private static ChangeNormalizer normalizer(int parallelism, String... overrides) {
+        StreamNode node =
+                streamGraph(parallelism, overrides).getStreamNodes().stream()
+                        .filter(n -> n.getOperatorName().equals("Normalize changes"))
+                        .findFirst()
+                        .orElseThrow();
+        return (ChangeNormalizer)
+                ((SimpleUdfStreamOperatorFactory<?>) node.getOperatorFactory()).getUserFunction();
+    }
+
+    private static StreamGraph streamGraph(int parallelism, String... overrides) {
         List<String> args = new ArrayList<>();
         for (String setting :
                 new String[] {
@@ -98,10 +135,7 @@ class SluiceJobTest {
                         (PartitionCounts.Factory) () -> null,
                         config)
                 .build(env);
-        JobGraph graph = env.getStreamGraph().getJobGraph();
-        List<JobVertex> vertices = new ArrayList<>();
-        graph.getVerticesSortedTopologicallyFromSources().forEach(vertices::add);
-        return vertices;
+        return env.getStreamGraph();
     }
 
     private static List<String> names(List<JobVertex> vertices) {

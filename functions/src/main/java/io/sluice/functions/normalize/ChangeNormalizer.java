@@ -1,6 +1,7 @@
 package io.sluice.functions.normalize;
 
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichFlatMapFunction;
 import org.apache.flink.metrics.MetricGroup;
@@ -16,11 +17,12 @@ import javax.annotation.Nullable;
 
 /**
  * The first step after the source, chained to it: splits primary-key changes ({@link
- * PrimaryKeyChangeSplitter}), hashes each row's table and primary key once for every later
- * exchange, and sends each statement to every route subtask, so that on each path it follows the
- * rows of its table sent before it (one copy when the route is chained to this operator: then this
- * subtask's own path is the only one). Also measures what the source delivers (metric group {@code
- * sluice}): rows, transactions, lag and snapshot progress.
+ * PrimaryKeyChangeSplitter}), hashes each row's table and primary key once for every later keyed
+ * exchange (none when the whole pipeline is chained: then the hash is left 0, as nothing reads it),
+ * and sends each statement to every route subtask, so that on each path it follows the rows of its
+ * table sent before it (one copy when the route is chained to this operator: then this subtask's
+ * own path is the only one). Also measures what the source delivers (metric group {@code sluice}):
+ * rows, transactions, lag and snapshot progress.
  *
  * <p>With a {@link HeartbeatTable}, subtask 0 writes it on a timer and every subtask drops its rows
  * after taking their binlog time for the lag.
@@ -31,6 +33,7 @@ public final class ChangeNormalizer extends RichFlatMapFunction<ChangeEvent, Rou
     private static final long serialVersionUID = 1L;
 
     private final int routeParallelism;
+    private final boolean keyed;
     @Nullable private final HeartbeatTable heartbeat;
     private final long snapshotRowsEstimate;
 
@@ -44,22 +47,28 @@ public final class ChangeNormalizer extends RichFlatMapFunction<ChangeEvent, Rou
      * @param routeParallelism how many route subtasks each statement must reach
      */
     public ChangeNormalizer(int routeParallelism) {
-        this(routeParallelism, null, 0);
+        this(routeParallelism, true, null, 0);
     }
 
     /**
      * @param routeParallelism how many route subtasks each statement must reach: the route's
      *     parallelism behind an exchange, 1 when the route is chained to this operator
+     * @param keyed whether an exchange keyed by table and primary key follows (to the route, or
+     *     from it to the encoder), which reads each row's hash
      * @param heartbeat the heartbeat table to write and drop, or null for none
      * @param snapshotRowsEstimate rows the snapshot is expected to read, reported by subtask 0
      */
     public ChangeNormalizer(
-            int routeParallelism, @Nullable HeartbeatTable heartbeat, long snapshotRowsEstimate) {
+            int routeParallelism,
+            boolean keyed,
+            @Nullable HeartbeatTable heartbeat,
+            long snapshotRowsEstimate) {
         if (routeParallelism < 1) {
             throw new IllegalArgumentException(
                     "routeParallelism must be at least 1, but was " + routeParallelism);
         }
         this.routeParallelism = routeParallelism;
+        this.keyed = keyed;
         this.heartbeat = heartbeat;
         this.snapshotRowsEstimate = snapshotRowsEstimate;
     }
@@ -98,7 +107,7 @@ public final class ChangeNormalizer extends RichFlatMapFunction<ChangeEvent, Rou
         }
         progress.record(change, System.currentTimeMillis());
         if (change.isDdl()) {
-            int hash = ChangeEventKeySelector.hashOf(change);
+            int hash = hashOf(change);
             for (int target = 0; target < routeParallelism; target++) {
                 out.collect(RoutedChange.unrouted(change, hash, target, routeParallelism));
             }
@@ -108,13 +117,21 @@ public final class ChangeNormalizer extends RichFlatMapFunction<ChangeEvent, Rou
         splitter.flatMap(change, rows);
     }
 
+    /** Whether rows carry their key hash: only when a keyed exchange follows. */
+    @VisibleForTesting
+    public boolean hashesKeys() {
+        return keyed;
+    }
+
+    private int hashOf(ChangeEvent change) {
+        return keyed ? ChangeEventKeySelector.hashOf(change) : 0;
+    }
+
     /** Wraps each (possibly split) row with its key hash. */
     private final class RowCollector implements Collector<ChangeEvent> {
         @Override
         public void collect(ChangeEvent row) {
-            out.collect(
-                    RoutedChange.unrouted(
-                            row, ChangeEventKeySelector.hashOf(row), RoutedChange.NO_TARGET, 0));
+            out.collect(RoutedChange.unrouted(row, hashOf(row), RoutedChange.NO_TARGET, 0));
         }
 
         @Override

@@ -5,6 +5,7 @@ import org.apache.flink.metrics.testutils.MetricListener;
 import org.apache.flink.streaming.api.operators.StreamFlatMap;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 
+import io.sluice.functions.encode.ChangeEventKeySelector;
 import io.sluice.functions.route.RoutedChange;
 import io.sluice.functions.source.HeartbeatTable;
 import io.sluice.functions.source.MySqlSourceOptions;
@@ -74,6 +75,34 @@ class ChangeNormalizerTest {
             assertThat(out.subList(3, 5))
                     .allSatisfy(c -> assertThat(c.target()).isEqualTo(RoutedChange.NO_TARGET));
             assertThat(out.get(3).keyHash()).isNotEqualTo(out.get(4).keyHash());
+            assertThat(out.subList(3, 5))
+                    .allSatisfy(
+                            c ->
+                                    assertThat(c.keyHash())
+                                            .isEqualTo(ChangeEventKeySelector.hashOf(c.change())));
+        }
+    }
+
+    @Test
+    void withoutAKeyedExchangeRowsAreNotHashed() throws Exception {
+        ChangeEvent keyChange =
+                ChangeEvent.builder(ITEMS, ChangeType.UPDATE)
+                        .before(row(1, "a"))
+                        .after(row(2, "a"))
+                        .binlog("bin.000001", 500, 0)
+                        .build();
+        ChangeNormalizer chained = new ChangeNormalizer(1, false, null, 0);
+        assertThat(chained.hashesKeys()).isFalse();
+        try (OneInputStreamOperatorTestHarness<ChangeEvent, RoutedChange> harness =
+                new OneInputStreamOperatorTestHarness<>(
+                        new StreamFlatMap<>(chained), new ChangeEventSerializer())) {
+            harness.setup(new RoutedChangeSerializer());
+            harness.open();
+            harness.processElement(keyChange, 0);
+
+            assertThat(harness.extractOutputValues())
+                    .extracting(RoutedChange::keyHash)
+                    .containsExactly(0, 0);
         }
     }
 
@@ -128,7 +157,10 @@ class ChangeNormalizerTest {
         // Subtask 1 of 2: only subtask 0 writes the table, so no database is needed here.
         try (OneInputStreamOperatorTestHarness<ChangeEvent, RoutedChange> harness =
                 new OneInputStreamOperatorTestHarness<>(
-                        new StreamFlatMap<>(new ChangeNormalizer(1, heartbeat, 0)), 2, 2, 1)) {
+                        new StreamFlatMap<>(new ChangeNormalizer(1, false, heartbeat, 0)),
+                        2,
+                        2,
+                        1)) {
             harness.setup(new RoutedChangeSerializer());
             harness.open();
             harness.processElement(insert(1, "bin.000001", 100, now - 600_000), 0);
