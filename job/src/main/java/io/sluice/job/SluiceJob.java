@@ -229,6 +229,9 @@ public final class SluiceJob {
         Configuration pipeline = new Configuration();
         // No Kryo: every type on the way must have a Flink serializer.
         pipeline.set(PipelineOptions.GENERIC_TYPES, false);
+        // Changes, routed changes and messages are immutable and their serializers copy by
+        // reference: a copying chain would only wrap each record anew at every chained operator.
+        pipeline.set(PipelineOptions.OBJECT_REUSE, true);
         // Statement copies are merged between barriers (PartitionOwnerFunction).
         pipeline.set(CheckpointingOptions.ENABLE_UNALIGNED, false);
         config.getOptional(JobOptions.CHECKPOINT_STORAGE)

@@ -51,6 +51,16 @@ class SluiceJobTest {
     }
 
     @Test
+    void theJobPassesRecordsByReferenceAndNeverFallsBackToKryo() {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        SluiceJob.configure(env, new Configuration());
+
+        assertThat(env.getConfig().isObjectReuseEnabled()).isTrue();
+        assertThat(env.getConfig().hasGenericTypesDisabled()).isTrue();
+        assertThat(env.getCheckpointConfig().isUnalignedCheckpointsEnabled()).isFalse();
+    }
+
+    @Test
     void aSinkAtAnotherParallelismIsReachedThroughThePartitionOwners() {
         List<JobVertex> vertices = vertices(4, "--set", "parallelism.sink=2");
 

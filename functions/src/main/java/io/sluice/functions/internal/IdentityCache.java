@@ -20,6 +20,11 @@ public final class IdentityCache<K, V> {
     private final Function<? super K, ? extends V> derive;
     private final Map<K, V> values = new IdentityHashMap<>();
 
+    // The last key looked up and its value: rows come in runs of one table, and one row's path
+    // often asks twice for the same schema.
+    private K lastKey;
+    private V lastValue;
+
     /**
      * @param maxEntries entries kept before the cache is emptied
      * @param derive computes the value of a key not yet cached; must not return null
@@ -35,6 +40,9 @@ public final class IdentityCache<K, V> {
 
     /** The value of {@code key}, derived on first sight of this instance. */
     public V get(K key) {
+        if (key == lastKey && lastValue != null) {
+            return lastValue;
+        }
         V value = values.get(key);
         if (value == null) {
             if (values.size() >= maxEntries) {
@@ -43,6 +51,8 @@ public final class IdentityCache<K, V> {
             value = derive.apply(key);
             values.put(key, value);
         }
+        lastKey = key;
+        lastValue = value;
         return value;
     }
 

@@ -50,6 +50,20 @@ class IdentityCacheTest {
     }
 
     @Test
+    void alternatingKeysAreEachDerivedOnce() {
+        String a = new String("a");
+        String b = new String("bb");
+        for (int i = 0; i < 3; i++) {
+            assertThat(cache.get(a)).isEqualTo(1);
+            assertThat(cache.get(a)).isEqualTo(1);
+            assertThat(cache.get(b)).isEqualTo(2);
+        }
+        assertThat(derived).containsExactly("a", "bb");
+        assertThat(cache.get(new String("a"))).isEqualTo(1);
+        assertThat(derived).containsExactly("a", "bb", "a");
+    }
+
+    @Test
     void refusesABoundBelowOne() {
         assertThatThrownBy(() -> new IdentityCache<String, Integer>(0, String::length))
                 .hasMessageContaining("at least 1 entry, not 0");
