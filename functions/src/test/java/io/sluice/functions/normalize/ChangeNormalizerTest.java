@@ -43,6 +43,15 @@ class ChangeNormalizerTest {
                 .build();
     }
 
+    /** An UPDATE of the primary key, which Normalize splits into a DELETE and an INSERT. */
+    private static ChangeEvent keyChange() {
+        return ChangeEvent.builder(ITEMS, ChangeType.UPDATE)
+                .before(row(1, "a"))
+                .after(row(2, "a"))
+                .binlog("bin.000001", 500, 0)
+                .build();
+    }
+
     @Test
     void statementsGoToEveryRouteSubtaskAndRowsCarryTheirKeyHash() throws Exception {
         ChangeEvent alter =
@@ -50,12 +59,7 @@ class ChangeNormalizerTest {
                         .sql("ALTER TABLE items ADD c INT")
                         .binlog("bin.000001", 400, 0)
                         .build();
-        ChangeEvent keyChange =
-                ChangeEvent.builder(ITEMS, ChangeType.UPDATE)
-                        .before(row(1, "a"))
-                        .after(row(2, "a"))
-                        .binlog("bin.000001", 500, 0)
-                        .build();
+        ChangeEvent keyChange = keyChange();
         try (OneInputStreamOperatorTestHarness<ChangeEvent, RoutedChange> harness =
                 new OneInputStreamOperatorTestHarness<>(
                         new StreamFlatMap<>(new ChangeNormalizer(3)),
@@ -85,12 +89,7 @@ class ChangeNormalizerTest {
 
     @Test
     void withoutAKeyedExchangeRowsAreNotHashed() throws Exception {
-        ChangeEvent keyChange =
-                ChangeEvent.builder(ITEMS, ChangeType.UPDATE)
-                        .before(row(1, "a"))
-                        .after(row(2, "a"))
-                        .binlog("bin.000001", 500, 0)
-                        .build();
+        ChangeEvent keyChange = keyChange();
         ChangeNormalizer chained = new ChangeNormalizer(1, false, null, 0);
         assertThat(chained.hashesKeys()).isFalse();
         try (OneInputStreamOperatorTestHarness<ChangeEvent, RoutedChange> harness =
