@@ -67,6 +67,8 @@ class SluiceJobTest {
         assertThat(names(vertices))
                 .containsExactly(SOURCE_TO_ENCODE, OWNERS + "Kafka sink: Writer");
         assertThat(vertices.get(1).getParallelism()).isEqualTo(2);
+        // The owners are keyed by topic and partition, not by the row's hash.
+        assertThat(normalizer(4, "--set", "parallelism.sink=2").hashesKeys()).isFalse();
     }
 
     @Test

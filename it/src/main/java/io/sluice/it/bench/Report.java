@@ -228,9 +228,10 @@ final class Report {
                     .append(")\n\n");
             line(
                     out,
-                    "Best of %d interleaved rounds, after %d warm-up round(s) not counted.\n",
+                    "Best of %d interleaved rounds, after %d warm-up round(s) not counted.",
                     args.repeat,
                     args.warmup);
+            out.append('\n');
             out.append(
                     "| pipeline | rows/s | every round, k rows/s | CPU-s per M rows (pipeline) |"
                             + " bytes/row | Sluice ÷ this | last output → readable, ms |"
