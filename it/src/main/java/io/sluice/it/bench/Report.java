@@ -275,6 +275,14 @@ final class Report {
                                     Locale.ROOT,
                                     ", Sluice ÷ Flink SQL %.2f×",
                                     paceRatio(sluice, flinkSql)));
+            line(
+                    out,
+                    "Round by round (each round runs its pipelines back to back, so drift between"
+                            + " rounds cancels; a diagnostic): Sluice ÷ source limit %s%s",
+                    roundByRound(sluice, sourceLimit, 100, "%.0f%%"),
+                    flinkSql == null
+                            ? ""
+                            : "; Sluice ÷ Flink SQL " + roundByRound(sluice, flinkSql, 1, "%.2f×"));
             if (sqlDoor != null) {
                 line(
                         out,
@@ -436,6 +444,43 @@ final class Report {
                         String.format(Locale.ROOT, "%.2f×", ratio(sluice, r)),
                         r.tailMillis,
                         r.rowsPerSecondToLastOutput()));
+    }
+
+    /** Each counted round's ratio of {@code r} to {@code base}, then their median. */
+    private String roundByRound(RunResult r, RunResult base, double scale, String format) {
+        List<Double> ratios =
+                roundRatios(
+                        rounds.getOrDefault(r.pipeline, List.of()),
+                        rounds.getOrDefault(base.pipeline, List.of()));
+        if (ratios.isEmpty()) {
+            return "-";
+        }
+        StringBuilder text = new StringBuilder();
+        for (double ratio : ratios) {
+            if (text.length() > 0) {
+                text.append(" / ");
+            }
+            text.append(String.format(Locale.ROOT, format, scale * ratio));
+        }
+        return text.append(
+                        String.format(
+                                Locale.ROOT, " (median " + format + ")", scale * median(ratios)))
+                .toString();
+    }
+
+    /** Round i of {@code numerator} over round i of {@code denominator}, for the rounds of both. */
+    static List<Double> roundRatios(List<Double> numerator, List<Double> denominator) {
+        List<Double> ratios = new ArrayList<>();
+        for (int i = 0; i < Math.min(numerator.size(), denominator.size()); i++) {
+            ratios.add(numerator.get(i) / denominator.get(i));
+        }
+        return ratios;
+    }
+
+    static double median(List<Double> values) {
+        double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        int middle = sorted.length / 2;
+        return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
     }
 
     private String roundsOf(RunResult r) {

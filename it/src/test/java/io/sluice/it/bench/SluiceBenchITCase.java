@@ -115,6 +115,9 @@ class SluiceBenchITCase {
                 .contains("Ceilings")
                 .contains("Without the final commit's wait")
                 .contains("Best of 1 interleaved rounds, after 1 warm-up round(s) not counted.")
+                .containsPattern(
+                        "Round by round .*: Sluice ÷ source limit \\d+% \\(median \\d+%\\);"
+                                + " Sluice ÷ Flink SQL \\d+\\.\\d\\d× \\(median")
                 .doesNotContain("NaN");
     }
 
