@@ -6,6 +6,7 @@ import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.data.Sche
 import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.data.Struct;
 import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.source.SourceRecord;
+import org.apache.flink.testutils.logging.LoggerAuditingExtension;
 import org.apache.flink.util.InstantiationUtil;
 
 import io.debezium.data.Envelope;
@@ -16,6 +17,7 @@ import io.sluice.serializers.event.ChangeEvent;
 import io.sluice.serializers.event.ChangeType;
 import io.sluice.serializers.event.TableSchema;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.math.BigDecimal;
 import java.sql.Types;
@@ -27,6 +29,7 @@ import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.slf4j.event.Level.WARN;
 
 /** The whole conversion on hand-built records shaped like Flink CDC 3.5's (Debezium 1.9). */
 class ChangeEventDeserializationSchemaTest {
@@ -56,6 +59,11 @@ class ChangeEventDeserializationSchemaTest {
             DebeziumRecords.envelope("srv.shop.items.Envelope", ROW);
 
     private static final Instant NOW = Instant.ofEpochMilli(5L);
+
+    /** What the conversion warns about, per test. */
+    @RegisterExtension
+    final LoggerAuditingExtension converterLog =
+            new LoggerAuditingExtension(ChangeRecordConverter.class, WARN);
 
     private final ChangeEventDeserializationSchema schema =
             new ChangeEventDeserializationSchema(ZoneOffset.UTC);
@@ -362,62 +370,17 @@ class ChangeEventDeserializationSchemaTest {
         SourceRecord binlog =
                 record(tsKey, envelope.create(image, source(1L, "b", 1, 0, null), NOW), envelope);
 
-        assertThat(
-                        warnings(
-                                () ->
-                                        single(
-                                                new ChangeEventDeserializationSchema(
-                                                        ZoneOffset.UTC),
-                                                binlog)))
-                .isEmpty();
+        single(new ChangeEventDeserializationSchema(ZoneOffset.UTC), binlog);
+        assertThat(converterLog.getMessages()).isEmpty();
         ChangeEventDeserializationSchema snapshotting =
                 new ChangeEventDeserializationSchema(ZoneOffset.UTC);
-        assertThat(
-                        warnings(
-                                () -> {
-                                    single(snapshotting, snapshot);
-                                    single(snapshotting, snapshot);
-                                }))
+        single(snapshotting, snapshot);
+        single(snapshotting, snapshot);
+        assertThat(converterLog.getMessages())
                 .singleElement()
                 .asString()
                 .contains("shop.items")
                 .contains("TIMESTAMP");
-    }
-
-    /** The WARN messages {@link ChangeRecordConverter} logs while {@code action} runs. */
-    private static List<String> warnings(Runnable action) {
-        String name = ChangeRecordConverter.class.getName();
-        List<String> messages = new ArrayList<>();
-        org.apache.logging.log4j.core.appender.AbstractAppender appender =
-                new org.apache.logging.log4j.core.appender.AbstractAppender(
-                        "warnings",
-                        null,
-                        null,
-                        true,
-                        org.apache.logging.log4j.core.config.Property.EMPTY_ARRAY) {
-                    @Override
-                    public void append(org.apache.logging.log4j.core.LogEvent event) {
-                        messages.add(event.getMessage().getFormattedMessage());
-                    }
-                };
-        appender.start();
-        org.apache.logging.log4j.core.LoggerContext context =
-                (org.apache.logging.log4j.core.LoggerContext)
-                        org.apache.logging.log4j.LogManager.getContext(false);
-        org.apache.logging.log4j.core.config.LoggerConfig logger =
-                new org.apache.logging.log4j.core.config.LoggerConfig(
-                        name, org.apache.logging.log4j.Level.WARN, false);
-        logger.addAppender(appender, org.apache.logging.log4j.Level.WARN, null);
-        context.getConfiguration().addLogger(name, logger);
-        context.updateLoggers();
-        try {
-            action.run();
-        } finally {
-            context.getConfiguration().removeLogger(name);
-            context.updateLoggers();
-            appender.stop();
-        }
-        return messages;
     }
 
     private static Struct row(int id, String name, String price) {
