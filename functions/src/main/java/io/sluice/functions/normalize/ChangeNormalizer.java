@@ -18,11 +18,11 @@ import javax.annotation.Nullable;
 /**
  * The first step after the source, chained to it: splits primary-key changes ({@link
  * PrimaryKeyChangeSplitter}), hashes each row's table and primary key once for every later keyed
- * exchange (none when the whole pipeline is chained: then the hash is left 0, as nothing reads it),
- * and sends each statement to every route subtask, so that on each path it follows the rows of its
- * table sent before it (one copy when the route is chained to this operator: then this subtask's
- * own path is the only one). Also measures what the source delivers (metric group {@code sluice}):
- * rows, transactions, lag and snapshot progress.
+ * exchange (left 0 when none follows, as in the chained shapes, since nothing reads it), and sends
+ * each statement to every route subtask, so that on each path it follows the rows of its table sent
+ * before it (one copy when the route is chained to this operator: then this subtask's own path is
+ * the only one). Also measures what the source delivers (metric group {@code sluice}): rows,
+ * transactions, lag and snapshot progress.
  *
  * <p>With a {@link HeartbeatTable}, subtask 0 writes it on a timer and every subtask drops its rows
  * after taking their binlog time for the lag.

@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.StringJoiner;
 
 /** Collects a benchmark run's results and renders them as markdown tables. */
 final class Report {
@@ -455,17 +456,17 @@ final class Report {
         if (ratios.isEmpty()) {
             return "-";
         }
-        StringBuilder text = new StringBuilder();
-        for (double ratio : ratios) {
-            if (text.length() > 0) {
-                text.append(" / ");
-            }
-            text.append(String.format(Locale.ROOT, format, scale * ratio));
+        return slashed(ratios, scale, format)
+                + String.format(Locale.ROOT, " (median " + format + ")", scale * median(ratios));
+    }
+
+    /** Each value times {@code scale} in {@code format}, separated by " / ". */
+    private static String slashed(List<Double> values, double scale, String format) {
+        StringJoiner text = new StringJoiner(" / ");
+        for (double value : values) {
+            text.add(String.format(Locale.ROOT, format, scale * value));
         }
-        return text.append(
-                        String.format(
-                                Locale.ROOT, " (median " + format + ")", scale * median(ratios)))
-                .toString();
+        return text.toString();
     }
 
     /** Round i of {@code numerator} over round i of {@code denominator}, for the rounds of both. */
@@ -485,17 +486,7 @@ final class Report {
 
     private String roundsOf(RunResult r) {
         List<Double> all = rounds.get(r.pipeline);
-        if (all == null) {
-            return "-";
-        }
-        StringBuilder text = new StringBuilder();
-        for (double rate : all) {
-            if (text.length() > 0) {
-                text.append(" / ");
-            }
-            text.append(String.format(Locale.ROOT, "%.0f", rate / 1000));
-        }
-        return text.toString();
+        return all == null ? "-" : slashed(all, 0.001, "%.0f");
     }
 
     /** A share in percent; "n/a" when the job ended before its metrics could be read. */
