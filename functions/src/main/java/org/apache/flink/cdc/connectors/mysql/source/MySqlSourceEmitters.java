@@ -3,6 +3,7 @@ package org.apache.flink.cdc.connectors.mysql.source;
 import org.apache.flink.cdc.debezium.DebeziumDeserializationSchema;
 
 import io.sluice.functions.source.internal.BinlogBatchRecordEmitter;
+import io.sluice.functions.source.internal.MemoizedFilterConfigFactory;
 
 /**
  * Sluice's way to {@link MySqlSource}'s package-private constructor that takes the reader's record
@@ -15,12 +16,13 @@ public final class MySqlSourceEmitters {
 
     /**
      * {@code source} with the same configuration, whose reader stores the binlog position once per
-     * batch ({@link BinlogBatchRecordEmitter}).
+     * batch ({@link BinlogBatchRecordEmitter}) and asks the table filter once per table ({@link
+     * MemoizedFilterConfigFactory}).
      */
     public static <T> MySqlSource<T> withBinlogBatchEmitter(
             MySqlSource<T> source, DebeziumDeserializationSchema<T> deserializer) {
         return new MySqlSource<>(
-                source.getConfigFactory(),
+                new MemoizedFilterConfigFactory(source.getConfigFactory()),
                 deserializer,
                 (metrics, config) ->
                         new BinlogBatchRecordEmitter<>(
