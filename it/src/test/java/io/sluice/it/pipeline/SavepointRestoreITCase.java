@@ -17,7 +17,7 @@ import io.sluice.it.server.MariaDbServer;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -35,9 +35,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Stop-with-savepoint and restore: everything before the savepoint is committed when the job stops;
  * changes made while it is stopped and after the restore arrive exactly once; nothing from before
  * the savepoint is written again (no second snapshot, no replayed binlog). The restored job is one
- * chained task per source subtask; the first job has that shape too, or routes at parallelism 1
- * behind a keyed exchange and writes through the partition owners, so a savepoint of that shape
- * (and of Sluice before the chained shape) restores into it.
+ * chained task per source subtask, at parallelism 2. The first job has that shape too; or routes at
+ * parallelism 1 behind a keyed exchange and writes through the partition owners, so a savepoint of
+ * that shape (and of Sluice before the chained shape) restores into it; or runs everything at
+ * parallelism 1 (scaling up); or writes with 3 sink subtasks (scaling the sink down: the savepoint
+ * holds the state of more writers than the restored job has).
  */
 class SavepointRestoreITCase {
 
@@ -50,10 +52,11 @@ class SavepointRestoreITCase {
     private static final int PARTITIONS = 3;
     private static final Duration WAIT = Duration.ofMinutes(3);
 
-    @ParameterizedTest(name = "first job: route and encode at parallelism {0}")
-    @ValueSource(ints = {2, 1})
+    @ParameterizedTest(name = "first job: source {0}, route and encode {1}, sink {2}")
+    @CsvSource({"2, 2, 2", "2, 1, 2", "1, 1, 1", "2, 2, 3"})
     void restoredJobWritesExactlyTheChangesAfterTheSavepoint(
-            int firstRoute, @TempDir Path savepoints) throws Exception {
+            int firstSource, int firstRoute, int firstSink, @TempDir Path savepoints)
+            throws Exception {
         MariaDbServer mariaDb = MARIADB.server();
         String database = mariaDb.createDatabase("savepoint", "ddl/counters.sql");
         List<String> before = new ArrayList<>();
@@ -75,8 +78,10 @@ class SavepointRestoreITCase {
                         "parallelism.sink=2");
 
         Configuration firstConfig = new Configuration(config);
+        firstConfig.setString("parallelism.source", Integer.toString(firstSource));
         firstConfig.setString("parallelism.route", Integer.toString(firstRoute));
         firstConfig.setString("parallelism.encode", Integer.toString(firstRoute));
+        firstConfig.setString("parallelism.sink", Integer.toString(firstSink));
         JobClient first = start(new Configuration(), firstConfig, "savepoint-first-" + database);
         String savepoint;
         try {
