@@ -1,7 +1,9 @@
 package io.sluice.functions.source.internal;
 
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.cdc.connectors.mysql.source.config.MySqlSourceConfig;
 
+import io.debezium.relational.RelationalTableFilters;
 import io.debezium.relational.TableId;
 import io.debezium.relational.Tables;
 
@@ -19,6 +21,9 @@ import java.util.concurrent.ConcurrentHashMap;
 @Internal
 public final class MemoizedTableFilter implements Tables.TableFilter {
 
+    /** Distinct tables whose answer is kept, per source configuration. */
+    static final int MAX_TABLES = 10_000;
+
     private final Tables.TableFilter filter;
     private final int maxTables;
     private final Map<TableId, Boolean> answers = new ConcurrentHashMap<>();
@@ -30,6 +35,13 @@ public final class MemoizedTableFilter implements Tables.TableFilter {
         }
         this.filter = filter;
         this.maxTables = maxTables;
+    }
+
+    /** Replaces {@code config}'s table filter with a memoized one that answers as it did. */
+    public static void install(MySqlSourceConfig config) {
+        RelationalTableFilters filters = config.getMySqlConnectorConfig().getTableFilters();
+        filters.setDataCollectionFilters(
+                new MemoizedTableFilter(filters.dataCollectionFilter(), MAX_TABLES));
     }
 
     @Override

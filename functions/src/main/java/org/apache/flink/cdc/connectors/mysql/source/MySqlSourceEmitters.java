@@ -3,7 +3,7 @@ package org.apache.flink.cdc.connectors.mysql.source;
 import org.apache.flink.cdc.debezium.DebeziumDeserializationSchema;
 
 import io.sluice.functions.source.internal.BinlogBatchRecordEmitter;
-import io.sluice.functions.source.internal.MemoizedFilterConfigFactory;
+import io.sluice.functions.source.internal.MemoizedTableFilter;
 
 /**
  * Sluice's way to {@link MySqlSource}'s package-private constructor that takes the reader's record
@@ -17,15 +17,24 @@ public final class MySqlSourceEmitters {
     /**
      * {@code source} with the same configuration, whose reader stores the binlog position once per
      * batch ({@link BinlogBatchRecordEmitter}) and asks the table filter once per table ({@link
-     * MemoizedFilterConfigFactory}).
+     * MemoizedTableFilter}).
      */
     public static <T> MySqlSource<T> withBinlogBatchEmitter(
             MySqlSource<T> source, DebeziumDeserializationSchema<T> deserializer) {
-        return new MySqlSource<>(
-                new MemoizedFilterConfigFactory(source.getConfigFactory()),
-                deserializer,
-                (metrics, config) ->
-                        new BinlogBatchRecordEmitter<>(
-                                deserializer, metrics, config.isIncludeSchemaChanges()));
+        return new MySqlSource<>(source.getConfigFactory(), deserializer, emitters(deserializer));
+    }
+
+    /**
+     * The reader's emitter. The source asks for it with the reader's own configuration before any
+     * of the reader's split readers exists, so the memoized filter installed here is the one their
+     * Debezium dispatcher and schema take.
+     */
+    static <T> MySqlSource.RecordEmitterSupplier<T> emitters(
+            DebeziumDeserializationSchema<T> deserializer) {
+        return (metrics, config) -> {
+            MemoizedTableFilter.install(config);
+            return new BinlogBatchRecordEmitter<>(
+                    deserializer, metrics, config.isIncludeSchemaChanges());
+        };
     }
 }
