@@ -22,13 +22,17 @@ import io.sluice.functions.route.PartitionCounts;
 import io.sluice.functions.sink.SinkMessage;
 import io.sluice.functions.sink.rocketmq.RocketMqSink;
 import io.sluice.functions.sink.rocketmq.RocketMqSinkFactory;
+import io.sluice.functions.sink.rocketmq.internal.ClientSettings;
 import io.sluice.functions.sink.rocketmq.internal.CommitFaults;
+import io.sluice.functions.sink.rocketmq.internal.QueueSender;
 import io.sluice.functions.sink.rocketmq.internal.RocketMqCommitter;
 import io.sluice.functions.types.SinkMessageTypeInfo;
 import io.sluice.it.flink.FlinkMiniCluster;
 import io.sluice.it.server.RocketMqExtension;
 import io.sluice.it.server.Waits;
+import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
+import org.apache.rocketmq.common.message.MessageQueue;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -166,6 +170,46 @@ class RocketMqSinkITCase {
         assertThat(drained).containsAll(expected());
         assertThat(sumWriter(topic, ".numRecordsSend")).isPositive();
         assertThat(sumWriter(topic, ".numRecordsOutErrors")).isZero();
+    }
+
+    /**
+     * A cancelled sink task is interrupted mid-send; the client reports that wrapped in its own
+     * exceptions, and the sender hands it on as an interrupt, so the writer does not count the
+     * cancellation as a send error.
+     */
+    @Test
+    void anInterruptedSendIsACancellationNotASendError() throws Exception {
+        String topic = newTopic("interrupt");
+        ClientSettings settings =
+                new ClientSettings(
+                        ROCKETMQ.server().nameServerAddress(),
+                        topic,
+                        Duration.ofSeconds(10),
+                        16,
+                        1 << 20);
+        try (QueueSender sender = new QueueSender(settings, "interrupt-test")) {
+            MessageQueue queue = sender.queue(topic, 0);
+            // A sending task knows the broker's address; without it the client's route lookup
+            // would swallow the interrupt.
+            sender.send(queue, List.of(message(topic, "first")), (stored, bytes, count) -> {});
+            List<Message> cancelled = List.of(message(topic, "cancelled"));
+            Thread.currentThread().interrupt();
+            try {
+                assertThatThrownBy(
+                                () -> sender.send(queue, cancelled, (stored, bytes, count) -> {}))
+                        .isInstanceOf(InterruptedException.class)
+                        .hasMessageContaining("was interrupted");
+            } finally {
+                Thread.interrupted();
+            }
+            sender.send(queue, List.of(message(topic, "after")), (stored, bytes, count) -> {});
+        }
+        assertThat(bodies(ROCKETMQ.server().drainAll(topic, QUIET)))
+                .containsExactly("first", "after");
+    }
+
+    private static Message message(String topic, String body) {
+        return new Message(topic, "t", bytes(body));
     }
 
     @Test

@@ -96,6 +96,13 @@ public final class QueueSender implements AutoCloseable {
             } catch (InterruptedException e) {
                 throw e;
             } catch (Exception e) {
+                if (interrupted(e)) {
+                    // A cancelled task, not a failed send: the client wraps the interrupt.
+                    InterruptedException cancelled =
+                            new InterruptedException("Sending to " + queue + " was interrupted");
+                    cancelled.initCause(e);
+                    throw cancelled;
+                }
                 throw new IOException(
                         "Sending "
                                 + batch.size()
@@ -120,6 +127,15 @@ public final class QueueSender implements AutoCloseable {
     @Override
     public void close() {
         producer.shutdown();
+    }
+
+    private static boolean interrupted(Throwable e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof InterruptedException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Reads the publish queues of {@code topic} through a started producer. */

@@ -111,6 +111,10 @@ public final class RocketMqCommitter implements Committer<RocketMqCommittable> {
                         faults.afterStored(
                                 batch.topic(), batch.queue(), storedSoFar, toSend.size(), replay);
                     });
+        } catch (InterruptedException e) {
+            // A cancellation, not a send error; what the broker kept is unknown all the same.
+            tails.remove(queue);
+            throw e;
         } catch (IOException | RuntimeException e) {
             // Whether the broker kept part of the failed batch is unknown: read the tail again.
             tails.remove(queue);

@@ -138,7 +138,8 @@ public final class RocketMqWriter
                 recordsOutErrors.inc(failed);
                 recordsSendErrors.inc(failed);
                 // Logged here as well: a send that fails while the task is being cancelled is
-                // counted, but Flink does not report the exception of a cancelled task.
+                // counted, but Flink does not report the exception of a cancelled task. The
+                // cancellation's own interrupt arrives as an InterruptedException: not counted.
                 LOG.warn(
                         "{} of {} messages to {} were not sent", failed, messages.size(), topic, e);
                 throw e;
