@@ -14,9 +14,11 @@ import org.apache.flink.table.api.bridge.java.StreamStatementSet;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.util.Collector;
 
-import io.sluice.functions.sink.KafkaSinkFactory;
+import io.sluice.functions.route.PartitionOwnerPartitioner;
+import io.sluice.functions.route.SelfKeySelector;
 import io.sluice.functions.sink.SinkFactory;
 import io.sluice.functions.sink.SinkMessage;
+import io.sluice.functions.sink.SinkOptions;
 import io.sluice.functions.sink.SinkType;
 import io.sluice.functions.source.MySqlSourceFactory;
 import io.sluice.functions.types.SinkMessageTypeInfo;
@@ -115,7 +117,8 @@ final class Pipelines {
 
     /**
      * The producer limit: {@code count} pre-encoded messages, cycled from {@code messages}, from a
-     * generator straight into Sluice's KafkaSink (Kafka only).
+     * generator straight into Sluice's sink for the configured broker. RocketMQ's sink takes each
+     * queue from one subtask, as the job's partition owners hand it over.
      */
     static void producerLimit(
             StreamExecutionEnvironment env,
@@ -125,16 +128,21 @@ final class Pipelines {
             long count) {
         SluiceJob.configure(env, config);
         PRE_ENCODED.put(run, messages.toArray(new SinkMessage[0]));
-        env.fromSequence(0, count - 1)
-                .uid("generator")
-                .name("Pre-encoded messages")
-                .map(new PreEncoded(run))
-                .returns(new SinkMessageTypeInfo())
-                .uid("pre-encoded")
-                .name("Pick pre-encoded message")
-                .sinkTo(KafkaSinkFactory.sink(config))
-                .uid(SinkType.KAFKA.uid())
-                .name("Kafka sink");
+        SinkType type = config.get(SinkOptions.TYPE);
+        DataStream<SinkMessage> encoded =
+                env.fromSequence(0, count - 1)
+                        .uid("generator")
+                        .name("Pre-encoded messages")
+                        .map(new PreEncoded(run))
+                        .returns(new SinkMessageTypeInfo())
+                        .uid("pre-encoded")
+                        .name("Pick pre-encoded message");
+        if (type == SinkType.ROCKETMQ) {
+            encoded =
+                    encoded.partitionCustom(
+                            new PartitionOwnerPartitioner(), new SelfKeySelector<>());
+        }
+        encoded.sinkTo(SinkFactory.sink(config)).uid(type.uid()).name(type.operatorName());
     }
 
     /**

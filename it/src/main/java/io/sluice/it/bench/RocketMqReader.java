@@ -1,5 +1,6 @@
 package io.sluice.it.bench;
 
+import io.sluice.functions.sink.SinkMessage;
 import org.apache.rocketmq.client.consumer.DefaultMQPullConsumer;
 import org.apache.rocketmq.client.consumer.PullResult;
 import org.apache.rocketmq.client.consumer.PullStatus;
@@ -30,9 +31,10 @@ final class RocketMqReader extends SinkReader {
     private final List<MessageQueue> queues = new ArrayList<>();
     private final long[] offsets;
 
-    RocketMqReader(String nameServer, List<String> topics, int queuesPerTopic, LoadStats commits)
+    RocketMqReader(
+            String nameServer, List<String> topics, int queuesPerTopic, LoadStats commits, int keep)
             throws MQClientException {
-        super(commits);
+        super(commits, keep);
         String group = "sluice-bench-reader-" + UUID.randomUUID();
         this.consumer = new DefaultMQPullConsumer(group);
         consumer.setNamesrvAddr(nameServer);
@@ -98,6 +100,18 @@ final class RocketMqReader extends SinkReader {
             batchBytes +=
                     keyBytes.length + (message.getBody() == null ? 0 : message.getBody().length);
             read(keyBytes, message.getStoreTimestamp(), now);
+            if (keeping()) {
+                keep(
+                        new SinkMessage(
+                                message.getTopic(),
+                                message.getQueueId(),
+                                key == null ? null : keyBytes,
+                                message.getBody(),
+                                message.getStoreTimestamp(),
+                                message.getTags(),
+                                -1,
+                                0));
+            }
         }
         tally(messages.size(), batchBytes, now);
     }

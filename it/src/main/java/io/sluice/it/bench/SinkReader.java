@@ -1,5 +1,7 @@
 package io.sluice.it.bench;
 
+import io.sluice.functions.sink.SinkMessage;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,11 +11,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * Reads a run's topics back from the broker while the job runs: counts messages and bytes, notes
  * when the first message was stored and when the expected count was reached (the run's window).
  * {@link TopicReader} for Kafka, {@link RocketMqReader} for RocketMQ; each polls on its own thread
- * ({@link #start}) and hands every batch to {@link #tally}.
+ * ({@link #start}) and hands every batch to {@link #tally}. It can keep the first messages read, as
+ * pre-encoded input for the producer-limit baseline.
  */
 abstract class SinkReader implements AutoCloseable {
 
     private final LoadStats commits;
+    private final int keep;
+    private final List<SinkMessage> kept = new ArrayList<>();
     private final AtomicLong count = new AtomicLong();
     private final AtomicLong bytes = new AtomicLong();
     private final AtomicLong firstStored = new AtomicLong(Long.MAX_VALUE);
@@ -27,9 +32,11 @@ abstract class SinkReader implements AutoCloseable {
 
     /**
      * @param commits tracks each insert's commit time, for latency samples; null for none
+     * @param keep how many of the first messages read to keep
      */
-    SinkReader(LoadStats commits) {
+    SinkReader(LoadStats commits, int keep) {
         this.commits = commits;
+        this.keep = keep;
     }
 
     /** Starts polling on a daemon thread named {@code name}. */
@@ -72,6 +79,23 @@ abstract class SinkReader implements AutoCloseable {
                 latencies.add(now - committed);
             }
         }
+    }
+
+    /** Whether {@link #keep} would still keep a message; spares building one that it would not. */
+    final boolean keeping() {
+        return kept.size() < keep;
+    }
+
+    /** Keeps {@code message} if fewer than {@code keep} are kept; called on the polling thread. */
+    final void keep(SinkMessage message) {
+        if (keeping()) {
+            kept.add(message);
+        }
+    }
+
+    /** The first messages read, with the topic they were read from; read after {@link #close()}. */
+    final List<SinkMessage> kept() {
+        return kept;
     }
 
     /** Adds a batch of {@code messages} of {@code batchBytes} bytes, read at {@code now}. */

@@ -11,7 +11,6 @@ import io.sluice.it.server.KafkaServer;
 import io.sluice.it.server.MariaDbServer;
 import io.sluice.it.server.RocketMqServer;
 import io.sluice.it.server.ServerDirs;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -32,8 +31,8 @@ import java.util.function.LongSupplier;
  * {@code ./sluice bench}: the seeds' workloads end to end through Sluice on embedded MariaDB and
  * Kafka (or RocketMQ, {@code --sink rocketmq}) and a local MiniCluster, over a matrix of formats,
  * topics, partitions and guarantees; side by side, on the same backlog, with the source limit, the
- * producer limit and the plain Flink SQL pipeline (these two and the SQL door write to Kafka only);
- * and the stage funnel. Prints a report; see docs/BENCHMARKS.md.
+ * producer limit, the SQL door and the plain Flink SQL pipeline (Kafka only: Flink SQL has no
+ * RocketMQ connector); and the stage funnel. Prints a report; see docs/BENCHMARKS.md.
  */
 public final class SluiceBench {
 
@@ -143,14 +142,8 @@ public final class SluiceBench {
         // Unrecorded: the JVM's first jobs pay class loading and JIT for every later one.
         Variant base = matrix().get(0);
         say("warm-up runs (not reported) ...");
-        sluice(
-                base,
-                database,
-                start,
-                stats,
-                null,
-                args.compare && !rocketMq() ? PRE_ENCODED_POOL : 0);
-        List<ConsumerRecord<byte[], byte[]>> pool = lastKept;
+        sluice(base, database, start, stats, null, args.compare ? PRE_ENCODED_POOL : 0);
+        List<SinkMessage> pool = lastKept;
         if (args.compare) {
             cut(Pipelines.Cut.CHANGE_EVENT, base, database, start, stats);
         }
@@ -180,14 +173,12 @@ public final class SluiceBench {
             if (round > 1 || !matrixRunCounts) {
                 target.sluice(sluice(base, database, start, stats, null, 0), base);
             }
-            // The SQL door, the producer limit and Flink SQL write to Kafka: no RocketMQ twin.
-            if (!rocketMq()) {
-                // Right after Sluice, so both meet the same machine state.
-                target.sqlDoor(sqlDoor(base, database, start, stats));
-            }
+            // Right after Sluice, so both meet the same machine state.
+            target.sqlDoor(sqlDoor(base, database, start, stats));
             target.sourceLimit(cut(Pipelines.Cut.CHANGE_EVENT, base, database, start, stats));
+            target.producerLimit(producerLimit(base, stats, pool));
+            // Flink SQL has no RocketMQ connector: no twin of (c) there.
             if (!rocketMq()) {
-                target.producerLimit(producerLimit(base, stats, pool));
                 target.flinkSql(flinkSql(base, database, start, stats));
             }
             target.funnel("binlog receive", binlog(start, end, stats, false));
@@ -223,7 +214,7 @@ public final class SluiceBench {
         }
     }
 
-    private List<ConsumerRecord<byte[], byte[]>> lastKept;
+    private List<SinkMessage> lastKept;
 
     /**
      * One Sluice run from {@code start}. In backlog mode the load is already written; in live mode
@@ -257,9 +248,7 @@ public final class SluiceBench {
                     },
                     stats.rows::get);
             result.latencies = reader.latencies();
-            if (reader instanceof TopicReader) {
-                lastKept = ((TopicReader) reader).kept();
-            }
+            lastKept = reader.kept();
         }
         sayResult(run, result);
         return result;
@@ -277,8 +266,7 @@ public final class SluiceBench {
         String script = sqlDoorScript(run, variant, database, start, topics);
         say("run %s: Sluice SQL door %s ...", run, variant);
         RunResult result = result("Sluice SQL door", variant);
-        try (TopicReader reader =
-                new TopicReader(kafka.bootstrapServers(), topics, variant.partitions, null, 0)) {
+        try (SinkReader reader = reader(topics, variant.partitions, null, 0)) {
             measure(
                     run,
                     result,
@@ -310,6 +298,12 @@ public final class SluiceBench {
         return "SET 'execution.checkpointing.interval' = '"
                 + args.checkpointInterval.toMillis()
                 + "ms';\n"
+                + (rocketMq()
+                        ? "SET 'execution.checkpointing.storage' = 'filesystem';\n"
+                                + "SET 'execution.checkpointing.dir' = '"
+                                + checkpoints(run)
+                                + "';\n"
+                        : "")
                 + "SET 'pipeline.name' = 'bench-"
                 + run
                 + "';\n"
@@ -334,9 +328,9 @@ public final class SluiceBench {
                 + "', 'startup.binlog-position' = '"
                 + start.position
                 + "');\n"
-                + "CREATE TABLE mq WITH ('connector' = 'sluice-kafka', 'bootstrap-servers' = '"
-                + kafka.bootstrapServers()
-                + "', 'format' = '"
+                + "CREATE TABLE mq WITH ("
+                + sqlDoorSink(run)
+                + ", 'format' = '"
                 + variant.format
                 + "', 'topic' = '"
                 + topics.get(0)
@@ -344,14 +338,26 @@ public final class SluiceBench {
                 + (variant.topics > 1 ? ", 'topic-template' = '" + run + "-{table}'" : "")
                 + ", 'delivery-guarantee' = '"
                 + variant.guarantee
-                + "', 'transactional-id-prefix' = 'bench-"
-                + run
-                + "-"
-                + UUID.randomUUID()
-                + "'"
-                + Pipelines.sqlProperties(args.producerProperties)
-                + ") LIKE binlog (EXCLUDING ALL);\n"
+                + "') LIKE binlog (EXCLUDING ALL);\n"
                 + "INSERT INTO mq SELECT change FROM binlog;\n";
+    }
+
+    /** The SQL door's sink connector and its broker options, as {@link #sluiceConfig} sets. */
+    private String sqlDoorSink(String run) {
+        String client = "bench-" + run + "-" + UUID.randomUUID();
+        if (rocketMq()) {
+            return "'connector' = 'sluice-rocketmq', 'name-server' = '"
+                    + rocketMq.nameServerAddress()
+                    + "', 'producer-group' = '"
+                    + client
+                    + "'";
+        }
+        return "'connector' = 'sluice-kafka', 'bootstrap-servers' = '"
+                + kafka.bootstrapServers()
+                + "', 'transactional-id-prefix' = '"
+                + client
+                + "'"
+                + Pipelines.sqlProperties(args.producerProperties);
     }
 
     private RunResult cut(
@@ -396,28 +402,29 @@ public final class SluiceBench {
         return result;
     }
 
-    private RunResult producerLimit(
-            Variant variant, LoadStats stats, List<ConsumerRecord<byte[], byte[]>> pool)
+    private RunResult producerLimit(Variant variant, LoadStats stats, List<SinkMessage> pool)
             throws Exception {
         String run = nextRun();
         List<String> topics = topics(run, 1, variant.partitions);
         Configuration config = sluiceConfig(run, variant, "unused", null, topics);
         List<SinkMessage> messages = new ArrayList<>();
-        for (ConsumerRecord<byte[], byte[]> record : pool) {
+        for (SinkMessage kept : pool) {
             messages.add(
                     new SinkMessage(
                             topics.get(0),
-                            record.partition(),
-                            record.key(),
-                            record.value(),
-                            record.timestamp()));
+                            kept.partition(),
+                            kept.key(),
+                            kept.value(),
+                            kept.timestamp(),
+                            kept.tag(),
+                            -1,
+                            0));
         }
         say("run %s: producer limit, %d pre-encoded messages ...", run, messages.size());
         RunResult result = result("producer limit", variant);
         result.topics = 1;
         long expected = stats.rows.get();
-        try (TopicReader reader =
-                new TopicReader(kafka.bootstrapServers(), topics, variant.partitions, null, 0)) {
+        try (SinkReader reader = reader(topics, variant.partitions, null, 0)) {
             measure(
                     run,
                     result,
@@ -632,10 +639,7 @@ public final class SluiceBench {
             overrides.add("sink.type=rocketmq");
             overrides.add("sink.rocketmq.name-server=" + rocketMq.nameServerAddress());
             overrides.add("sink.rocketmq.producer-group=bench-" + run + "-" + UUID.randomUUID());
-            // The write-ahead sink keeps a checkpoint interval's messages in state: more than the
-            // JobManager's 5 MiB memory storage takes at full speed.
-            overrides.add(
-                    "job.checkpoint-storage=" + ServerDirs.fresh("checkpoints-" + run).toUri());
+            overrides.add("job.checkpoint-storage=" + checkpoints(run));
         }
         int serverId = SLUICE_SERVER_IDS + 10 * runs;
         overrides.add("source.server-id=" + serverId + "-" + (serverId + 8));
@@ -656,6 +660,14 @@ public final class SluiceBench {
         }
         return EmbeddedJobs.config(
                 mariaDb, kafka, tables.toString(), topics.get(0), overrides.toArray(new String[0]));
+    }
+
+    /**
+     * A fresh checkpoint directory: the RocketMQ sink's write-ahead log keeps a checkpoint
+     * interval's messages in state, more than the JobManager's 5 MiB memory storage takes.
+     */
+    private static String checkpoints(String run) {
+        return ServerDirs.fresh("checkpoints-" + run).toUri().toString();
     }
 
     /**
@@ -682,11 +694,12 @@ public final class SluiceBench {
         return topics;
     }
 
-    /** A reader of Sluice's topics on the configured sink; {@code keep} applies to Kafka only. */
+    /** A reader of Sluice's topics on the configured sink, keeping the first {@code keep}. */
     private SinkReader reader(List<String> topics, int partitions, LoadStats commits, int keep)
             throws Exception {
         if (rocketMq()) {
-            return new RocketMqReader(rocketMq.nameServerAddress(), topics, partitions, commits);
+            return new RocketMqReader(
+                    rocketMq.nameServerAddress(), topics, partitions, commits, keep);
         }
         return new TopicReader(kafka.bootstrapServers(), topics, partitions, commits, keep);
     }

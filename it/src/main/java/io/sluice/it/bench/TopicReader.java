@@ -1,5 +1,6 @@
 package io.sluice.it.bench;
 
+import io.sluice.functions.sink.SinkMessage;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -17,15 +18,12 @@ import java.util.Properties;
  * The Kafka {@link SinkReader}: a read_committed consumer of the benchmark's topics (created with
  * LogAppendTime). It counts the messages, and notes the broker's append time of the first one and
  * the wall time at which the last expected one became readable: the run's end-to-end window. With
- * {@link LoadStats} tracking commits, each insert's first message gives one latency sample. It can
- * keep the first messages read, as pre-encoded input for the producer-limit baseline.
+ * {@link LoadStats} tracking commits, each insert's first message gives one latency sample.
  */
 final class TopicReader extends SinkReader {
 
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final List<String> topics;
-    private final int keep;
-    private final List<ConsumerRecord<byte[], byte[]>> kept = new ArrayList<>();
 
     TopicReader(
             String bootstrapServers,
@@ -33,8 +31,7 @@ final class TopicReader extends SinkReader {
             int partitions,
             LoadStats commits,
             int keep) {
-        super(commits);
-        this.keep = keep;
+        super(commits, keep);
         this.topics = List.copyOf(topics);
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
@@ -69,8 +66,14 @@ final class TopicReader extends SinkReader {
                     Math.max(0, record.serializedKeySize())
                             + Math.max(0, record.serializedValueSize());
             read(record.key(), record.timestamp(), now);
-            if (kept.size() < keep) {
-                kept.add(record);
+            if (keeping()) {
+                keep(
+                        new SinkMessage(
+                                record.topic(),
+                                record.partition(),
+                                record.key(),
+                                record.value(),
+                                record.timestamp()));
             }
         }
         tally(records.count(), batchBytes, now);
@@ -105,10 +108,5 @@ final class TopicReader extends SinkReader {
     /** The topics read. */
     List<String> topics() {
         return topics;
-    }
-
-    /** The first messages read; read after {@link #close()}. */
-    List<ConsumerRecord<byte[], byte[]>> kept() {
-        return kept;
     }
 }

@@ -122,7 +122,7 @@ class SluiceBenchITCase {
     }
 
     @Test
-    void rocketMqBacklogCountsExactlyAndLeavesKafkaBaselinesOut() throws Exception {
+    void rocketMqBacklogCountsExactlyWithItsOwnBaselines() throws Exception {
         BenchArgs args =
                 BenchArgs.parse(
                         new String[] {
@@ -151,11 +151,14 @@ class SluiceBenchITCase {
         assertThat(sluice.windowMillis).isPositive();
         assertThat(sluice.tasks).isNotEmpty();
 
-        // Sink-independent: the source limit and the funnel; the Kafka-only baselines do not run.
+        // The producer limit and the SQL door write to RocketMQ too, each message once; plain
+        // Flink SQL has no RocketMQ connector.
         assertThat(report.sourceLimit().messages).isEqualTo(sluice.rows);
-        assertThat(report.producerLimitResult()).isNull();
+        assertThat(report.producerLimitResult().messages).isEqualTo(sluice.rows);
+        assertThat(report.producerLimitResult().sink).isEqualTo("rocketmq");
+        assertThat(report.sqlDoorResult().messages).isEqualTo(sluice.rows);
+        assertThat(report.sqlDoorResult().sink).isEqualTo("rocketmq");
         assertThat(report.flinkSqlResult()).isNull();
-        assertThat(report.sqlDoorResult()).isNull();
         Map<String, RunResult> funnel = report.funnelResults();
         assertThat(funnel.keySet())
                 .containsExactly(
@@ -174,8 +177,10 @@ class SluiceBenchITCase {
                 .contains("RocketMQ 5.3.3")
                 .contains("(a) source limit")
                 .contains("(d) Sluice")
-                .contains("(b), (c), (e): Kafka-only baselines | n/a")
-                .doesNotContain("(b) producer limit")
+                .contains("(b) producer limit: pre-encoded → RocketMqSink")
+                .contains("(c) plain Flink SQL: no RocketMQ connector | n/a")
+                .contains("(e) Sluice SQL door: sluice-mysql → sluice-rocketmq")
+                .doesNotContain("KafkaSink")
                 .contains("Stage funnel")
                 .doesNotContain("NaN");
     }
