@@ -11,6 +11,8 @@ class PositionTest {
     void roundTripsThroughItsText() {
         Position position = new Position(-42L, 7, 3);
         assertThat(Position.parse(position.format())).isEqualTo(position);
+        // The committer stamps a committable's messages with its prefix and their index.
+        assertThat(Position.parse(Position.prefix(-42L, 7) + 3)).isEqualTo(position);
     }
 
     @Test

@@ -78,6 +78,52 @@ class RocketMqCommittableSerializerTest {
     }
 
     @Test
+    void copiesTheQueueLogsItIsBuiltFrom() throws Exception {
+        // The writer builds a committable from views of its queue logs, then reuses their buffers.
+        byte[] log = new QueueBatch("orders", 2, sample().queues().get(0).messages()).copy();
+        QueueBatch view = new QueueBatch("orders", 2, 3, log, 0);
+        RocketMqCommittable committable =
+                new RocketMqCommittable(
+                        -7L, 3, List.of(view, new QueueBatch("topic-b", 0, List.of())));
+        Arrays.fill(log, (byte) 0);
+        assertThat(committable).isEqualTo(sample());
+        assertThat(HexFormat.of().formatHex(serializer.serialize(committable)))
+                .isEqualTo(VERSION_1_BYTES);
+    }
+
+    @Test
+    void decodesARunOfOneTagAsOneString() {
+        QueueBatch batch =
+                new QueueBatch(
+                        "orders",
+                        0,
+                        List.of(
+                                new Entry(null, "orders", bytes("a")),
+                                new Entry(null, "orders", bytes("b")),
+                                new Entry(null, null, bytes("c")),
+                                new Entry(null, "items", bytes("d"))));
+        List<Entry> entries = batch.messages();
+        assertThat(entries)
+                .extracting(Entry::tag)
+                .containsExactly("orders", "orders", null, "items");
+        assertThat(entries.get(1).tag()).isSameAs(entries.get(0).tag());
+        assertThat(entries)
+                .extracting(e -> new String(e.body(), StandardCharsets.UTF_8))
+                .containsExactly("a", "b", "c", "d");
+    }
+
+    @Test
+    void refusesAFormCutShort() throws Exception {
+        byte[] written = serializer.serialize(sample());
+        for (int length : new int[] {0, 19, 30, 40, 50, written.length - 1}) {
+            byte[] shorter = Arrays.copyOf(written, length);
+            assertThatThrownBy(() -> serializer.deserialize(1, shorter))
+                    .as("cut at %d", length)
+                    .hasMessageContaining("cut short");
+        }
+    }
+
+    @Test
     void refusesUnknownVersions() {
         assertThatThrownBy(() -> serializer.deserialize(2, new byte[0]))
                 .hasMessageContaining("Unknown version 2")

@@ -20,7 +20,12 @@ public record Position(long run, long batch, int index) {
     }
 
     public String format() {
-        return Long.toHexString(run) + ":" + batch + ":" + index;
+        return prefix(run, batch) + index;
+    }
+
+    /** What every position of one committable begins with: add the index to get its text. */
+    public static String prefix(long run, long batch) {
+        return Long.toHexString(run) + ":" + batch + ":";
     }
 
     /** The position in {@code text}, or null if it is absent or not one of ours. */

@@ -8,6 +8,7 @@ import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
 
 import io.sluice.functions.sink.rocketmq.RocketMqCommittable;
+import io.sluice.functions.sink.rocketmq.RocketMqCommittable.Entry;
 import io.sluice.functions.sink.rocketmq.RocketMqCommittable.QueueBatch;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageQueue;
@@ -84,19 +85,23 @@ public final class RocketMqCommitter implements Committer<RocketMqCommittable> {
         Position last = tailOf(queue).position;
         // The queue already holds messages of this very run: a restored committable, resumed.
         boolean replay = tailUnread && last != null && last.run() == committable.run();
-        List<Message> toSend = new ArrayList<>(batch.messages().size());
-        List<Position> positions = new ArrayList<>(batch.messages().size());
-        for (int i = 0; i < batch.messages().size(); i++) {
-            Position position = new Position(committable.run(), committable.batch(), i);
-            if (last != null && position.notAfter(last)) {
-                skipped.inc();
-                continue;
-            }
-            Message message = Messages.of(batch.topic(), batch.messages().get(i));
-            message.putUserProperty(Position.PROPERTY, position.format());
-            toSend.add(message);
-            positions.add(position);
+        List<Entry> entries = batch.messages();
+        // Messages before the tail are a prefix: positions grow along the batch.
+        int first = 0;
+        while (first < entries.size()
+                && last != null
+                && new Position(committable.run(), committable.batch(), first).notAfter(last)) {
+            first++;
         }
+        skipped.inc(first);
+        String stamp = Position.prefix(committable.run(), committable.batch());
+        List<Message> toSend = new ArrayList<>(entries.size() - first);
+        for (int i = first; i < entries.size(); i++) {
+            Message message = Messages.of(batch.topic(), entries.get(i));
+            message.putUserProperty(Position.PROPERTY, stamp + i);
+            toSend.add(message);
+        }
+        int firstSent = first;
         if (toSend.isEmpty()) {
             return;
         }
@@ -105,7 +110,13 @@ public final class RocketMqCommitter implements Committer<RocketMqCommittable> {
                     queue,
                     toSend,
                     (storedSoFar, bytes, count) -> {
-                        tails.put(queue, new Tail(positions.get(storedSoFar - 1)));
+                        tails.put(
+                                queue,
+                                new Tail(
+                                        new Position(
+                                                committable.run(),
+                                                committable.batch(),
+                                                firstSent + storedSoFar - 1)));
                         sent.inc(count);
                         sentBytes.inc(bytes);
                         faults.afterStored(

@@ -4,6 +4,7 @@ import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.core.memory.DataOutputSerializer;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.metrics.groups.SinkWriterMetricGroup;
@@ -17,10 +18,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,7 +46,8 @@ public final class RocketMqWriter
     private final boolean exactlyOnce;
     private final String role;
     private final long run = RUNS.nextLong();
-    private final Map<QueueKey, List<Entry>> pending = new LinkedHashMap<>();
+    private final Map<QueueKey, QueueLog> pending = new LinkedHashMap<>();
+    private final TagBytes tags = new TagBytes();
     private final Counter recordsOut;
     private final Counter bytesOut;
     private final Counter recordsOutErrors;
@@ -85,8 +89,10 @@ public final class RocketMqWriter
                             ? 0
                             : Math.floorMod(Arrays.hashCode(message.key()), queues);
         }
-        pending.computeIfAbsent(new QueueKey(message.topic(), queue), k -> new ArrayList<>())
-                .add(new Entry(message.key(), message.tag(), message.value()));
+        QueueLog log =
+                pending.computeIfAbsent(new QueueKey(message.topic(), queue), k -> new QueueLog());
+        QueueBatch.writeEntry(message.key(), tags.utf8(message.tag()), message.value(), log.bytes);
+        log.count++;
         pendingCount++;
         pendingBytes += message.value().length;
         recordsOut.inc();
@@ -107,22 +113,35 @@ public final class RocketMqWriter
 
     @Override
     public Collection<RocketMqCommittable> prepareCommit() {
-        if (!exactlyOnce || pending.isEmpty()) {
+        if (!exactlyOnce) {
+            return List.of();
+        }
+        if (pendingCount == 0) {
+            clearPending();
             return List.of();
         }
         List<QueueBatch> queues = new ArrayList<>(pending.size());
         pending.forEach(
-                (key, entries) -> queues.add(new QueueBatch(key.topic, key.queue, entries)));
+                (key, log) -> {
+                    if (log.count > 0) {
+                        queues.add(log.batch(key));
+                    }
+                });
+        RocketMqCommittable committable = new RocketMqCommittable(run, nextBatch++, queues);
         clearPending();
         batchesPrepared.inc();
-        return List.of(new RocketMqCommittable(run, nextBatch++, queues));
+        return List.of(committable);
     }
 
     private void sendPending() throws IOException, InterruptedException {
-        for (Map.Entry<QueueKey, List<Entry>> queue : pending.entrySet()) {
+        for (Map.Entry<QueueKey, QueueLog> queue : pending.entrySet()) {
+            if (queue.getValue().count == 0) {
+                continue;
+            }
             String topic = queue.getKey().topic;
-            List<Message> messages = new ArrayList<>(queue.getValue().size());
-            queue.getValue().forEach(entry -> messages.add(Messages.of(topic, entry)));
+            List<Entry> entries = queue.getValue().batch(queue.getKey()).messages();
+            List<Message> messages = new ArrayList<>(entries.size());
+            entries.forEach(entry -> messages.add(Messages.of(topic, entry)));
             int[] stored = {0};
             try {
                 sender().send(
@@ -148,8 +167,13 @@ public final class RocketMqWriter
         clearPending();
     }
 
+    /**
+     * Empties the queue logs but keeps their buffers for the next interval, so a steady stream
+     * reuses the same arrays; a queue that stayed empty for a whole interval gives its buffer up.
+     */
     private void clearPending() {
-        pending.clear();
+        pending.values().removeIf(log -> log.count == 0);
+        pending.values().forEach(QueueLog::clear);
         pendingCount = 0;
         pendingBytes = 0;
     }
@@ -169,6 +193,51 @@ public final class RocketMqWriter
     }
 
     private record QueueKey(String topic, int queue) {}
+
+    /** One queue's messages since the last committable, encoded as the committable holds them. */
+    private static final class QueueLog {
+        private static final int INITIAL = 4096;
+        private DataOutputSerializer bytes = new DataOutputSerializer(INITIAL);
+        private int count;
+
+        /** A view of the log, valid until the log is cleared or written to. */
+        QueueBatch batch(QueueKey key) {
+            return new QueueBatch(key.topic, key.queue, count, bytes.getSharedBuffer(), 0);
+        }
+
+        /** Keeps the buffer unless a burst left it far larger than the last interval needed. */
+        void clear() {
+            int used = bytes.length();
+            if (bytes.getSharedBuffer().length > Math.max(4L * used, 1 << 20)) {
+                bytes = new DataOutputSerializer(Math.max(used, INITIAL));
+            } else {
+                bytes.clear();
+            }
+            count = 0;
+        }
+    }
+
+    /** UTF-8 of the tags; messages of one table come in runs, so the last tag is checked first. */
+    private static final class TagBytes {
+        private final Map<String, byte[]> known = new HashMap<>();
+        private String last;
+        private byte[] lastBytes;
+
+        byte[] utf8(String tag) {
+            if (tag == null) {
+                return null;
+            }
+            if (!tag.equals(last)) {
+                last = tag;
+                lastBytes =
+                        known.size() < 10_000
+                                ? known.computeIfAbsent(
+                                        tag, t -> t.getBytes(StandardCharsets.UTF_8))
+                                : tag.getBytes(StandardCharsets.UTF_8);
+            }
+            return lastBytes;
+        }
+    }
 
     /** For logs: the random id of this writer's run. */
     public long run() {
