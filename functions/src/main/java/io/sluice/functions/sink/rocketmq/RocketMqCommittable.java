@@ -1,7 +1,10 @@
 package io.sluice.functions.sink.rocketmq;
 
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
+
+import io.sluice.functions.types.internal.NullableFields;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -212,40 +215,33 @@ public final class RocketMqCommittable {
         /** The messages, decoded anew on each call; a tag repeated in a row is one string. */
         public List<Entry> messages() {
             List<Entry> entries = new ArrayList<>(count);
-            ByteBuffer in = ByteBuffer.wrap(data, from, to - from);
+            DataInputDeserializer in = new DataInputDeserializer(data, from, to - from);
             String tag = null;
             byte[] tagBytes = null;
-            for (int i = 0; i < count; i++) {
-                byte[] key = field(in);
-                int tagLength = in.getInt();
-                if (tagLength < 0) {
-                    tag = null;
-                    tagBytes = null;
-                } else if (tagBytes == null
-                        || !Arrays.equals(
-                                data,
-                                in.position(),
-                                in.position() + tagLength,
-                                tagBytes,
-                                0,
-                                tagBytes.length)) {
-                    tagBytes = Arrays.copyOfRange(data, in.position(), in.position() + tagLength);
-                    tag = new String(tagBytes, StandardCharsets.UTF_8);
+            try {
+                for (int i = 0; i < count; i++) {
+                    byte[] key = NullableFields.readBytes(in);
+                    int tagLength = in.readInt();
+                    int at = in.getPosition();
+                    if (tagLength < 0) {
+                        tag = null;
+                        tagBytes = null;
+                    } else {
+                        if (tagBytes == null
+                                || !Arrays.equals(
+                                        data, at, at + tagLength, tagBytes, 0, tagBytes.length)) {
+                            tagBytes = Arrays.copyOfRange(data, at, at + tagLength);
+                            tag = new String(tagBytes, StandardCharsets.UTF_8);
+                        }
+                        in.skipBytesToRead(tagLength);
+                    }
+                    entries.add(new Entry(key, tag, NullableFields.readBytes(in)));
                 }
-                in.position(in.position() + Math.max(tagLength, 0));
-                entries.add(new Entry(key, tagLength < 0 ? null : tag, field(in)));
+            } catch (IOException e) {
+                // The bounds were checked when the batch was made.
+                throw new UncheckedIOException(e);
             }
             return entries;
-        }
-
-        private static byte[] field(ByteBuffer in) {
-            int length = in.getInt();
-            if (length < 0) {
-                return null;
-            }
-            byte[] bytes = new byte[length];
-            in.get(bytes);
-            return bytes;
         }
 
         /** Where {@code count} messages from {@code from} end; fails if the array ends first. */
