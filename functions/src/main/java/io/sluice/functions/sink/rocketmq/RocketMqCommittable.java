@@ -84,17 +84,13 @@ public final class RocketMqCommittable {
         try {
             long run = in.getLong();
             long batch = in.getLong();
-            int queueCount = in.getInt();
+            int queueCount = count(in.getInt(), "queues");
             List<QueueBatch> queues = new ArrayList<>(Math.min(queueCount, 1024));
             for (int q = 0; q < queueCount; q++) {
-                byte[] topic = new byte[in.getInt()];
+                byte[] topic = new byte[count(in.getInt(), "topic bytes")];
                 in.get(topic);
                 int queue = in.getInt();
-                int count = in.getInt();
-                if (count < 0) {
-                    throw new IOException(
-                            "A RocketMQ sink committable holds " + count + " messages: corrupt");
-                }
+                int count = count(in.getInt(), "messages");
                 QueueBatch read =
                         new QueueBatch(
                                 new String(topic, StandardCharsets.UTF_8),
@@ -113,6 +109,14 @@ public final class RocketMqCommittable {
         } catch (BufferUnderflowException | IllegalArgumentException e) {
             throw new IOException("A RocketMQ sink committable is cut short: corrupt", e);
         }
+    }
+
+    private static int count(int count, String what) throws IOException {
+        if (count < 0) {
+            throw new IOException(
+                    "A RocketMQ sink committable holds " + count + " " + what + ": corrupt");
+        }
+        return count;
     }
 
     public long run() {

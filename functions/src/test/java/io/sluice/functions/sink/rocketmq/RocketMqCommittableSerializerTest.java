@@ -113,6 +113,15 @@ class RocketMqCommittableSerializerTest {
     }
 
     @Test
+    void refusesNegativeCounts() throws Exception {
+        byte[] written = serializer.serialize(sample());
+        byte[] negative = Arrays.copyOf(written, written.length);
+        negative[16] = (byte) 0xff; // the queue count's first byte
+        assertThatThrownBy(() -> serializer.deserialize(1, negative))
+                .hasMessageContaining("queues: corrupt");
+    }
+
+    @Test
     void refusesAFormCutShort() throws Exception {
         byte[] written = serializer.serialize(sample());
         for (int length : new int[] {0, 19, 30, 40, 50, written.length - 1}) {
