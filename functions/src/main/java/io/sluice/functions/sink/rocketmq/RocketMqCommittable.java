@@ -91,15 +91,17 @@ public final class RocketMqCommittable {
                 in.get(topic);
                 int queue = in.getInt();
                 int count = count(in.getInt(), "messages");
-                QueueBatch read =
+                int from = in.position();
+                int to = QueueBatch.skip(form, from, count);
+                queues.add(
                         new QueueBatch(
                                 new String(topic, StandardCharsets.UTF_8),
                                 queue,
                                 count,
                                 form,
-                                in.position());
-                in.position(read.to);
-                queues.add(read);
+                                from,
+                                to));
+                in.position(to);
             }
             if (in.hasRemaining()) {
                 throw new IOException(
@@ -179,18 +181,19 @@ public final class RocketMqCommittable {
 
         /** Encodes {@code messages}. */
         public QueueBatch(String topic, int queue, List<Entry> messages) {
-            this(topic, queue, messages.size(), encode(messages), 0);
+            this(topic, queue, messages.size(), encode(messages));
+        }
+
+        private QueueBatch(String topic, int queue, int count, byte[] encoded) {
+            this(topic, queue, count, encoded, 0, encoded.length);
         }
 
         /**
-         * The {@code count} messages encoded in {@code data} from {@code from} on, not copied: the
-         * caller keeps the array unchanged while this batch is in use.
+         * The {@code count} messages {@link #writeEntry} encoded into {@code data} between {@code
+         * from} and {@code to}, not copied: the caller keeps them unchanged while this batch is in
+         * use.
          */
-        public QueueBatch(String topic, int queue, int count, byte[] data, int from) {
-            this(topic, queue, count, data, from, skip(data, from, count));
-        }
-
-        private QueueBatch(String topic, int queue, int count, byte[] data, int from, int to) {
+        public QueueBatch(String topic, int queue, int count, byte[] data, int from, int to) {
             this.topic = Objects.requireNonNull(topic, "topic must not be null");
             this.queue = queue;
             this.count = count;
@@ -209,11 +212,6 @@ public final class RocketMqCommittable {
 
         public int size() {
             return count;
-        }
-
-        /** A copy of the encoded messages. */
-        public byte[] copy() {
-            return Arrays.copyOfRange(data, from, to);
         }
 
         /** The messages, decoded anew on each call; a tag repeated in a row is one string. */
@@ -280,16 +278,9 @@ public final class RocketMqCommittable {
         /** Appends one message in the form a batch holds; {@code tag} is UTF-8. */
         public static void writeEntry(byte[] key, byte[] tag, byte[] body, DataOutputSerializer out)
                 throws IOException {
-            writeField(key, out);
-            writeField(tag, out);
-            writeField(Objects.requireNonNull(body, "body must not be null"), out);
-        }
-
-        private static void writeField(byte[] bytes, DataOutputSerializer out) throws IOException {
-            out.writeInt(bytes == null ? -1 : bytes.length);
-            if (bytes != null) {
-                out.write(bytes);
-            }
+            NullableFields.writeBytes(key, out);
+            NullableFields.writeBytes(tag, out);
+            NullableFields.writeBytes(Objects.requireNonNull(body, "body must not be null"), out);
         }
 
         @Override

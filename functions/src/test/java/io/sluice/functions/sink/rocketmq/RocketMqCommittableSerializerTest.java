@@ -1,5 +1,7 @@
 package io.sluice.functions.sink.rocketmq;
 
+import org.apache.flink.core.memory.DataOutputSerializer;
+
 import io.sluice.functions.sink.rocketmq.RocketMqCommittable.Entry;
 import io.sluice.functions.sink.rocketmq.RocketMqCommittable.QueueBatch;
 import org.junit.jupiter.api.Test;
@@ -80,8 +82,16 @@ class RocketMqCommittableSerializerTest {
     @Test
     void copiesTheQueueLogsItIsBuiltFrom() throws Exception {
         // The writer builds a committable from views of its queue logs, then reuses their buffers.
-        byte[] log = new QueueBatch("orders", 2, sample().queues().get(0).messages()).copy();
-        QueueBatch view = new QueueBatch("orders", 2, 3, log, 0);
+        DataOutputSerializer out = new DataOutputSerializer(16);
+        for (Entry entry : sample().queues().get(0).messages()) {
+            QueueBatch.writeEntry(
+                    entry.key(),
+                    entry.tag() == null ? null : bytes(entry.tag()),
+                    entry.body(),
+                    out);
+        }
+        byte[] log = out.getSharedBuffer();
+        QueueBatch view = new QueueBatch("orders", 2, 3, log, 0, out.length());
         RocketMqCommittable committable =
                 new RocketMqCommittable(
                         -7L, 3, List.of(view, new QueueBatch("topic-b", 0, List.of())));

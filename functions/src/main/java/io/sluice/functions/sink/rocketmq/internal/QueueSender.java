@@ -1,6 +1,7 @@
 package io.sluice.functions.sink.rocketmq.internal;
 
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.util.ExceptionUtils;
 
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
@@ -96,7 +97,7 @@ public final class QueueSender implements AutoCloseable {
             } catch (InterruptedException e) {
                 throw e;
             } catch (Exception e) {
-                if (interrupted(e)) {
+                if (ExceptionUtils.findThrowable(e, InterruptedException.class).isPresent()) {
                     // A cancelled task, not a failed send: the client wraps the interrupt.
                     InterruptedException cancelled =
                             new InterruptedException("Sending to " + queue + " was interrupted");
@@ -127,15 +128,6 @@ public final class QueueSender implements AutoCloseable {
     @Override
     public void close() {
         producer.shutdown();
-    }
-
-    private static boolean interrupted(Throwable e) {
-        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-            if (cause instanceof InterruptedException) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** Reads the publish queues of {@code topic} through a started producer. */

@@ -46,8 +46,15 @@ public final class RocketMqWriter
     private final boolean exactlyOnce;
     private final String role;
     private final long run = RUNS.nextLong();
-    private final Map<QueueKey, QueueLog> pending = new LinkedHashMap<>();
+
+    /** Exactly-once: the write-ahead log, encoded as the committable holds it. */
+    private final Map<QueueKey, QueueLog> logs = new LinkedHashMap<>();
+
     private final TagBytes tags = new TagBytes();
+
+    /** At-least-once: the messages still to send, as they came. */
+    private final Map<QueueKey, List<Entry>> unsent = new LinkedHashMap<>();
+
     private final Counter recordsOut;
     private final Counter bytesOut;
     private final Counter recordsOutErrors;
@@ -89,10 +96,16 @@ public final class RocketMqWriter
                             ? 0
                             : Math.floorMod(Arrays.hashCode(message.key()), queues);
         }
-        QueueLog log =
-                pending.computeIfAbsent(new QueueKey(message.topic(), queue), k -> new QueueLog());
-        QueueBatch.writeEntry(message.key(), tags.utf8(message.tag()), message.value(), log.bytes);
-        log.count++;
+        QueueKey key = new QueueKey(message.topic(), queue);
+        if (exactlyOnce) {
+            QueueLog log = logs.computeIfAbsent(key, k -> new QueueLog());
+            QueueBatch.writeEntry(
+                    message.key(), tags.utf8(message.tag()), message.value(), log.bytes);
+            log.count++;
+        } else {
+            unsent.computeIfAbsent(key, k -> new ArrayList<>())
+                    .add(new Entry(message.key(), message.tag(), message.value()));
+        }
         pendingCount++;
         pendingBytes += message.value().length;
         recordsOut.inc();
@@ -120,8 +133,8 @@ public final class RocketMqWriter
             clearPending();
             return List.of();
         }
-        List<QueueBatch> queues = new ArrayList<>(pending.size());
-        pending.forEach(
+        List<QueueBatch> queues = new ArrayList<>(logs.size());
+        logs.forEach(
                 (key, log) -> {
                     if (log.count > 0) {
                         queues.add(log.batch(key));
@@ -134,14 +147,10 @@ public final class RocketMqWriter
     }
 
     private void sendPending() throws IOException, InterruptedException {
-        for (Map.Entry<QueueKey, QueueLog> queue : pending.entrySet()) {
-            if (queue.getValue().count == 0) {
-                continue;
-            }
+        for (Map.Entry<QueueKey, List<Entry>> queue : unsent.entrySet()) {
             String topic = queue.getKey().topic;
-            List<Entry> entries = queue.getValue().batch(queue.getKey()).messages();
-            List<Message> messages = new ArrayList<>(entries.size());
-            entries.forEach(entry -> messages.add(Messages.of(topic, entry)));
+            List<Message> messages = new ArrayList<>(queue.getValue().size());
+            queue.getValue().forEach(entry -> messages.add(Messages.of(topic, entry)));
             int[] stored = {0};
             try {
                 sender().send(
@@ -168,12 +177,14 @@ public final class RocketMqWriter
     }
 
     /**
-     * Empties the queue logs but keeps their buffers for the next interval, so a steady stream
-     * reuses the same arrays; a queue that stayed empty for a whole interval gives its buffer up.
+     * Empties the pending messages. The queue logs keep their buffers for the next interval, so a
+     * steady stream reuses the same arrays; a queue that stayed empty for a whole interval gives
+     * its buffer up.
      */
     private void clearPending() {
-        pending.values().removeIf(log -> log.count == 0);
-        pending.values().forEach(QueueLog::clear);
+        logs.values().removeIf(log -> log.count == 0);
+        logs.values().forEach(QueueLog::clear);
+        unsent.clear();
         pendingCount = 0;
         pendingBytes = 0;
     }
@@ -202,7 +213,8 @@ public final class RocketMqWriter
 
         /** A view of the log, valid until the log is cleared or written to. */
         QueueBatch batch(QueueKey key) {
-            return new QueueBatch(key.topic, key.queue, count, bytes.getSharedBuffer(), 0);
+            return new QueueBatch(
+                    key.topic, key.queue, count, bytes.getSharedBuffer(), 0, bytes.length());
         }
 
         /** Keeps the buffer unless a burst left it far larger than the last interval needed. */
