@@ -152,6 +152,7 @@ public final class SluiceJob {
                                 PartitionOptions.rules(config),
                                 partitionCounts,
                                 parallelism.route,
+                                !routeChained,
                                 parallelism.encodeFannedIn() ? parallelism.encode : 0))
                 .returns(new RoutedChangeTypeInfo())
                 .uid(ROUTE_UID)

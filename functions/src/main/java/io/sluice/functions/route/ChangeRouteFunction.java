@@ -30,6 +30,7 @@ public final class ChangeRouteFunction extends RichFlatMapFunction<RoutedChange,
     private final PartitionRules partitions;
     private final PartitionCounts.Factory countsFactory;
     private final int parallelism;
+    private final boolean fannedIn;
     private final int encodeFanOut;
 
     private transient MessageKeyEncoder keys;
@@ -39,6 +40,9 @@ public final class ChangeRouteFunction extends RichFlatMapFunction<RoutedChange,
     /**
      * @param parallelism this operator's parallelism, which the upstream fan-out of statements
      *     assumed
+     * @param fannedIn whether Normalize reaches this operator through the keyed exchange (and
+     *     copies statements to every subtask of it) rather than chained, with one copy per
+     *     statement
      * @param encodeFanOut the encoders' parallelism when they are reached through an exchange, or 0
      *     when they are chained to this operator
      */
@@ -47,11 +51,13 @@ public final class ChangeRouteFunction extends RichFlatMapFunction<RoutedChange,
             PartitionRules partitions,
             PartitionCounts.Factory countsFactory,
             int parallelism,
+            boolean fannedIn,
             int encodeFanOut) {
         this.router = router;
         this.partitions = partitions;
         this.countsFactory = countsFactory;
         this.parallelism = parallelism;
+        this.fannedIn = fannedIn;
         this.encodeFanOut = encodeFanOut;
     }
 
@@ -60,7 +66,9 @@ public final class ChangeRouteFunction extends RichFlatMapFunction<RoutedChange,
         FanOut.checkParallelism(getRuntimeContext(), parallelism, "route");
         keys = new MessageKeyEncoder();
         counts = countsFactory.create();
-        origin = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
+        // A path id counts among the copies Normalize made: chained, it made one, whichever
+        // subtask reads the binlog.
+        origin = fannedIn ? getRuntimeContext().getTaskInfo().getIndexOfThisSubtask() : 0;
     }
 
     @Override

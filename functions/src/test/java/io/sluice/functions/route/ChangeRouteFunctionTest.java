@@ -65,8 +65,9 @@ class ChangeRouteFunctionTest {
                 new ChangeRouteFunction(
                         RouteOptions.router(config),
                         PartitionOptions.rules(config),
-                        new FixedCounts(),
+                        new FixedPartitionCounts(PARTITIONS),
                         1,
+                        false,
                         0);
         RoutedChangeSerializer serializer = new RoutedChangeSerializer();
         try (OneInputStreamOperatorTestHarness<RoutedChange, RoutedChange> harness =
@@ -95,23 +96,5 @@ class ChangeRouteFunctionTest {
                 .binlog("mysql-bin.000001", 400, id == 7 ? 0 : 1)
                 .serverId(1)
                 .build();
-    }
-
-    /** Every topic has {@link #PARTITIONS} partitions. */
-    private static final class FixedCounts implements PartitionCounts.Factory, PartitionCounts {
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        public PartitionCounts create() {
-            return this;
-        }
-
-        @Override
-        public int countOf(String topic) {
-            return PARTITIONS;
-        }
-
-        @Override
-        public void close() {}
     }
 }
