@@ -1,9 +1,12 @@
 package io.sluice.serializers.bench;
 
+import com.alibaba.otter.canal.client.CanalMessageDeserializer;
+import com.alibaba.otter.canal.connector.core.producer.MQMessageUtils;
+import com.alibaba.otter.canal.connector.core.producer.MQMessageUtils.EntryRowData;
 import com.alibaba.otter.canal.protocol.FlatMessage;
 import io.sluice.serializers.canal.CanalFlatEncoder;
-import io.sluice.serializers.canal.CanalFlatReference;
-import io.sluice.serializers.canal.CanalFlatReference.CanalInput;
+import io.sluice.serializers.canal.CanalFlatPath;
+import io.sluice.serializers.canal.CanalLogEventPackets;
 import io.sluice.serializers.event.ChangeEvent;
 import io.sluice.serializers.event.ChangeType;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -35,19 +38,21 @@ import java.util.concurrent.TimeUnit;
  * <ul>
  *   <li><b>sluice*</b>: {@code CanalFlatEncoder.encode} on prebuilt {@link ChangeEvent}s: input
  *       checks, JSON writing, and the exact-size copy the caller gets.
- *   <li><b>canal*</b>: the steps of {@code MQMessageUtils.messageConverter} ({@link
- *       CanalFlatReference#messageConverter}: a FlatMessage with a LinkedHashMap per row for {@code
- *       data} and {@code old}, the {@code sqlType}/{@code mysqlType} maps, the {@code pkNames}
- *       list), then {@code JSON.toJSONBytes(flat, WriteNulls, LargeObject)} as {@code
- *       CanalKafkaProducer} does. Canal's {@code CanalEntry} Entry/RowChange/Column objects are
- *       built in {@link #setUp}: Canal parses them in an earlier, separate stage (as Sluice renders
- *       its {@code RowImage}s before encoding), so neither side pays for that here.
+ *   <li><b>canal*</b>: Canal's own {@code MQMessageUtils.messageConverter} (connector.core: a
+ *       FlatMessage with a LinkedHashMap per row for {@code data} and {@code old}, the {@code
+ *       sqlType}/{@code mysqlType} maps, the {@code pkNames} list), then {@code
+ *       JSON.toJSONBytes(flat, WriteNulls, LargeObject)} as {@code CanalKafkaProducer} does. The
+ *       converter's input, Canal's {@code EntryRowData} (an Entry with its RowChange parsed), is
+ *       built in {@link #setUp}: the entries with Canal's builders ({@link CanalLogEventPackets}),
+ *       the RowChange parsed by {@code MQMessageUtils.buildMessageData}, which Canal's producer
+ *       runs on its build pool just before converting. Neither that parse nor Canal's parser stage
+ *       is measured, as Sluice's {@code RowImage}s are rendered before encoding.
  * </ul>
  *
- * <p>Both sides read the clock once per message for {@code ts}, as Canal does. Each invocation
- * encodes {@value #ROWS} rows, either one row per message (the common case with per-key
- * partitioning) or ten rows of one type per message, so scores are per row. Run with {@code -prof
- * gc} and read {@code gc.alloc.rate.norm} for bytes allocated per row.
+ * <p>Both sides read the clock once per message for {@code ts}: Canal's converter itself, Sluice's
+ * caller here. Each invocation encodes {@value #ROWS} rows, either one row per message (the common
+ * case with per-key partitioning) or ten rows of one type per message, so scores are per row. Run
+ * with {@code -prof gc} and read {@code gc.alloc.rate.norm} for bytes allocated per row.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -68,8 +73,8 @@ public class FlatEncodeBenchmark {
 
     private final List<List<ChangeEvent>> oneRowMessages = new ArrayList<>();
     private final List<List<ChangeEvent>> tenRowMessages = new ArrayList<>();
-    private CanalInput[] canalOneRow;
-    private CanalInput[] canalTenRow;
+    private EntryRowData[][] canalOneRow;
+    private EntryRowData[][] canalTenRow;
     private CanalFlatEncoder encoder;
 
     @Setup
@@ -105,11 +110,10 @@ public class FlatEncodeBenchmark {
     /** Single-row messages are where both sides agree byte for byte: make sure they do. */
     private void checkSameOutput() {
         for (int i = 0; i < oneRowMessages.size(); i++) {
-            byte[] sluice = encoder.encode(oneRowMessages.get(i), i, 0);
-            byte[] canal =
-                    CanalFlatReference.toJsonBytes(
-                            CanalFlatReference.messageConverter(canalOneRow[i], i, 0));
-            if (!Arrays.equals(sluice, canal)) {
+            List<FlatMessage> flats = MQMessageUtils.messageConverter(canalOneRow[i], i);
+            FlatMessage canal = flats.get(0);
+            byte[] sluice = encoder.encode(oneRowMessages.get(i), i, canal.getTs());
+            if (flats.size() != 1 || !Arrays.equals(sluice, CanalFlatPath.toJsonBytes(canal))) {
                 throw new IllegalStateException("Sluice and Canal differ on row " + i);
             }
         }
@@ -145,18 +149,20 @@ public class FlatEncodeBenchmark {
         }
     }
 
-    private static void convertAll(CanalInput[] inputs, Blackhole blackhole) {
+    private static void convertAll(EntryRowData[][] inputs, Blackhole blackhole) {
         for (int i = 0; i < inputs.length; i++) {
-            FlatMessage flat =
-                    CanalFlatReference.messageConverter(inputs[i], i, System.currentTimeMillis());
-            blackhole.consume(CanalFlatReference.toJsonBytes(flat));
+            for (FlatMessage flat : MQMessageUtils.messageConverter(inputs[i], i)) {
+                blackhole.consume(CanalFlatPath.toJsonBytes(flat));
+            }
         }
     }
 
-    private static CanalInput[] toCanal(List<List<ChangeEvent>> messages) {
-        CanalInput[] inputs = new CanalInput[messages.size()];
+    /** Canal's converter input per message: its one Entry, with the RowChange parsed. */
+    private static EntryRowData[][] toCanal(List<List<ChangeEvent>> messages) {
+        EntryRowData[][] inputs = new EntryRowData[messages.size()][];
         for (int i = 0; i < inputs.length; i++) {
-            inputs[i] = CanalFlatReference.canalInput(messages.get(i));
+            byte[] packet = CanalLogEventPackets.packet(messages.get(i), i);
+            inputs[i] = CanalFlatPath.entryRowData(CanalMessageDeserializer.deserializer(packet));
         }
         return inputs;
     }

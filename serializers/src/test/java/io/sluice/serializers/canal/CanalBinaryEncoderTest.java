@@ -36,8 +36,8 @@ import static org.assertj.core.api.Assertions.tuple;
 
 /**
  * Judges {@link CanalBinaryEncoder} by Canal 1.1.8's own classes: its consumer must decode every
- * field back, and its protobuf builders, set the way {@code LogEventConvert} sets them, must
- * produce the very same bytes.
+ * field back, and its protobuf builders, set the way {@code LogEventConvert} sets them ({@link
+ * CanalLogEventPackets}), must produce the very same bytes.
  */
 class CanalBinaryEncoderTest {
 
@@ -525,11 +525,13 @@ class CanalBinaryEncoderTest {
 
         assertThat(first)
                 .isEqualTo(firstCopy)
-                .isEqualTo(canalPacket(List.of(big), 1))
+                .isEqualTo(CanalLogEventPackets.packet(List.of(big), 1))
                 .isEqualTo(again)
                 .isNotSameAs(again);
-        assertThat(second).isEqualTo(secondCopy).isEqualTo(canalPacket(List.of(small), 2));
-        assertThat(third).isEqualTo(canalPacket(List.of(ddl), 3));
+        assertThat(second)
+                .isEqualTo(secondCopy)
+                .isEqualTo(CanalLogEventPackets.packet(List.of(small), 2));
+        assertThat(third).isEqualTo(CanalLogEventPackets.packet(List.of(ddl), 3));
         assertThat(second.length).isLessThan(first.length); // exact size, not the buffer
     }
 
@@ -548,7 +550,9 @@ class CanalBinaryEncoderTest {
         assertMatchesCanal(List.of(big), 2);
         byte[] after = encoder.encode(List.of(small), 1, 0);
 
-        assertThat(after).isEqualTo(before).isEqualTo(canalPacket(List.of(small), 1));
+        assertThat(after)
+                .isEqualTo(before)
+                .isEqualTo(CanalLogEventPackets.packet(List.of(small), 1));
     }
 
     @Test
@@ -583,7 +587,7 @@ class CanalBinaryEncoderTest {
     private RowChange assertMatchesCanal(List<ChangeEvent> changes, long messageId) {
         byte[] ours = encoder.encode(changes, messageId, 1_700_000_000_999L);
 
-        assertThat(hex(ours)).isEqualTo(hex(canalPacket(changes, messageId)));
+        assertThat(hex(ours)).isEqualTo(hex(CanalLogEventPackets.packet(changes, messageId)));
         return assertDecodesAsModel(ours, changes, messageId);
     }
 
@@ -670,116 +674,6 @@ class CanalBinaryEncoderTest {
             assertThat(column.hasLength()).as(where).isFalse();
             assertThat(column.getPropsCount()).as(where).isZero();
         }
-    }
-
-    /**
-     * Canal's own protobuf path for the same changes: its builders, set the way {@code
-     * LogEventConvert} sets them (createHeader, parseRowsEvent/parseOneRow, parseQueryEvent), then
-     * the packet as {@code CanalMessageSerializerUtil} builds it, plus our batch id.
-     */
-    static byte[] canalPacket(List<ChangeEvent> changes, long messageId) {
-        ChangeEvent first = changes.get(0);
-        TableSchema schema = first.schema();
-        EventType eventType = EventType.valueOf(first.type().canalNumber());
-        Header.Builder header =
-                Header.newBuilder()
-                        .setVersion(1)
-                        .setLogfileName(first.binlogFile())
-                        .setLogfileOffset(first.binlogPosition())
-                        .setServerId(first.serverId())
-                        .setServerenCode("UTF-8")
-                        .setExecuteTime(first.executeTime())
-                        .setSourceType(CanalEntry.Type.MYSQL)
-                        .setEventType(eventType);
-        RowChange.Builder rowChange = RowChange.newBuilder();
-        if (!first.isRow() && !first.isDdl()) {
-            // buildQueryEntry: createHeader(header, "", table, QUERY), then sql and eventType
-            // only. Sluice writes the rows' database where Canal passes "" (see
-            // docs/canal-compatibility.md), so the schema name is the one difference.
-            header.setSchemaName(schema.database()).setTableName(schema.table());
-            rowChange.setSql(first.sql());
-            rowChange.setEventType(eventType);
-        } else if (first.isDdl()) {
-            // The DDL parser's names: null (left out) when it found none.
-            if (!schema.database().isEmpty()) {
-                header.setSchemaName(schema.database());
-            }
-            if (!schema.table().isEmpty()) {
-                header.setTableName(schema.table());
-            }
-            rowChange.setIsDdl(true).setSql(first.sql());
-            if (!schema.database().isEmpty()) {
-                rowChange.setDdlSchemaName(schema.database());
-            }
-            rowChange.setEventType(eventType);
-        } else {
-            header.setSchemaName(schema.database()).setTableName(schema.table());
-            rowChange.setIsDdl(false).setEventType(eventType);
-            for (ChangeEvent change : changes) {
-                RowData.Builder row = RowData.newBuilder();
-                if (change.before() != null) {
-                    addColumns(row, schema, change.before(), false);
-                }
-                if (change.after() != null) {
-                    addColumns(row, schema, change.after(), true);
-                }
-                rowChange.addRowDatas(row.build());
-            }
-        }
-        header.setEventLength(0);
-        if (!first.gtid().isEmpty()) {
-            header.setGtid(first.gtid());
-        }
-        if (first.isRow()) {
-            header.addProps(
-                    Pair.newBuilder()
-                            .setKey("rowsCount")
-                            .setValue(String.valueOf(changes.size()))
-                            .build());
-        }
-        return CanalPacketFraming.packet(header.build(), rowChange.build(), messageId);
-    }
-
-    /** parseOneRow's column: name, isKey, mysqlType, index, isNull, value, sqlType, updated. */
-    private static void addColumns(
-            RowData.Builder row, TableSchema schema, RowImage image, boolean isAfter) {
-        for (int i = 0; i < schema.columnCount(); i++) {
-            Column.Builder column =
-                    Column.newBuilder()
-                            .setName(schema.name(i))
-                            .setIsKey(schema.isKey(i))
-                            .setMysqlType(schema.mysqlType(i))
-                            .setIndex(i)
-                            .setIsNull(false);
-            String value = image.text(i);
-            if (value == null) {
-                column.setIsNull(true);
-            } else {
-                column.setValue(value);
-            }
-            column.setSqlType(schema.sqlType(i));
-            column.setUpdated(isAfter && canalIsUpdate(row.getBeforeColumnsList(), value, i));
-            if (isAfter) {
-                row.addAfterColumns(column.build());
-            } else {
-                row.addBeforeColumns(column.build());
-            }
-        }
-    }
-
-    /** LogEventConvert.isUpdate: changed unless a before column of that index holds the same. */
-    private static boolean canalIsUpdate(List<Column> before, String newValue, int index) {
-        for (Column column : before) {
-            if (column.getIndex() == index) {
-                if (column.getIsNull() && newValue == null) {
-                    return false;
-                }
-                if (newValue != null && !column.getIsNull() && column.getValue().equals(newValue)) {
-                    return false;
-                }
-            }
-        }
-        return true;
     }
 
     // ---- helpers -----------------------------------------------------------------------------
