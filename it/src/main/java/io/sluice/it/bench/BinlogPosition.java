@@ -6,17 +6,17 @@ import java.sql.SQLException;
 import java.sql.Statement;
 
 /** A binlog file and position, as SHOW MASTER STATUS reports the current one. */
-final class BinlogPosition {
+public final class BinlogPosition {
 
-    final String file;
-    final long position;
+    public final String file;
+    public final long position;
 
     BinlogPosition(String file, long position) {
         this.file = file;
         this.position = position;
     }
 
-    static BinlogPosition current(Connection connection) throws SQLException {
+    public static BinlogPosition current(Connection connection) throws SQLException {
         try (Statement statement = connection.createStatement();
                 ResultSet status = statement.executeQuery("SHOW MASTER STATUS")) {
             if (!status.next()) {

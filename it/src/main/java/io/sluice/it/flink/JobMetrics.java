@@ -57,6 +57,34 @@ public final class JobMetrics {
         return sums;
     }
 
+    /**
+     * The value of the metric {@code name} (e.g. {@code sluice.rowsIn}) of the operator whose name
+     * starts with {@code operator} (e.g. {@code Normalize}) in each subtask; empty before the store
+     * has it.
+     */
+    public static Map<Integer, Long> bySubtask(URI rest, JobID job, String operator, String name)
+            throws IOException, InterruptedException {
+        String base = rest.toString().replaceAll("/$", "") + "/jobs/" + job;
+        Map<Integer, Long> values = new TreeMap<>();
+        for (JsonNode vertex : get(base).path("vertices")) {
+            String vertexUrl = base + "/vertices/" + vertex.path("id").asText();
+            for (JsonNode metric : get(vertexUrl + "/subtasks/metrics")) {
+                String id = metric.path("id").asText();
+                if (!id.startsWith(operator) || !id.endsWith("." + name)) {
+                    continue;
+                }
+                for (int subtask = 0; subtask < vertex.path("parallelism").asInt(); subtask++) {
+                    String url = vertexUrl + "/subtasks/" + subtask + "/metrics?get=" + id;
+                    for (JsonNode value : get(url)) {
+                        values.put(subtask, (long) value.path("value").asDouble());
+                    }
+                }
+                return values;
+            }
+        }
+        return values;
+    }
+
     private static JsonNode get(String url) throws IOException, InterruptedException {
         HttpResponse<String> response =
                 HTTP.send(

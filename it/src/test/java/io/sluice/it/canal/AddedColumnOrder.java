@@ -45,9 +45,19 @@ public final class AddedColumnOrder {
     /**
      * In {@code partition}: exactly {@code statements} statements, once each and in order, each row
      * of {@code items} after exactly the statements before it (when the partition gets statements),
-     * every row's columns matching its version, and each key's versions consecutive from 0.
+     * every row's columns matching its version, and each key's versions consecutive from 0 (the
+     * snapshot).
      */
     public static void assertPartition(int partition, List<Row> rows, int statements) {
+        assertPartition(partition, rows, statements, 0);
+    }
+
+    /**
+     * As {@link #assertPartition(int, List, int)} for a run that starts at round {@code
+     * firstVersion} (1 when the source starts in the binlog, without a snapshot).
+     */
+    public static void assertPartition(
+            int partition, List<Row> rows, int statements, int firstVersion) {
         int statementsSeen = 0;
         Map<String, Integer> lastVersion = new HashMap<>();
         for (Row row : rows) {
@@ -74,7 +84,7 @@ public final class AddedColumnOrder {
             Integer previous = lastVersion.put(row.data.get("id"), version);
             assertThat(version)
                     .as("versions of key %s in partition %d", row.data.get("id"), partition)
-                    .isEqualTo(previous == null ? 0 : previous + 1);
+                    .isEqualTo(previous == null ? firstVersion : previous + 1);
         }
         assertThat(statementsSeen)
                 .as("statements in partition %d", partition)

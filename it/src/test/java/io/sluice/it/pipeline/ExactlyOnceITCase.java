@@ -16,8 +16,9 @@ import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
 import io.sluice.it.server.Waits;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,7 +33,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Exactly once through a real failure: the TaskManager running the job is killed in the binlog
  * phase while output is written but not yet committed, after earlier checkpoints committed, and a
  * new TaskManager takes over from the last checkpoint. The read_committed drain must hold every
- * change exactly once, each row's changes in Canal's partition for its key, in order.
+ * change exactly once, each row's changes in Canal's partition for its key, in order. In each of
+ * the job's three shapes (docs/pipeline.md): everything chained, each source subtask writing; Route
+ * chained to the source, then the partition owners; Route behind the keyed exchange.
  */
 class ExactlyOnceITCase {
 
@@ -45,9 +48,14 @@ class ExactlyOnceITCase {
     private static final int ROUNDS = 16;
     private static final Duration WAIT = Duration.ofMinutes(3);
 
-    @Test
+    /** MiniCluster keeps terminated TaskManagers in its list: the live one's index. */
+    private static int liveTaskManager;
+
+    @ParameterizedTest(name = "source 2, route {0}, encode {1}, sink {2}")
+    @CsvSource({"2, 2, 2", "2, 2, 3", "3, 3, 2"})
     void killedTaskManagerInBinlogPhaseLosesAndDuplicatesNothing(
-            @InjectMiniCluster MiniCluster cluster) throws Exception {
+            int route, int encode, int sink, @InjectMiniCluster MiniCluster cluster)
+            throws Exception {
         MariaDbServer mariaDb = MARIADB.server();
         String database = mariaDb.createDatabase("eo", "ddl/counters.sql");
         for (int id = 0; id < ROWS; id++) {
@@ -56,7 +64,7 @@ class ExactlyOnceITCase {
         String topic = "eo-" + database;
         KAFKA.server().createTopic(topic, 3);
 
-        JobClient job = startJob(mariaDb, database, topic);
+        JobClient job = startJob(mariaDb, database, topic, route, encode, sink);
         try {
             // Snapshot rows readable under read_committed: checkpoints have committed.
             KAFKA.server().drainReadCommitted(topic, ROWS, WAIT);
@@ -79,10 +87,10 @@ class ExactlyOnceITCase {
                                                             "read_uncommitted",
                                                             Duration.ofMillis(100))
                                             >= written);
-                    // Index 0 is the cluster's original TaskManager: MiniCluster keeps terminated
-                    // ones in its list, so a second failure test in this class would need index 1.
-                    cluster.terminateTaskManager(0).get(1, TimeUnit.MINUTES);
+                    // The new TaskManager first, so the restore finds slots at once.
                     cluster.startTaskManager();
+                    cluster.terminateTaskManager(liveTaskManager).get(1, TimeUnit.MINUTES);
+                    liveTaskManager++;
                 }
             }
 
@@ -136,7 +144,8 @@ class ExactlyOnceITCase {
         mariaDb.execute(database, updates);
     }
 
-    private static JobClient startJob(MariaDbServer mariaDb, String database, String topic)
+    private static JobClient startJob(
+            MariaDbServer mariaDb, String database, String topic, int route, int encode, int sink)
             throws Exception {
         Configuration config =
                 EmbeddedJobs.config(
@@ -146,8 +155,9 @@ class ExactlyOnceITCase {
                         topic,
                         "job.checkpoint-interval=3s",
                         "parallelism.source=2",
-                        "parallelism.encode=2",
-                        "parallelism.sink=2");
+                        "parallelism.route=" + route,
+                        "parallelism.encode=" + encode,
+                        "parallelism.sink=" + sink);
         return EmbeddedJobs.start(
                 StreamExecutionEnvironment.getExecutionEnvironment(),
                 config,

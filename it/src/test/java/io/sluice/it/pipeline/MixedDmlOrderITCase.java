@@ -11,8 +11,9 @@ import io.sluice.it.job.EmbeddedJobs;
 import io.sluice.it.server.KafkaExtension;
 import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -38,9 +39,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A mixed-DML load on a small key space from several connections at once (many updates per key,
  * inserts, deletes, re-inserts, multi-key transactions and multi-row statements), through a
- * 3-partition topic with parallel encoders and sinks. For every key, the changes consumed from its
- * partition must be exactly its changes in binlog order: nothing lost, repeated or reordered; and
- * the last change per key must be the table's final state in MariaDB.
+ * 3-partition topic with parallel encoders and sinks, in each of the job's three shapes
+ * (docs/pipeline.md): everything chained; Route chained to the source, then the partition owners;
+ * Route behind the keyed exchange, where every change of a key must take one path. For every key,
+ * the changes consumed from its partition must be exactly its changes in binlog order: nothing
+ * lost, repeated or reordered; and the last change per key must be the table's final state in
+ * MariaDB.
  *
  * <p>How the binlog order per key is known: every change of a key happens while its row in a side
  * table {@code seq} is locked, and INSERT/UPDATE set {@code version} to that row's next value in
@@ -78,8 +82,10 @@ class MixedDmlOrderITCase {
         }
     }
 
-    @Test
-    void everyKeysChangesArriveCompleteAndInBinlogOrder() throws Exception {
+    @ParameterizedTest(name = "source 2, route {0}, encode {1}, sink {2}")
+    @CsvSource({"2, 2, 2", "2, 2, 3", "3, 3, 3"})
+    void everyKeysChangesArriveCompleteAndInBinlogOrder(int route, int encode, int sink)
+            throws Exception {
         MariaDbServer mariaDb = MARIADB.server();
         String database = mariaDb.createDatabase("mixed", null);
         mariaDb.execute(
@@ -106,8 +112,9 @@ class MixedDmlOrderITCase {
                         topic,
                         "job.checkpoint-interval=1s",
                         "parallelism.source=2",
-                        "parallelism.encode=2",
-                        "parallelism.sink=3");
+                        "parallelism.route=" + route,
+                        "parallelism.encode=" + encode,
+                        "parallelism.sink=" + sink);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(2);
         JobClient job = EmbeddedJobs.start(env, config, "mixed-dml-" + database);

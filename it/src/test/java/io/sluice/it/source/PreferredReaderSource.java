@@ -1,0 +1,155 @@
+package io.sluice.it.source;
+
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.source.Boundedness;
+import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.api.connector.source.SourceEvent;
+import org.apache.flink.api.connector.source.SourceReader;
+import org.apache.flink.api.connector.source.SourceReaderContext;
+import org.apache.flink.api.connector.source.SourceSplit;
+import org.apache.flink.api.connector.source.SplitEnumerator;
+import org.apache.flink.api.connector.source.SplitEnumeratorContext;
+import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+
+import javax.annotation.Nullable;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A source whose fresh enumerator hears one reader's first split request before any other's, so
+ * that a binlog-only start (no snapshot: one split) hands the binlog to that reader: Flink CDC
+ * gives it to whichever reader asks first, which a test cannot otherwise choose. Requests of other
+ * readers wait until the preferred one has asked; a restored enumerator is not reordered (the split
+ * is back in its reader's state).
+ */
+public final class PreferredReaderSource<T, S extends SourceSplit, E>
+        implements Source<T, S, E>, ResultTypeQueryable<T> {
+
+    private static final long serialVersionUID = 1L;
+
+    private final Source<T, S, E> source;
+    private final int preferred;
+
+    private PreferredReaderSource(Source<T, S, E> source, int preferred) {
+        this.source = source;
+        this.preferred = preferred;
+    }
+
+    /** {@code source} with reader {@code preferred}'s first split request heard first. */
+    public static <T, S extends SourceSplit, E> PreferredReaderSource<T, S, E> of(
+            Source<T, S, E> source, int preferred) {
+        return new PreferredReaderSource<>(source, preferred);
+    }
+
+    @Override
+    public Boundedness getBoundedness() {
+        return source.getBoundedness();
+    }
+
+    @Override
+    public SplitEnumerator<S, E> createEnumerator(SplitEnumeratorContext<S> context)
+            throws Exception {
+        return new Enumerator<>(source.createEnumerator(context), preferred);
+    }
+
+    @Override
+    public SplitEnumerator<S, E> restoreEnumerator(SplitEnumeratorContext<S> context, E checkpoint)
+            throws Exception {
+        return source.restoreEnumerator(context, checkpoint);
+    }
+
+    @Override
+    public SimpleVersionedSerializer<S> getSplitSerializer() {
+        return source.getSplitSerializer();
+    }
+
+    @Override
+    public SimpleVersionedSerializer<E> getEnumeratorCheckpointSerializer() {
+        return source.getEnumeratorCheckpointSerializer();
+    }
+
+    @Override
+    public SourceReader<T, S> createReader(SourceReaderContext context) throws Exception {
+        return source.createReader(context);
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public TypeInformation<T> getProducedType() {
+        return ((ResultTypeQueryable<T>) source).getProducedType();
+    }
+
+    /** Delegates everything, holding other readers' split requests until the preferred asked. */
+    private static final class Enumerator<S extends SourceSplit, E>
+            implements SplitEnumerator<S, E> {
+
+        private final SplitEnumerator<S, E> enumerator;
+        private final int preferred;
+        private final List<Request> held = new ArrayList<>();
+        private boolean preferredAsked;
+
+        Enumerator(SplitEnumerator<S, E> enumerator, int preferred) {
+            this.enumerator = enumerator;
+            this.preferred = preferred;
+        }
+
+        @Override
+        public void handleSplitRequest(int subtask, @Nullable String host) {
+            if (!preferredAsked && subtask != preferred) {
+                held.add(new Request(subtask, host));
+                return;
+            }
+            enumerator.handleSplitRequest(subtask, host);
+            if (!preferredAsked) {
+                preferredAsked = true;
+                held.forEach(r -> enumerator.handleSplitRequest(r.subtask, r.host));
+                held.clear();
+            }
+        }
+
+        @Override
+        public void start() {
+            enumerator.start();
+        }
+
+        @Override
+        public void addSplitsBack(List<S> splits, int subtask) {
+            enumerator.addSplitsBack(splits, subtask);
+        }
+
+        @Override
+        public void addReader(int subtask) {
+            enumerator.addReader(subtask);
+        }
+
+        @Override
+        public E snapshotState(long checkpointId) throws Exception {
+            return enumerator.snapshotState(checkpointId);
+        }
+
+        @Override
+        public void notifyCheckpointComplete(long checkpointId) throws Exception {
+            enumerator.notifyCheckpointComplete(checkpointId);
+        }
+
+        @Override
+        public void notifyCheckpointAborted(long checkpointId) throws Exception {
+            enumerator.notifyCheckpointAborted(checkpointId);
+        }
+
+        @Override
+        public void handleSourceEvent(int subtask, SourceEvent event) {
+            enumerator.handleSourceEvent(subtask, event);
+        }
+
+        @Override
+        public void close() throws IOException {
+            enumerator.close();
+        }
+
+        private record Request(int subtask, @Nullable String host) {}
+    }
+}
