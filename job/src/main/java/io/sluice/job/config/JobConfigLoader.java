@@ -3,7 +3,6 @@ package io.sluice.job.config;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.YamlParserUtils;
 
 import io.sluice.functions.encode.EncodeOptions;
 import io.sluice.functions.route.PartitionOptions;
@@ -12,8 +11,11 @@ import io.sluice.functions.sink.KafkaSinkOptions;
 import io.sluice.functions.sink.SinkOptions;
 import io.sluice.functions.sink.rocketmq.RocketMqSinkOptions;
 import io.sluice.functions.source.MySqlSourceOptions;
+import io.sluice.job.config.internal.Secrets;
+import io.sluice.job.config.internal.YamlText;
 
 import java.io.File;
+import java.io.IOException;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.net.URI;
@@ -47,6 +49,7 @@ public final class JobConfigLoader {
 
     private static final Map<String, ConfigOption<?>> KNOWN = new TreeMap<>();
     private static final Pattern ENV = Pattern.compile("\\$\\{env:([A-Za-z_][A-Za-z0-9_]*)}");
+    private static final String ENV_START = "${env:";
 
     static {
         register(JobOptions.class);
@@ -76,7 +79,7 @@ public final class JobConfigLoader {
                 throw new IllegalArgumentException(
                         "Arguments take the form '--config file.yaml' and '--set key=value',"
                                 + " but got '"
-                                + flag
+                                + Secrets.shownAssignment(flag)
                                 + "'");
             }
             String value = args[++i];
@@ -160,10 +163,10 @@ public final class JobConfigLoader {
                             + jarDir().map(dir -> " and beside the job jar in " + dir).orElse("")
                             + ")");
         }
-        Map<String, Object> yaml;
+        Map<?, ?> yaml;
         try {
-            yaml = YamlParserUtils.loadYamlFile(file);
-        } catch (Exception e) {
+            yaml = YamlText.load(file.toPath());
+        } catch (IOException | IllegalArgumentException e) {
             throw new IllegalArgumentException(
                     "The configuration file '" + path + "' is not valid YAML: " + e.getMessage(),
                     e);
@@ -197,7 +200,9 @@ public final class JobConfigLoader {
     private static String resolveEnv(String key, String value, Map<String, String> env) {
         Matcher matcher = ENV.matcher(value);
         StringBuilder out = new StringBuilder();
+        int references = 0;
         while (matcher.find()) {
+            references++;
             String name = matcher.group(1);
             String resolved = env.get(name);
             if (resolved == null) {
@@ -211,7 +216,25 @@ public final class JobConfigLoader {
             matcher.appendReplacement(out, Matcher.quoteReplacement(resolved));
         }
         matcher.appendTail(out);
+        // A reference that did not match (no closing brace, a bad name) is never a literal value.
+        if (occurrences(value, ENV_START) != references) {
+            throw new IllegalArgumentException(
+                    "Option '"
+                            + key
+                            + "' has a '"
+                            + ENV_START
+                            + "' reference that is not of the form '${env:NAME}' (a closing '}'"
+                            + " and a name of letters, digits and '_')");
+        }
         return out.toString();
+    }
+
+    private static int occurrences(String text, String part) {
+        int count = 0;
+        for (int at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + 1)) {
+            count++;
+        }
+        return count;
     }
 
     private static void set(Configuration config, String key, String value) {
@@ -236,9 +259,13 @@ public final class JobConfigLoader {
             config.get(option);
         } catch (IllegalArgumentException e) {
             // Never echo what may be a secret.
-            String shown = key.contains("password") ? "******" : value;
             throw new IllegalArgumentException(
-                    "Option '" + key + "' cannot take the value '" + shown + "': " + e.getMessage(),
+                    "Option '"
+                            + key
+                            + "' cannot take the value '"
+                            + Secrets.shown(key, value)
+                            + "': "
+                            + e.getMessage(),
                     e);
         }
     }

@@ -167,4 +167,84 @@ class JobConfigLoaderTest {
         assertThat(JobConfigLoader.dirOf(new URL("https://example.com/sluice-job.jar"))).isEmpty();
         assertThat(JobConfigLoader.dirOf(null)).isEmpty();
     }
+
+    @Test
+    void yamlScalarsKeepTheirTextForStringOptions(@TempDir Path dir) throws IOException {
+        Path yaml = dir.resolve("sluice.yaml");
+        Files.writeString(
+                yaml,
+                "source:\n"
+                        + "  hostname: 0800\n"
+                        + "  password: 0123\n"
+                        + "  username: 1e3\n"
+                        + "  port: 3307\n"
+                        + "  include-queries: true\n"
+                        + "job:\n"
+                        + "  checkpoint-interval: 10s\n"
+                        + "sink:\n"
+                        + "  properties.linger.ms: 05\n");
+
+        Configuration config = JobConfigLoader.fromArgs(Map.of(), "--config", yaml.toString());
+
+        assertThat(config.get(MySqlSourceOptions.HOSTNAME)).isEqualTo("0800");
+        assertThat(config.get(MySqlSourceOptions.PASSWORD)).isEqualTo("0123");
+        assertThat(config.get(MySqlSourceOptions.USERNAME)).isEqualTo("1e3");
+        assertThat(config.get(MySqlSourceOptions.PORT)).isEqualTo(3307);
+        assertThat(config.get(MySqlSourceOptions.INCLUDE_QUERIES)).isTrue();
+        assertThat(config.get(JobOptions.CHECKPOINT_INTERVAL)).isEqualTo(Duration.ofSeconds(10));
+        assertThat(config.toMap()).containsEntry("sink.properties.linger.ms", "05");
+    }
+
+    @Test
+    void aYamlKeyWithoutValueIsNamed(@TempDir Path dir) throws IOException {
+        Path yaml = dir.resolve("empty.yaml");
+        Files.writeString(yaml, "source:\n  password:\n");
+
+        assertThatThrownBy(() -> JobConfigLoader.fromArgs(Map.of(), "--config", yaml.toString()))
+                .hasMessageContaining("Option 'source.password'")
+                .hasMessageContaining("has no value");
+    }
+
+    @Test
+    void invalidYamlNamesTheLineButNotTheText(@TempDir Path dir) throws IOException {
+        Path yaml = dir.resolve("bad.yaml");
+        Files.writeString(yaml, "source:\n  password: Secret-42\n   port: [\n");
+
+        assertThatThrownBy(() -> JobConfigLoader.fromArgs(Map.of(), "--config", yaml.toString()))
+                .hasMessageContaining("is not valid YAML")
+                .hasMessageContaining("line 3")
+                .hasMessageNotContaining("Secret-42");
+    }
+
+    @Test
+    void aSecretInAMisshapenArgumentIsMasked() {
+        assertThatThrownBy(() -> JobConfigLoader.fromArgs("source.password=Secret-42"))
+                .hasMessageContaining("'--set key=value'")
+                .hasMessageContaining("'source.password=******'")
+                .hasMessageNotContaining("Secret-42");
+        assertThatThrownBy(
+                        () ->
+                                JobConfigLoader.fromArgs(
+                                        "--config",
+                                        "conf/x.yaml",
+                                        "sink.properties.sasl.jaas.config=x y"))
+                .hasMessageNotContaining("x y");
+        assertThatThrownBy(() -> JobConfigLoader.fromArgs("source.hostname=db"))
+                .hasMessageContaining("'source.hostname=db'");
+    }
+
+    @Test
+    void anEnvironmentReferenceWithoutItsClosingBraceIsRefused() {
+        for (String value : List.of("${env:SLUICE_PW", "a-${env:SLUICE_PW-b", "${env:A ${env:B}")) {
+            assertThatThrownBy(
+                            () ->
+                                    JobConfigLoader.fromArgs(
+                                            Map.of("SLUICE_PW", "pw", "B", "b"),
+                                            "--set",
+                                            "source.password=" + value))
+                    .as(value)
+                    .hasMessageContaining("Option 'source.password'")
+                    .hasMessageContaining("'${env:NAME}'");
+        }
+    }
 }
