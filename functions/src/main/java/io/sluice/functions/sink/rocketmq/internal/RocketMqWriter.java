@@ -2,12 +2,12 @@ package io.sluice.functions.sink.rocketmq.internal;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
-import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.core.memory.DataOutputSerializer;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.metrics.groups.SinkWriterMetricGroup;
+import org.apache.flink.util.function.SupplierWithException;
 
 import io.sluice.functions.sink.SinkMessage;
 import io.sluice.functions.sink.rocketmq.RocketMqCommittable;
@@ -44,7 +44,7 @@ public final class RocketMqWriter
 
     private final ClientSettings settings;
     private final boolean exactlyOnce;
-    private final String role;
+    private final SupplierWithException<QueueSender, IOException> senders;
     private final long run = RUNS.nextLong();
 
     /** Exactly-once: the write-ahead log, encoded as the committable holds it. */
@@ -67,12 +67,18 @@ public final class RocketMqWriter
     private long pendingBytes;
     private QueueSender sender;
 
+    /**
+     * @param settings the batch limits of at-least-once sends
+     * @param senders opens the sender, when the first message needs it
+     */
     public RocketMqWriter(
-            ClientSettings settings, DeliveryGuarantee guarantee, WriterInitContext context) {
+            ClientSettings settings,
+            DeliveryGuarantee guarantee,
+            SupplierWithException<QueueSender, IOException> senders,
+            SinkWriterMetricGroup metrics) {
         this.settings = settings;
         this.exactlyOnce = guarantee == DeliveryGuarantee.EXACTLY_ONCE;
-        this.role = "writer-" + context.getTaskInfo().getIndexOfThisSubtask();
-        SinkWriterMetricGroup metrics = context.metricGroup();
+        this.senders = senders;
         this.recordsOut = metrics.getIOMetricGroup().getNumRecordsOutCounter();
         this.bytesOut = metrics.getIOMetricGroup().getNumBytesOutCounter();
         this.recordsOutErrors = metrics.getNumRecordsOutErrorsCounter();
@@ -191,7 +197,7 @@ public final class RocketMqWriter
 
     private QueueSender sender() throws IOException {
         if (sender == null) {
-            sender = new QueueSender(settings, role);
+            sender = senders.get();
         }
         return sender;
     }
@@ -249,10 +255,5 @@ public final class RocketMqWriter
             }
             return lastBytes;
         }
-    }
-
-    /** For logs: the random id of this writer's run. */
-    public long run() {
-        return run;
     }
 }
