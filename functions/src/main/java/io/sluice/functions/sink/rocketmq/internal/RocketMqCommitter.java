@@ -106,11 +106,13 @@ public final class RocketMqCommitter implements Committer<RocketMqCommittable> {
         if (toSend.isEmpty()) {
             return;
         }
+        int[] stored = {0};
         try {
             sender.send(
                     queue,
                     toSend,
                     (storedSoFar, bytes, count) -> {
+                        stored[0] = storedSoFar;
                         tails.put(
                                 queue,
                                 new Tail(
@@ -128,7 +130,8 @@ public final class RocketMqCommitter implements Committer<RocketMqCommittable> {
         } catch (IOException | RuntimeException e) {
             // Whether the broker kept part of the failed batch is unknown: read the tail again.
             tails.remove(queue);
-            sendErrors.inc();
+            // The messages not known to be stored, as the writer counts them.
+            sendErrors.inc(toSend.size() - stored[0]);
             throw new IOException(
                     "Committing " + committable + " to " + queue + " failed; the job restarts", e);
         }
