@@ -10,6 +10,7 @@ import org.apache.rocketmq.common.TopicConfig;
 import org.apache.rocketmq.common.constant.PermName;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.logging.JoranConfiguratorExt;
+import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.namesrv.NamesrvConfig;
 import org.apache.rocketmq.logging.ch.qos.logback.classic.LoggerContext;
@@ -108,6 +109,7 @@ public final class RocketMqServer implements AutoCloseable {
     private final Path workDir;
     private final NamesrvController nameServer;
     private final Settings settings;
+    private final SendRefusals refusals;
     private volatile BrokerController broker;
     private final DefaultMQAdminExt admin;
     private final String nameServerAddress;
@@ -120,8 +122,10 @@ public final class RocketMqServer implements AutoCloseable {
             NamesrvController nameServer,
             BrokerController broker,
             DefaultMQAdminExt admin,
-            Settings settings) {
+            Settings settings,
+            SendRefusals refusals) {
         this.settings = settings;
+        this.refusals = refusals;
         this.workDir = workDir;
         this.nameServer = nameServer;
         this.broker = broker;
@@ -146,11 +150,14 @@ public final class RocketMqServer implements AutoCloseable {
         String nameServerAddress = "127.0.0.1:" + nameServer.getNettyServerConfig().getListenPort();
         BrokerController broker = null;
         DefaultMQAdminExt admin = null;
+        SendRefusals refusals = new SendRefusals();
         try {
-            broker = startBroker(workDir.resolve("broker"), nameServerAddress, settings, 0);
+            broker =
+                    startBroker(
+                            workDir.resolve("broker"), nameServerAddress, settings, refusals, 0);
             admin = startAdmin(nameServerAddress);
             RocketMqServer server =
-                    new RocketMqServer(workDir, nameServer, broker, admin, settings);
+                    new RocketMqServer(workDir, nameServer, broker, admin, settings, refusals);
             server.awaitBrokerRegistered();
             Runtime.getRuntime().addShutdownHook(server.shutdownHook);
             LOG.info(
@@ -193,12 +200,23 @@ public final class RocketMqServer implements AutoCloseable {
         int port = broker.getNettyServerConfig().getListenPort();
         long begin = System.nanoTime();
         shutdownBounded("broker " + brokerAddress, broker::shutdown);
-        broker = startBroker(workDir.resolve("broker"), nameServerAddress, settings, port);
+        broker =
+                startBroker(workDir.resolve("broker"), nameServerAddress, settings, refusals, port);
         awaitBrokerRegistered();
         LOG.info(
                 "RocketMQ broker {} restarted in {} ms",
                 brokerAddress,
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin));
+    }
+
+    /**
+     * From now on the broker fails each send request {@code rule} matches, storing nothing of it,
+     * as a broker failing a request would; {@code null} lets every send through again. The rule
+     * runs on the broker's request threads, once per request, and survives {@link
+     * #restartBroker()}.
+     */
+    public void refuseSends(Predicate<SendRequest> rule) {
+        refusals.refuse(rule);
     }
 
     /**
@@ -388,7 +406,11 @@ public final class RocketMqServer implements AutoCloseable {
     }
 
     private static BrokerController startBroker(
-            Path dir, String nameServerAddress, Settings settings, int port) {
+            Path dir,
+            String nameServerAddress,
+            Settings settings,
+            SendRefusals refusals,
+            int port) {
         BrokerConfig config = new BrokerConfig();
         config.setBrokerClusterName(CLUSTER_NAME);
         config.setBrokerName(BROKER_NAME);
@@ -453,6 +475,8 @@ public final class RocketMqServer implements AutoCloseable {
                 throw new IllegalStateException(
                         "RocketMQ broker did not initialize its store in " + dir);
             }
+            // After initialize (which builds the remoting servers), before they serve.
+            controller.registerServerRPCHook(refusals);
             controller.start();
         } catch (Exception e) {
             shutdownBounded("broker", controller::shutdown);
@@ -656,6 +680,9 @@ public final class RocketMqServer implements AutoCloseable {
 
     // ---------------------------------------------------------------------------------------
     // Nested types
+
+    /** One send request as the broker got it: topic, queue and messages (a batch's, in order). */
+    public record SendRequest(String topic, int queueId, List<Message> messages) {}
 
     /** Broker knobs tests may want to change; everything else is fixed and lean. */
     public record Settings(

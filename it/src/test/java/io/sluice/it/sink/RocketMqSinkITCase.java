@@ -21,11 +21,12 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 import io.sluice.functions.route.PartitionCounts;
 import io.sluice.functions.sink.SinkMessage;
 import io.sluice.functions.sink.rocketmq.RocketMqSink;
+import io.sluice.functions.sink.rocketmq.RocketMqSinkBuilder;
 import io.sluice.functions.sink.rocketmq.RocketMqSinkFactory;
 import io.sluice.functions.sink.rocketmq.internal.ClientSettings;
-import io.sluice.functions.sink.rocketmq.internal.CommitFaults;
+import io.sluice.functions.sink.rocketmq.internal.Position;
+import io.sluice.functions.sink.rocketmq.internal.ProducerQueueSender;
 import io.sluice.functions.sink.rocketmq.internal.QueueSender;
-import io.sluice.functions.sink.rocketmq.internal.RocketMqCommitter;
 import io.sluice.functions.types.SinkMessageTypeInfo;
 import io.sluice.it.flink.FlinkMiniCluster;
 import io.sluice.it.server.RocketMqExtension;
@@ -45,6 +46,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -78,15 +80,20 @@ class RocketMqSinkITCase {
 
     private static final AtomicInteger TOPICS = new AtomicInteger();
 
+    /**
+     * The send faults of the running test, by topic. The sink reaches the job's tasks as a copy
+     * ({@link FaultySenders} is serialized with it), so its senders look their faults up here.
+     */
+    private static final Map<String, SendFaults> FAULTS = new ConcurrentHashMap<>();
+
     @BeforeEach
     void reset() {
         MAPPER_FAILED.set(false);
-        RocketMqCommitter.faults = CommitFaults.NONE;
     }
 
     @AfterEach
     void removeFaults() {
-        RocketMqCommitter.faults = CommitFaults.NONE;
+        FAULTS.clear();
     }
 
     @Test
@@ -101,30 +108,17 @@ class RocketMqSinkITCase {
     @Test
     void exactlyOnceAcrossFailuresDuringCommitAndDuringReplay() throws Exception {
         String topic = newTopic("eo-commit");
-        AtomicBoolean commitFailed = new AtomicBoolean();
-        AtomicBoolean replayFailed = new AtomicBoolean();
-        AtomicInteger storedBatches = new AtomicInteger();
-        // Small batches, so a commit is several sends and can break between two of them. It
-        // breaks where part of the queue's batch is still to come, so the replay has to send it.
-        RocketMqCommitter.faults =
-                (t, queue, storedSoFar, toStore, replay) -> {
-                    if (!t.equals(topic)) {
-                        return;
-                    }
-                    if (replay && commitFailed.get() && replayFailed.compareAndSet(false, true)) {
-                        throw new IOException("injected failure while replaying a commit");
-                    }
-                    if (!replay
-                            && storedBatches.incrementAndGet() > 40
-                            && storedSoFar < toStore
-                            && commitFailed.compareAndSet(false, true)) {
-                        throw new IOException("injected failure in the middle of a commit");
-                    }
-                };
-        run(topic, DeliveryGuarantee.EXACTLY_ONCE, 4, false);
+        CommitThenReplayFaults faults = new CommitThenReplayFaults();
+        FAULTS.put(topic, faults);
+        // Small batches, so a commit is several sends and can break between two of them.
+        RocketMqSink sink =
+                builder(topic, DeliveryGuarantee.EXACTLY_ONCE, 4)
+                        .setSenderFactory(new FaultySenders(topic))
+                        .build();
+        sinkTo(numbers(environment(), topic, false, 1), sink).execute(topic);
 
-        assertThat(commitFailed).as("a commit failed half-way").isTrue();
-        assertThat(replayFailed).as("the replay of that commit failed half-way").isTrue();
+        assertThat(faults.commitFailed).as("a commit failed half-way").isTrue();
+        assertThat(faults.replayFailed).as("the replay of that commit failed half-way").isTrue();
         // The last replay found what the failed attempts had sent, and skipped it.
         assertThat(sum(topic, ".sluice.numRecordsAlreadySent")).isPositive();
         assertExactlyOnceInOrder(topic);
@@ -187,7 +181,7 @@ class RocketMqSinkITCase {
                         Duration.ofSeconds(10),
                         16,
                         1 << 20);
-        try (QueueSender sender = new QueueSender(settings, "interrupt-test")) {
+        try (QueueSender sender = new ProducerQueueSender(settings, "interrupt-test")) {
             MessageQueue queue = sender.queue(topic, 0);
             // A sending task knows the broker's address; without it the client's route lookup
             // would swallow the interrupt.
@@ -331,12 +325,16 @@ class RocketMqSinkITCase {
     }
 
     private static RocketMqSink sink(String topic, DeliveryGuarantee guarantee, int batchMax) {
+        return builder(topic, guarantee, batchMax).build();
+    }
+
+    private static RocketMqSinkBuilder builder(
+            String topic, DeliveryGuarantee guarantee, int batchMax) {
         return RocketMqSink.builder()
                 .setNameServer(ROCKETMQ.server().nameServerAddress())
                 .setProducerGroup(topic)
                 .setDeliveryGuarantee(guarantee)
-                .setBatchMaxMessages(batchMax)
-                .build();
+                .setBatchMaxMessages(batchMax);
     }
 
     private static void assertExactlyOnceInOrder(String topic) {
@@ -447,6 +445,78 @@ class RocketMqSinkITCase {
         @Override
         public void notifyCheckpointComplete(long checkpointId) {
             checkpointed = true;
+        }
+    }
+
+    /** Decides, after each batch a sender stored, whether the send fails there. */
+    private interface SendFaults {
+        /**
+         * @param messages all the send was asked to store, in order
+         * @param storedSoFar how many of them the broker stored so far
+         */
+        void afterStored(List<Message> messages, int storedSoFar) throws IOException;
+    }
+
+    /** Opens the real sender, wrapped to consult the test's {@link SendFaults} after each batch. */
+    private record FaultySenders(String topic) implements QueueSender.Factory {
+        @Override
+        public QueueSender open(ClientSettings settings, String role) throws IOException {
+            QueueSender real = new ProducerQueueSender(settings, role);
+            SendFaults faults = FAULTS.get(topic);
+            return new QueueSender() {
+                @Override
+                public List<MessageQueue> queuesOf(String topic) throws IOException {
+                    return real.queuesOf(topic);
+                }
+
+                @Override
+                public void send(MessageQueue queue, List<Message> messages, Progress stored)
+                        throws IOException, InterruptedException {
+                    real.send(
+                            queue,
+                            messages,
+                            (storedSoFar, bytes, count) -> {
+                                stored.stored(storedSoFar, bytes, count);
+                                faults.afterStored(messages, storedSoFar);
+                            });
+                }
+
+                @Override
+                public void close() {
+                    real.close();
+                }
+            };
+        }
+    }
+
+    /**
+     * Fails a commit once after 40 stored batches, where part of its queue's batch is still to come
+     * (so the replay has to send it); then fails the replay of that commit, which the writer run it
+     * belongs to tells apart (a restarted writer starts a new run), after its first stored batch.
+     */
+    private static final class CommitThenReplayFaults implements SendFaults {
+        final AtomicInteger storedBatches = new AtomicInteger();
+        final AtomicBoolean commitFailed = new AtomicBoolean();
+        final AtomicBoolean replayFailed = new AtomicBoolean();
+        volatile Position failedCommit;
+
+        @Override
+        public void afterStored(List<Message> messages, int storedSoFar) throws IOException {
+            Position first = Position.parse(messages.get(0).getUserProperty(Position.PROPERTY));
+            Position failed = failedCommit;
+            if (first == null) {
+                return; // Not a commit: only the committer stamps positions.
+            }
+            if (failed == null) {
+                if (storedBatches.incrementAndGet() > 40
+                        && storedSoFar < messages.size()
+                        && commitFailed.compareAndSet(false, true)) {
+                    failedCommit = first;
+                    throw new IOException("injected failure in the middle of a commit");
+                }
+            } else if (first.run() == failed.run() && replayFailed.compareAndSet(false, true)) {
+                throw new IOException("injected failure while replaying a commit");
+            }
         }
     }
 

@@ -12,6 +12,8 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 
 import io.sluice.functions.sink.SinkMessage;
 import io.sluice.functions.sink.rocketmq.internal.ClientSettings;
+import io.sluice.functions.sink.rocketmq.internal.PullTailReader;
+import io.sluice.functions.sink.rocketmq.internal.QueueSender;
 import io.sluice.functions.sink.rocketmq.internal.RocketMqCommitter;
 import io.sluice.functions.sink.rocketmq.internal.RocketMqWriter;
 
@@ -34,10 +36,13 @@ public final class RocketMqSink
 
     private final ClientSettings settings;
     private final DeliveryGuarantee guarantee;
+    private final QueueSender.Factory senders;
 
-    RocketMqSink(ClientSettings settings, DeliveryGuarantee guarantee) {
+    RocketMqSink(
+            ClientSettings settings, DeliveryGuarantee guarantee, QueueSender.Factory senders) {
         this.settings = settings;
         this.guarantee = guarantee;
+        this.senders = senders;
     }
 
     public static RocketMqSinkBuilder builder() {
@@ -66,12 +71,18 @@ public final class RocketMqSink
     @Override
     public CommittingSinkWriter<SinkMessage, RocketMqCommittable> createWriter(
             WriterInitContext context) {
-        return new RocketMqWriter(settings, guarantee, context);
+        String role = "writer-" + context.getTaskInfo().getIndexOfThisSubtask();
+        return new RocketMqWriter(
+                settings, guarantee, () -> senders.open(settings, role), context.metricGroup());
     }
 
     @Override
     public Committer<RocketMqCommittable> createCommitter(CommitterInitContext context) {
-        return new RocketMqCommitter(settings, context);
+        String role = "committer-" + context.getTaskInfo().getIndexOfThisSubtask();
+        return new RocketMqCommitter(
+                () -> senders.open(settings, role),
+                () -> new PullTailReader(settings, role),
+                context.metricGroup());
     }
 
     @Override

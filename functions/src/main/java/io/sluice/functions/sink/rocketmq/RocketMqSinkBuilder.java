@@ -1,9 +1,12 @@
 package io.sluice.functions.sink.rocketmq;
 
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 
 import io.sluice.functions.sink.rocketmq.internal.ClientSettings;
+import io.sluice.functions.sink.rocketmq.internal.ProducerQueueSender;
+import io.sluice.functions.sink.rocketmq.internal.QueueSender;
 
 import java.time.Duration;
 
@@ -21,6 +24,7 @@ public final class RocketMqSinkBuilder {
     private Duration sendTimeout;
     private Integer batchMaxMessages;
     private Integer batchMaxBytes;
+    private QueueSender.Factory senders;
 
     RocketMqSinkBuilder() {}
 
@@ -57,6 +61,17 @@ public final class RocketMqSinkBuilder {
     public RocketMqSinkBuilder setBatchMaxBytes(int batchMaxBytes) {
         checkState(this.batchMaxBytes == null, "batchMaxBytes is already set");
         this.batchMaxBytes = batchMaxBytes;
+        return this;
+    }
+
+    /**
+     * How the writers and committers open their senders; by default a RocketMQ producer each
+     * ({@link ProducerQueueSender}). Tests wrap that one to break a send where they choose.
+     */
+    @Internal
+    public RocketMqSinkBuilder setSenderFactory(QueueSender.Factory senders) {
+        checkState(this.senders == null, "senderFactory is already set");
+        this.senders = checkNotNull(senders, "senderFactory must not be null");
         return this;
     }
 
@@ -99,7 +114,8 @@ public final class RocketMqSinkBuilder {
                 bytes);
         return new RocketMqSink(
                 new ClientSettings(nameServer.trim(), group, timeout, messages, bytes),
-                or(guarantee, RocketMqSinkOptions.DELIVERY_GUARANTEE.defaultValue()));
+                or(guarantee, RocketMqSinkOptions.DELIVERY_GUARANTEE.defaultValue()),
+                or(senders, ProducerQueueSender::new));
     }
 
     private static <T> T or(T value, T fallback) {

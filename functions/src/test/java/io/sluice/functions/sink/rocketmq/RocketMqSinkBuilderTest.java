@@ -2,7 +2,9 @@ package io.sluice.functions.sink.rocketmq;
 
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.util.InstantiationUtil;
 
+import io.sluice.functions.sink.rocketmq.internal.ProducerQueueSender;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -73,6 +75,13 @@ class RocketMqSinkBuilderTest {
         assertThatThrownBy(() -> RocketMqSink.builder().setNameServer("a:1").setNameServer("b:1"))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessage("nameServer is already set");
+        assertThatThrownBy(
+                        () ->
+                                RocketMqSink.builder()
+                                        .setSenderFactory(ProducerQueueSender::new)
+                                        .setSenderFactory(ProducerQueueSender::new))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("senderFactory is already set");
     }
 
     @Test
@@ -84,6 +93,19 @@ class RocketMqSinkBuilderTest {
         config.setString("sink.delivery-guarantee", "at-least-once");
         assertThat(RocketMqSinkFactory.sink(config).deliveryGuarantee())
                 .isEqualTo(DeliveryGuarantee.AT_LEAST_ONCE);
+    }
+
+    @Test
+    void theSinkTravelsToTheTaskManagersWithItsSenderFactory() throws Exception {
+        RocketMqSink sink =
+                RocketMqSink.builder()
+                        .setNameServer("127.0.0.1:9876")
+                        .setDeliveryGuarantee(DeliveryGuarantee.AT_LEAST_ONCE)
+                        .build();
+        RocketMqSink copy =
+                InstantiationUtil.clone(sink, RocketMqSinkBuilderTest.class.getClassLoader());
+        assertThat(copy.settings()).isEqualTo(sink.settings());
+        assertThat(copy.deliveryGuarantee()).isEqualTo(DeliveryGuarantee.AT_LEAST_ONCE);
     }
 
     @Test

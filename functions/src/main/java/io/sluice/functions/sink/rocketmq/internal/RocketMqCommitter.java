@@ -1,11 +1,10 @@
 package io.sluice.functions.sink.rocketmq.internal;
 
 import org.apache.flink.annotation.Internal;
-import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.api.connector.sink2.Committer;
-import org.apache.flink.api.connector.sink2.CommitterInitContext;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.util.function.SupplierWithException;
 
 import io.sluice.functions.sink.rocketmq.RocketMqCommittable;
 import io.sluice.functions.sink.rocketmq.RocketMqCommittable.Entry;
@@ -39,11 +38,8 @@ public final class RocketMqCommitter implements Committer<RocketMqCommittable> {
 
     private static final Logger LOG = LoggerFactory.getLogger(RocketMqCommitter.class);
 
-    /** Test hook; see {@link CommitFaults}. */
-    @VisibleForTesting public static volatile CommitFaults faults = CommitFaults.NONE;
-
-    private final ClientSettings settings;
-    private final String role;
+    private final SupplierWithException<QueueSender, IOException> senders;
+    private final SupplierWithException<TailReader, IOException> tailReaders;
     private final Map<MessageQueue, Tail> tails = new HashMap<>();
     private final Counter sent;
     private final Counter sentBytes;
@@ -53,10 +49,18 @@ public final class RocketMqCommitter implements Committer<RocketMqCommittable> {
     private QueueSender sender;
     private TailReader tailReader;
 
-    public RocketMqCommitter(ClientSettings settings, CommitterInitContext context) {
-        this.settings = settings;
-        this.role = "committer-" + context.getTaskInfo().getIndexOfThisSubtask();
-        MetricGroup sluice = context.metricGroup().addGroup("sluice");
+    /**
+     * @param senders opens the sender, on the first commit
+     * @param tailReaders opens the tail reader, on the first send to a queue
+     * @param metrics the committer's metric group; its own metrics go under {@code sluice}
+     */
+    public RocketMqCommitter(
+            SupplierWithException<QueueSender, IOException> senders,
+            SupplierWithException<TailReader, IOException> tailReaders,
+            MetricGroup metrics) {
+        this.senders = senders;
+        this.tailReaders = tailReaders;
+        MetricGroup sluice = metrics.addGroup("sluice");
         this.sent = sluice.counter("numRecordsSend");
         this.sentBytes = sluice.counter("numBytesSend");
         this.skipped = sluice.counter("numRecordsAlreadySent");
@@ -78,13 +82,10 @@ public final class RocketMqCommitter implements Committer<RocketMqCommittable> {
     private void commitQueue(RocketMqCommittable committable, QueueBatch batch)
             throws IOException, InterruptedException {
         if (sender == null) {
-            sender = new QueueSender(settings, role);
+            sender = senders.get();
         }
         MessageQueue queue = sender.queue(batch.topic(), batch.queue());
-        boolean tailUnread = !tails.containsKey(queue);
         Position last = tailOf(queue).position;
-        // The queue already holds messages of this very run: a restored committable, resumed.
-        boolean replay = tailUnread && last != null && last.run() == committable.run();
         List<Entry> entries = batch.messages();
         // Messages before the tail are a prefix: positions grow along the batch.
         int first = 0;
@@ -105,11 +106,13 @@ public final class RocketMqCommitter implements Committer<RocketMqCommittable> {
         if (toSend.isEmpty()) {
             return;
         }
+        int[] stored = {0};
         try {
             sender.send(
                     queue,
                     toSend,
                     (storedSoFar, bytes, count) -> {
+                        stored[0] = storedSoFar;
                         tails.put(
                                 queue,
                                 new Tail(
@@ -119,8 +122,6 @@ public final class RocketMqCommitter implements Committer<RocketMqCommittable> {
                                                 firstSent + storedSoFar - 1)));
                         sent.inc(count);
                         sentBytes.inc(bytes);
-                        faults.afterStored(
-                                batch.topic(), batch.queue(), storedSoFar, toSend.size(), replay);
                     });
         } catch (InterruptedException e) {
             // A cancellation, not a send error; what the broker kept is unknown all the same.
@@ -129,7 +130,8 @@ public final class RocketMqCommitter implements Committer<RocketMqCommittable> {
         } catch (IOException | RuntimeException e) {
             // Whether the broker kept part of the failed batch is unknown: read the tail again.
             tails.remove(queue);
-            sendErrors.inc();
+            // The messages not known to be stored, as the writer counts them.
+            sendErrors.inc(toSend.size() - stored[0]);
             throw new IOException(
                     "Committing " + committable + " to " + queue + " failed; the job restarts", e);
         }
@@ -139,7 +141,7 @@ public final class RocketMqCommitter implements Committer<RocketMqCommittable> {
         Tail tail = tails.get(queue);
         if (tail == null) {
             if (tailReader == null) {
-                tailReader = new TailReader(settings, role);
+                tailReader = tailReaders.get();
             }
             tail = new Tail(tailReader.lastPosition(queue));
             tailReads.inc();

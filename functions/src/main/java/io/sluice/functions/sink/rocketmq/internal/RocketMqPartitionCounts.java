@@ -53,7 +53,7 @@ public final class RocketMqPartitionCounts implements PartitionCounts {
                 started.start();
                 producer = started;
             }
-            return QueueSender.fetchQueues(producer, topic, settings.nameServer()).size();
+            return ProducerQueueSender.fetchQueues(producer, topic, settings.nameServer()).size();
         } catch (MQClientException e) {
             throw new IllegalStateException(
                     "Cannot start a RocketMQ client for name server " + settings.nameServer(), e);

@@ -2,12 +2,12 @@ package io.sluice.functions.sink.rocketmq.internal;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
-import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.core.memory.DataOutputSerializer;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.metrics.groups.SinkWriterMetricGroup;
+import org.apache.flink.util.function.SupplierWithException;
 
 import io.sluice.functions.sink.SinkMessage;
 import io.sluice.functions.sink.rocketmq.RocketMqCommittable;
@@ -44,7 +44,7 @@ public final class RocketMqWriter
 
     private final ClientSettings settings;
     private final boolean exactlyOnce;
-    private final String role;
+    private final SupplierWithException<QueueSender, IOException> senders;
     private final long run = RUNS.nextLong();
 
     /** Exactly-once: the write-ahead log, encoded as the committable holds it. */
@@ -55,30 +55,32 @@ public final class RocketMqWriter
     /** At-least-once: the messages still to send, as they came. */
     private final Map<QueueKey, List<Entry>> unsent = new LinkedHashMap<>();
 
+    // Flink 1.20 reports these as numRecordsSend, numBytesSend and numRecordsSendErrors too (the
+    // same counters): each is counted once.
     private final Counter recordsOut;
     private final Counter bytesOut;
     private final Counter recordsOutErrors;
-    private final Counter recordsSend;
-    private final Counter bytesSend;
-    private final Counter recordsSendErrors;
     private final Counter batchesPrepared;
     private long nextBatch;
     private int pendingCount;
     private long pendingBytes;
     private QueueSender sender;
 
+    /**
+     * @param settings the batch limits of at-least-once sends
+     * @param senders opens the sender, when the first message needs it
+     */
     public RocketMqWriter(
-            ClientSettings settings, DeliveryGuarantee guarantee, WriterInitContext context) {
+            ClientSettings settings,
+            DeliveryGuarantee guarantee,
+            SupplierWithException<QueueSender, IOException> senders,
+            SinkWriterMetricGroup metrics) {
         this.settings = settings;
         this.exactlyOnce = guarantee == DeliveryGuarantee.EXACTLY_ONCE;
-        this.role = "writer-" + context.getTaskInfo().getIndexOfThisSubtask();
-        SinkWriterMetricGroup metrics = context.metricGroup();
+        this.senders = senders;
         this.recordsOut = metrics.getIOMetricGroup().getNumRecordsOutCounter();
         this.bytesOut = metrics.getIOMetricGroup().getNumBytesOutCounter();
         this.recordsOutErrors = metrics.getNumRecordsOutErrorsCounter();
-        this.recordsSend = metrics.getNumRecordsSendCounter();
-        this.bytesSend = metrics.getNumBytesSendCounter();
-        this.recordsSendErrors = metrics.getNumRecordsSendErrorsCounter();
         MetricGroup sluice = metrics.addGroup("sluice");
         sluice.gauge("pendingMessages", () -> pendingCount);
         sluice.gauge("pendingBytes", () -> pendingBytes);
@@ -156,15 +158,10 @@ public final class RocketMqWriter
                 sender().send(
                                 sender().queue(topic, queue.getKey().queue),
                                 messages,
-                                (storedSoFar, bytes, count) -> {
-                                    stored[0] = storedSoFar;
-                                    recordsSend.inc(count);
-                                    bytesSend.inc(bytes);
-                                });
+                                (storedSoFar, bytes, count) -> stored[0] = storedSoFar);
             } catch (IOException | RuntimeException e) {
                 int failed = messages.size() - stored[0];
                 recordsOutErrors.inc(failed);
-                recordsSendErrors.inc(failed);
                 // Logged here as well: a send that fails while the task is being cancelled is
                 // counted, but Flink does not report the exception of a cancelled task. The
                 // cancellation's own interrupt arrives as an InterruptedException: not counted.
@@ -191,7 +188,7 @@ public final class RocketMqWriter
 
     private QueueSender sender() throws IOException {
         if (sender == null) {
-            sender = new QueueSender(settings, role);
+            sender = senders.get();
         }
         return sender;
     }
@@ -249,10 +246,5 @@ public final class RocketMqWriter
             }
             return lastBytes;
         }
-    }
-
-    /** For logs: the random id of this writer's run. */
-    public long run() {
-        return run;
     }
 }

@@ -2,68 +2,23 @@ package io.sluice.functions.sink.rocketmq.internal;
 
 import org.apache.flink.annotation.Internal;
 
-import org.apache.rocketmq.client.consumer.DefaultMQPullConsumer;
-import org.apache.rocketmq.client.consumer.PullResult;
-import org.apache.rocketmq.client.consumer.PullStatus;
-import org.apache.rocketmq.client.exception.MQClientException;
-import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.message.MessageQueue;
 
 import java.io.IOException;
-import java.util.List;
 
 /**
  * Reads the {@link Position} stamped on the last message of a queue: where the sink's previous
- * sends to that queue stopped.
+ * sends to that queue stopped ({@link PullTailReader}).
  */
 @Internal
-@SuppressWarnings("deprecation") // DefaultMQPullConsumer: the client that pulls a given offset.
-public final class TailReader implements AutoCloseable {
-
-    private final DefaultMQPullConsumer consumer;
-
-    public TailReader(ClientSettings settings, String role) throws IOException {
-        this.consumer = settings.newTailConsumer(role);
-        try {
-            consumer.start();
-        } catch (MQClientException e) {
-            throw new IOException(
-                    "Cannot start a RocketMQ consumer for name server " + settings.nameServer(), e);
-        }
-    }
+public interface TailReader extends AutoCloseable {
 
     /**
      * The position on the last message of {@code queue}, or null when the queue is empty or its
      * last message carries none (not written by this sink).
      */
-    public Position lastPosition(MessageQueue queue) throws IOException, InterruptedException {
-        try {
-            long end = consumer.maxOffset(queue);
-            if (end <= 0) {
-                return null;
-            }
-            PullResult result = consumer.pull(queue, "*", end - 1, 1);
-            if (result.getPullStatus() != PullStatus.FOUND) {
-                throw new IOException(
-                        "Cannot read the last message of "
-                                + queue
-                                + " at offset "
-                                + (end - 1)
-                                + ": "
-                                + result.getPullStatus());
-            }
-            List<MessageExt> found = result.getMsgFoundList();
-            MessageExt last = found.get(found.size() - 1);
-            return Position.parse(last.getUserProperty(Position.PROPERTY));
-        } catch (InterruptedException | IOException e) {
-            throw e;
-        } catch (Exception e) {
-            throw new IOException("Cannot read the tail of " + queue + ": " + e.getMessage(), e);
-        }
-    }
+    Position lastPosition(MessageQueue queue) throws IOException, InterruptedException;
 
     @Override
-    public void close() {
-        consumer.shutdown();
-    }
+    void close();
 }
