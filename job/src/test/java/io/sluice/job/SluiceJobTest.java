@@ -11,13 +11,19 @@ import org.apache.flink.streaming.api.operators.SimpleUdfStreamOperatorFactory;
 
 import io.sluice.functions.normalize.ChangeNormalizer;
 import io.sluice.functions.route.PartitionCounts;
+import io.sluice.functions.sink.SinkFactory;
 import io.sluice.functions.source.MySqlSourceFactory;
 import io.sluice.job.config.JobConfigLoader;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.List;
 
+import static org.assertj.core.api.Assertions.as;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The job graph {@link SluiceJob} builds: which operators share a task, at what parallelism. */
@@ -121,7 +127,56 @@ class SluiceJobTest {
                 ((SimpleUdfStreamOperatorFactory<?>) node.getOperatorFactory()).getUserFunction();
     }
 
+    @Test
+    void theJobGraphBuildsWithoutReachingTheBrokers() throws Exception {
+        // Exactly once into a Kafka that is not there: a broker check or partition-count lookup
+        // while the graph is built would fail (after its timeout) instead of returning a graph.
+        String nowhere = "127.0.0.1:" + closedLoopbackPort();
+        Configuration config =
+                config(
+                        "--set",
+                        "sink.kafka.bootstrap-servers=" + nowhere,
+                        "--set",
+                        "sink.delivery-guarantee=exactly-once");
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(2);
+        SluiceJob.configure(env, config);
+        new SluiceJob(
+                        MySqlSourceFactory.changeEventSource(config),
+                        SinkFactory.sink(config),
+                        SinkFactory.partitionCounts(config),
+                        config)
+                .build(env);
+
+        JobGraph graph = env.getStreamGraph().getJobGraph();
+
+        assertThat(names(graph.getVerticesSortedTopologicallyFromSources()))
+                .singleElement(as(InstanceOfAssertFactories.STRING))
+                .startsWith(SOURCE_TO_ENCODE + " -> Kafka sink: Writer");
+    }
+
+    /** A loopback port nothing listens on: bound by this test, then released. */
+    private static int closedLoopbackPort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+
     private static StreamGraph streamGraph(int parallelism, String... overrides) {
+        Configuration config = config(overrides);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(parallelism);
+        SluiceJob.configure(env, config);
+        new SluiceJob(
+                        MySqlSourceFactory.changeEventSource(config),
+                        new DiscardingSink<>(),
+                        (PartitionCounts.Factory) () -> null,
+                        config)
+                .build(env);
+        return env.getStreamGraph();
+    }
+
+    private static Configuration config(String... overrides) {
         List<String> args = new ArrayList<>();
         for (String setting :
                 new String[] {
@@ -137,17 +192,7 @@ class SluiceJobTest {
             args.add(setting);
         }
         args.addAll(List.of(overrides));
-        Configuration config = JobConfigLoader.fromArgs(args.toArray(String[]::new));
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        env.setParallelism(parallelism);
-        SluiceJob.configure(env, config);
-        new SluiceJob(
-                        MySqlSourceFactory.changeEventSource(config),
-                        new DiscardingSink<>(),
-                        (PartitionCounts.Factory) () -> null,
-                        config)
-                .build(env);
-        return env.getStreamGraph();
+        return JobConfigLoader.fromArgs(args.toArray(String[]::new));
     }
 
     private static List<String> names(List<JobVertex> vertices) {

@@ -1,14 +1,20 @@
 package io.sluice.functions.sink;
 
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.runtime.execution.SuppressRestartsException;
 
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.common.errors.SecurityDisabledException;
+import org.apache.kafka.common.errors.UnsupportedVersionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
+import java.io.Serializable;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
@@ -19,23 +25,55 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 
-/** Checks Sluice's settings against what the Kafka brokers allow, before a job starts. */
+/**
+ * Checks the sink's settings against what the Kafka brokers allow. It runs where the job meets the
+ * brokers anyway, when each writer opens, before its first transaction; never while the job graph
+ * is built. Brokers that will not tell their settings get a warning, not a stopped job.
+ */
 @Internal
-public final class KafkaBrokerLimits {
+public final class KafkaBrokerLimits implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaBrokerLimits.class);
 
     private static final String MAX_TIMEOUT = "transaction.max.timeout.ms";
     private static final Duration ASK_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
 
-    private KafkaBrokerLimits() {}
+    private final Properties client;
+    private final long transactionTimeoutMs;
 
     /**
-     * Fails, naming the option, the broker's limit and the value, when {@code timeoutMs} exceeds
-     * the {@code transaction.max.timeout.ms} of any broker.
+     * @param client the admin client's settings ({@link KafkaClientProperties#common})
+     * @param transactionTimeoutMs the producers' {@code transaction.timeout.ms}
      */
-    public static void checkTransactionTimeout(String bootstrapServers, long timeoutMs) {
-        Properties props = new Properties();
-        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        try (Admin admin = Admin.create(props)) {
+    public KafkaBrokerLimits(Properties client, long transactionTimeoutMs) {
+        this.client = new Properties();
+        this.client.putAll(client);
+        this.transactionTimeoutMs = transactionTimeoutMs;
+    }
+
+    /**
+     * Fails, naming the option, the broker's limit and the value, when the transaction timeout
+     * exceeds the {@code transaction.max.timeout.ms} of any broker: a restart cannot fix that, so
+     * the job does not restart. Warns, naming what it could not check, when the brokers refuse to
+     * describe their configuration.
+     *
+     * @param subtask the writer's subtask; only subtask 0 warns, the others would repeat it
+     */
+    public void check(int subtask) {
+        Admin admin = Admin.create(client);
+        try {
+            check(admin, subtask);
+        } finally {
+            // Not the default close, which waits for calls that timed out here.
+            admin.close(CLOSE_TIMEOUT);
+        }
+    }
+
+    private void check(Admin admin, int subtask) {
+        Map<ConfigResource, Config> configs;
+        try {
             Collection<Node> brokers =
                     admin.describeCluster()
                             .nodes()
@@ -44,39 +82,75 @@ public final class KafkaBrokerLimits {
                     brokers.stream()
                             .map(b -> new ConfigResource(ConfigResource.Type.BROKER, b.idString()))
                             .collect(Collectors.toList());
-            Map<ConfigResource, Config> configs =
+            configs =
                     admin.describeConfigs(resources)
                             .all()
                             .get(ASK_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            for (Map.Entry<ConfigResource, Config> broker : configs.entrySet()) {
-                ConfigEntry max = broker.getValue().get(MAX_TIMEOUT);
-                if (max != null && max.value() != null && timeoutMs > Long.parseLong(max.value())) {
-                    throw new IllegalArgumentException(
-                            String.format(
-                                    "Option '%s' is %s, but broker %s allows transactions of at"
-                                            + " most %s (%s=%s). Lower the option, or raise the"
-                                            + " broker's limit.",
-                                    KafkaSinkOptions.TRANSACTION_TIMEOUT.key(),
-                                    Duration.ofMillis(timeoutMs),
-                                    broker.getKey().name(),
-                                    Duration.ofMillis(Long.parseLong(max.value())),
-                                    MAX_TIMEOUT,
-                                    max.value()));
+        } catch (ExecutionException e) {
+            if (refused(e.getCause())) {
+                if (subtask == 0) {
+                    warnUnchecked(e.getCause());
                 }
+                return;
             }
-        } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException(
-                    "Cannot read "
-                            + MAX_TIMEOUT
-                            + " from the Kafka brokers at "
-                            + bootstrapServers
-                            + " to check option '"
-                            + KafkaSinkOptions.TRANSACTION_TIMEOUT.key()
-                            + "'",
-                    e);
+            throw cannotRead(e.getCause());
+        } catch (TimeoutException e) {
+            throw cannotRead(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted asking the Kafka brokers", e);
         }
+        for (Map.Entry<ConfigResource, Config> broker : configs.entrySet()) {
+            ConfigEntry max = broker.getValue().get(MAX_TIMEOUT);
+            if (max != null
+                    && max.value() != null
+                    && transactionTimeoutMs > Long.parseLong(max.value())) {
+                throw new SuppressRestartsException(
+                        new IllegalArgumentException(
+                                String.format(
+                                        "Option '%s' is %s, but broker %s allows transactions of"
+                                                + " at most %s (%s=%s). Lower the option, or raise"
+                                                + " the broker's limit.",
+                                        KafkaSinkOptions.TRANSACTION_TIMEOUT.key(),
+                                        Duration.ofMillis(transactionTimeoutMs),
+                                        broker.getKey().name(),
+                                        Duration.ofMillis(Long.parseLong(max.value())),
+                                        MAX_TIMEOUT,
+                                        max.value())));
+            }
+        }
+    }
+
+    /** Brokers that deny the request to this principal, or do not serve it at all. */
+    private static boolean refused(Throwable cause) {
+        return cause instanceof AuthorizationException
+                || cause instanceof SecurityDisabledException
+                || cause instanceof UnsupportedVersionException;
+    }
+
+    private void warnUnchecked(Throwable cause) {
+        LOG.warn(
+                "Cannot check option '{}' ({}) against the brokers' {}: they refused"
+                        + " describeConfigs(BROKER) to this client ({}: {}). Going on; if the option"
+                        + " exceeds a broker's limit, every transaction fails with"
+                        + " InvalidTxnTimeoutException. To have it checked, allow the job's"
+                        + " principal DESCRIBE_CONFIGS on the cluster.",
+                KafkaSinkOptions.TRANSACTION_TIMEOUT.key(),
+                Duration.ofMillis(transactionTimeoutMs),
+                MAX_TIMEOUT,
+                cause.getClass().getSimpleName(),
+                cause.getMessage());
+    }
+
+    private IllegalStateException cannotRead(Throwable cause) {
+        return new IllegalStateException(
+                "Cannot read "
+                        + MAX_TIMEOUT
+                        + " from the Kafka brokers at "
+                        + client.getProperty("bootstrap.servers")
+                        + " to check option '"
+                        + KafkaSinkOptions.TRANSACTION_TIMEOUT.key()
+                        + "'",
+                cause);
     }
 }

@@ -5,7 +5,6 @@ import org.apache.flink.annotation.Internal;
 import io.sluice.functions.route.PartitionCountRules;
 import io.sluice.functions.route.PartitionCounts;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
@@ -29,20 +28,24 @@ public final class KafkaPartitionCounts implements PartitionCounts {
     private static final Duration LOOKUP_TIMEOUT = Duration.ofSeconds(30);
 
     private final PartitionCountRules configured;
-    private final Properties adminProperties;
+    private final Properties client;
     private final Map<String, Integer> known = new HashMap<>();
     private Admin admin;
 
-    public KafkaPartitionCounts(PartitionCountRules configured, String bootstrapServers) {
+    /**
+     * @param client the admin client's settings ({@link KafkaClientProperties#common}), used only
+     *     once a count is not configured
+     */
+    public KafkaPartitionCounts(PartitionCountRules configured, Properties client) {
         this.configured = configured;
-        this.adminProperties = new Properties();
-        adminProperties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        this.client = new Properties();
+        this.client.putAll(client);
     }
 
-    /** Counts for a job: configured ones, else from the brokers at {@code bootstrapServers}. */
+    /** Counts for a job: configured ones, else from the brokers {@code client} reaches. */
     public static PartitionCounts.Factory factory(
-            PartitionCountRules configured, String bootstrapServers) {
-        return () -> new KafkaPartitionCounts(configured, bootstrapServers);
+            PartitionCountRules configured, Properties client) {
+        return () -> new KafkaPartitionCounts(configured, client);
     }
 
     @Override
@@ -60,7 +63,7 @@ public final class KafkaPartitionCounts implements PartitionCounts {
 
     private int describe(String topic) {
         if (admin == null) {
-            admin = Admin.create(adminProperties);
+            admin = Admin.create(client);
         }
         try {
             TopicDescription description =

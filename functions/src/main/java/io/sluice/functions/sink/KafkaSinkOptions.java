@@ -13,7 +13,8 @@ public final class KafkaSinkOptions {
 
     /**
      * Keys under this prefix go to the producer as they are, e.g. {@code
-     * sink.properties.linger.ms}.
+     * sink.properties.linger.ms}; those every Kafka client knows (security, SASL, SSL, client id)
+     * go to the job's admin clients too ({@link KafkaClientProperties}).
      */
     public static final String PROPERTIES_PREFIX = "sink.properties.";
 

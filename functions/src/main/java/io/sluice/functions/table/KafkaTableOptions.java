@@ -23,7 +23,10 @@ import java.time.Duration;
 @PublicEvolving
 public final class KafkaTableOptions {
 
-    /** Keys under this prefix go to the Kafka producer as they are. */
+    /**
+     * Keys under this prefix go to the Kafka producer as they are, and the client settings among
+     * them to the table's admin clients too, as {@code sink.properties.*} do.
+     */
     public static final String PROPERTIES_PREFIX = "properties.";
 
     public static final ConfigOption<String> BOOTSTRAP_SERVERS =

@@ -4,6 +4,8 @@ import org.apache.flink.api.common.JobID;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
+import io.sluice.functions.sink.KafkaClientProperties;
+import io.sluice.functions.sink.KafkaSinkOptions;
 import io.sluice.functions.sink.SinkMessage;
 import io.sluice.functions.table.ChangeColumn;
 import io.sluice.it.job.EmbeddedJobs;
@@ -23,6 +25,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
@@ -463,7 +466,7 @@ public final class SluiceBench {
         // canal-json writes an UPDATE as two messages: the old row's DELETE and the new INSERT.
         long expected = stats.rows.get() + stats.updates.get();
         try (TopicReader reader =
-                new TopicReader(kafka.bootstrapServers(), topics, variant.partitions, null, 0)) {
+                new TopicReader(kafkaClient(), topics, variant.partitions, null, 0)) {
             measure(
                     run,
                     result,
@@ -634,7 +637,8 @@ public final class SluiceBench {
         overrides.add("job.checkpoint-interval=" + args.checkpointInterval.toMillis() + "ms");
         overrides.add("job.name=bench-" + run);
         args.producerProperties.forEach(
-                (key, value) -> overrides.add("sink.properties." + key + "=" + value));
+                (key, value) ->
+                        overrides.add(KafkaSinkOptions.PROPERTIES_PREFIX + key + "=" + value));
         if (rocketMq()) {
             overrides.add("sink.type=rocketmq");
             overrides.add("sink.rocketmq.name-server=" + rocketMq.nameServerAddress());
@@ -701,7 +705,16 @@ public final class SluiceBench {
             return new RocketMqReader(
                     rocketMq.nameServerAddress(), topics, partitions, commits, keep);
         }
-        return new TopicReader(kafka.bootstrapServers(), topics, partitions, commits, keep);
+        return new TopicReader(kafkaClient(), topics, partitions, commits, keep);
+    }
+
+    /** The readers' Kafka client settings, derived as the job's are from sink.properties.*. */
+    private Properties kafkaClient() {
+        Configuration config = new Configuration();
+        config.set(KafkaSinkOptions.BOOTSTRAP_SERVERS, kafka.bootstrapServers());
+        args.producerProperties.forEach(
+                (key, value) -> config.setString(KafkaSinkOptions.PROPERTIES_PREFIX + key, value));
+        return KafkaClientProperties.common(config);
     }
 
     private boolean rocketMq() {

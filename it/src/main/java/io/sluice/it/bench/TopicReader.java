@@ -1,5 +1,6 @@
 package io.sluice.it.bench;
 
+import io.sluice.functions.sink.KafkaClientProperties;
 import io.sluice.functions.sink.SinkMessage;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -25,16 +26,15 @@ final class TopicReader extends SinkReader {
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final List<String> topics;
 
+    /**
+     * @param client the job's Kafka client settings ({@link KafkaClientProperties#common})
+     */
     TopicReader(
-            String bootstrapServers,
-            List<String> topics,
-            int partitions,
-            LoadStats commits,
-            int keep) {
+            Properties client, List<String> topics, int partitions, LoadStats commits, int keep) {
         super(commits, keep);
         this.topics = List.copyOf(topics);
         Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        props.putAll(client);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);

@@ -1,5 +1,6 @@
 package io.sluice.it.demo;
 
+import io.sluice.functions.sink.KafkaClientProperties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -25,9 +26,12 @@ final class DeliveredCounter implements AutoCloseable {
     private volatile boolean running = true;
     private volatile Exception failure;
 
-    DeliveredCounter(String bootstrapServers, String topic, int partitions) {
+    /**
+     * @param client the job's Kafka client settings ({@link KafkaClientProperties#common})
+     */
+    DeliveredCounter(Properties client, String topic, int partitions) {
         Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        props.putAll(client);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);

@@ -8,6 +8,7 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.TimeUtils;
 
+import io.sluice.functions.sink.KafkaClientProperties;
 import io.sluice.it.job.EmbeddedJobs;
 import io.sluice.it.load.MixedDmlLoad;
 import io.sluice.it.server.FreePorts;
@@ -87,11 +88,13 @@ public final class SluiceDemo {
                         TOPIC,
                         PARTITIONS);
 
-                JobClient job = startJob(mariaDb, kafka, database);
+                Configuration sluice = jobConfig(mariaDb, kafka, database);
+                JobClient job = startJob(sluice);
                 say("Flink web UI: http://localhost:%d  (job %s)", args.webPort, job.getJobID());
                 try (JobProgress progress = new JobProgress(args.webPort, job.getJobID());
                         DeliveredCounter delivered =
-                                new DeliveredCounter(kafka.bootstrapServers(), TOPIC, PARTITIONS)) {
+                                new DeliveredCounter(
+                                        KafkaClientProperties.common(sluice), TOPIC, PARTITIONS)) {
                     // Changes made before the snapshot reads a row fold into its snapshot
                     // image, so the load starts once the snapshot is out: from then on every
                     // row change is one binlog message, and the end-of-run count is exact.
@@ -127,21 +130,23 @@ public final class SluiceDemo {
         }
     }
 
-    private JobClient startJob(MariaDbServer mariaDb, KafkaServer kafka, String database)
-            throws Exception {
+    private static Configuration jobConfig(
+            MariaDbServer mariaDb, KafkaServer kafka, String database) {
         // The demo's lag stays true between load bursts (docs/pipeline.md, "Lag while idle").
         mariaDb.grantCdcWrites(database);
-        Configuration sluice =
-                EmbeddedJobs.config(
-                        mariaDb,
-                        kafka,
-                        database + ".customers;" + database + ".orders",
-                        TOPIC,
-                        "sink.transactional-id-prefix=sluice-demo-" + database,
-                        "job.checkpoint-interval=2s",
-                        "source.heartbeat-table=" + database + ".sluice_heartbeat",
-                        "source.heartbeat-interval=2s",
-                        "job.name=sluice-demo");
+        return EmbeddedJobs.config(
+                mariaDb,
+                kafka,
+                database + ".customers;" + database + ".orders",
+                TOPIC,
+                "sink.transactional-id-prefix=sluice-demo-" + database,
+                "job.checkpoint-interval=2s",
+                "source.heartbeat-table=" + database + ".sluice_heartbeat",
+                "source.heartbeat-interval=2s",
+                "job.name=sluice-demo");
+    }
+
+    private JobClient startJob(Configuration sluice) throws Exception {
         Configuration flink = new Configuration();
         flink.set(RestOptions.PORT, args.webPort);
         flink.set(RestOptions.BIND_ADDRESS, "127.0.0.1");

@@ -11,19 +11,30 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * @RegisterExtension static final KafkaExtension KAFKA = new KafkaExtension();
  * }</pre>
  *
- * <p>{@code @Nested} classes share the outer class's server; it closes after the outer class.
+ * <p>{@code @Nested} classes share the outer class's server; it closes after the outer class. A
+ * {@code new KafkaExtension(KafkaSecurity.saslPlain(...))} secures the server's client listener.
  */
 public final class KafkaExtension implements BeforeAllCallback, AfterAllCallback {
 
+    private final KafkaSecurity security;
     private volatile KafkaServer server;
     private volatile String ownerId;
+
+    /** A plain server: PLAINTEXT, no authorizer. */
+    public KafkaExtension() {
+        this(KafkaSecurity.none());
+    }
+
+    public KafkaExtension(KafkaSecurity security) {
+        this.security = security;
+    }
 
     @Override
     public void beforeAll(ExtensionContext context) {
         if (server != null) {
             return; // A @Nested class inherits the extension: keep the outer class's server.
         }
-        server = KafkaServer.start();
+        server = KafkaServer.start(security);
         ownerId = context.getUniqueId();
     }
 

@@ -19,6 +19,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.acl.AclBinding;
+import org.apache.kafka.common.acl.AclBindingFilter;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.utils.Time;
@@ -51,7 +53,9 @@ import scala.Option;
 /**
  * A real single-node Kafka 3.4 (KRaft, broker and controller in one {@link KafkaRaftServer}) in
  * this JVM, on free 127.0.0.1 ports, with its log dirs in a fresh {@link ServerDirs} folder.
- * Internal topics have replication factor 1; topics are never auto-created.
+ * Internal topics have replication factor 1; topics are never auto-created. Clients connect over
+ * plain TCP, or with SASL/PLAIN and ACLs ({@link KafkaSecurity}); the server's own admin, producer
+ * and drains then log in as the super user.
  */
 public final class KafkaServer implements AutoCloseable {
 
@@ -77,16 +81,19 @@ public final class KafkaServer implements AutoCloseable {
 
     private final KafkaRaftServer server;
     private final String bootstrapServers;
+    private final KafkaSecurity security;
     private final Path workDir;
     private final Admin admin;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Thread shutdownHook;
 
-    private KafkaServer(KafkaRaftServer server, String bootstrapServers, Path workDir) {
+    private KafkaServer(
+            KafkaRaftServer server, String bootstrapServers, KafkaSecurity security, Path workDir) {
         this.server = server;
         this.bootstrapServers = bootstrapServers;
+        this.security = security;
         this.workDir = workDir;
-        this.admin = Admin.create(adminConfig(bootstrapServers));
+        this.admin = Admin.create(adminConfig());
         this.shutdownHook = new Thread(this::stopOnce, "kafka-" + bootstrapServers + "-hook");
         Runtime.getRuntime().addShutdownHook(shutdownHook);
     }
@@ -97,10 +104,15 @@ public final class KafkaServer implements AutoCloseable {
      * transaction state topic, so a test's first transaction is not the slow one).
      */
     public static KafkaServer start() {
+        return start(KafkaSecurity.none());
+    }
+
+    /** Like {@link #start()}, with the client listener secured as {@code security} says. */
+    public static KafkaServer start(KafkaSecurity security) {
         RuntimeException failure = null;
         for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
             try {
-                return startOnce();
+                return startOnce(security);
             } catch (RuntimeException e) {
                 if (failure == null) {
                     failure = e;
@@ -116,7 +128,7 @@ public final class KafkaServer implements AutoCloseable {
         throw failure;
     }
 
-    private static KafkaServer startOnce() {
+    private static KafkaServer startOnce(KafkaSecurity security) {
         long startNanos = System.nanoTime();
         Path workDir = ServerDirs.fresh("kafka");
         int port = FreePorts.next();
@@ -125,7 +137,7 @@ public final class KafkaServer implements AutoCloseable {
             controllerPort = FreePorts.next();
         }
         KafkaConfig config =
-                new KafkaConfig(brokerProperties(workDir, port, controllerPort), false);
+                new KafkaConfig(brokerProperties(workDir, port, controllerPort, security), false);
         formatStorage(config, workDir);
 
         String bootstrapServers = "127.0.0.1:" + port;
@@ -138,7 +150,7 @@ public final class KafkaServer implements AutoCloseable {
                     "Kafka did not start on " + bootstrapServers + " (work dir " + workDir + ")",
                     e);
         }
-        KafkaServer server = new KafkaServer(raftServer, bootstrapServers, workDir);
+        KafkaServer server = new KafkaServer(raftServer, bootstrapServers, security, workDir);
         try {
             server.awaitReady();
         } catch (RuntimeException e) {
@@ -169,18 +181,19 @@ public final class KafkaServer implements AutoCloseable {
         return false;
     }
 
-    private static Properties brokerProperties(Path workDir, int port, int controllerPort) {
+    private static Properties brokerProperties(
+            Path workDir, int port, int controllerPort, KafkaSecurity security) {
         Properties props = new Properties();
         props.put("process.roles", "broker,controller");
         props.put("node.id", String.valueOf(NODE_ID));
         props.put("controller.quorum.voters", NODE_ID + "@127.0.0.1:" + controllerPort);
+        String listener = security.listenerName();
         props.put(
                 "listeners",
-                "PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controllerPort);
-        props.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + port);
+                listener + "://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controllerPort);
+        props.put("advertised.listeners", listener + "://127.0.0.1:" + port);
         props.put("controller.listener.names", "CONTROLLER");
-        props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
-        props.put("inter.broker.listener.name", "PLAINTEXT");
+        props.putAll(security.brokerProperties());
         props.put("log.dirs", workDir.resolve("data").toString());
         props.put("num.partitions", "1");
         props.put("default.replication.factor", "1");
@@ -255,6 +268,7 @@ public final class KafkaServer implements AutoCloseable {
     private void commitOneTransaction() {
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        security.addSuperUser(props);
         props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, clientId("warm-up"));
         props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, (int) WARM_UP_ATTEMPT_TIMEOUT.toMillis());
         props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
@@ -271,6 +285,34 @@ public final class KafkaServer implements AutoCloseable {
 
     public String bootstrapServers() {
         return bootstrapServers;
+    }
+
+    /** How clients reach this server. */
+    public KafkaSecurity security() {
+        return security;
+    }
+
+    /**
+     * Creates {@code acls} as the super user; returns once the broker enforces them (its authorizer
+     * lists them).
+     */
+    public void createAcls(Collection<AclBinding> acls) {
+        try {
+            admin.createAcls(acls).all().get(ADMIN_CALL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted creating ACLs " + acls, e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("Cannot create ACLs " + acls, e);
+        }
+        Waits.until(
+                "the broker to enforce ACLs " + acls,
+                TOPIC_TIMEOUT,
+                () ->
+                        admin.describeAcls(AclBindingFilter.ANY)
+                                .values()
+                                .get(ADMIN_CALL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+                                .containsAll(acls));
     }
 
     /** This start's folder; the log dir is {@code data/}. */
@@ -408,6 +450,7 @@ public final class KafkaServer implements AutoCloseable {
     private KafkaConsumer<byte[], byte[]> fromBeginning(String topic, String isolation) {
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        security.addSuperUser(props);
         props.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId("drain-" + topic));
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation);
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
@@ -457,9 +500,10 @@ public final class KafkaServer implements AutoCloseable {
         return "sluice-it-" + purpose + "-" + CLIENT_SEQUENCE.incrementAndGet();
     }
 
-    private static Properties adminConfig(String bootstrapServers) {
+    private Properties adminConfig() {
         Properties props = new Properties();
         props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        security.addSuperUser(props);
         props.put(AdminClientConfig.CLIENT_ID_CONFIG, clientId("admin"));
         return props;
     }

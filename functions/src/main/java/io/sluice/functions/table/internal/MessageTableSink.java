@@ -93,7 +93,7 @@ public final class MessageTableSink implements DynamicTableSink, SupportsWriting
         Sink<SinkMessage> sink;
         PartitionCounts.Factory counts;
         try {
-            // Builds (and checks against the brokers) while the statement is planned.
+            // Built and checked while the statement is planned, without reaching a broker.
             sink = SinkFactory.sink(config);
             counts = SinkFactory.partitionCounts(config);
         } catch (IllegalArgumentException e) {
