@@ -143,14 +143,20 @@ public final class KafkaBrokerLimits implements Serializable {
     }
 
     private IllegalStateException cannotRead(Throwable cause) {
+        // Unreachable brokers first: a timeout here is about the network, not the option.
         return new IllegalStateException(
-                "Cannot read "
-                        + MAX_TIMEOUT
-                        + " from the Kafka brokers at "
+                "Cannot reach the Kafka brokers at "
                         + client.getProperty("bootstrap.servers")
+                        + " within "
+                        + ASK_TIMEOUT.toSeconds()
+                        + " s ("
+                        + (cause == null ? "no answer" : cause.getClass().getSimpleName())
+                        + "); check 'sink.kafka.bootstrap-servers' and the security settings under"
+                        + " 'sink.properties.'. (Sluice asked for "
+                        + MAX_TIMEOUT
                         + " to check option '"
                         + KafkaSinkOptions.TRANSACTION_TIMEOUT.key()
-                        + "'",
+                        + "'.)",
                 cause);
     }
 }

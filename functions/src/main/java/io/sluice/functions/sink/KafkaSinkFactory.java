@@ -26,6 +26,17 @@ public final class KafkaSinkFactory {
                 PartitionOptions.counts(config), KafkaClientProperties.common(config));
     }
 
+    /**
+     * What the writers check as they open, asked now: the brokers reachable with the job's client
+     * settings, and the transaction timeout within their limit. For {@code ./sluice validate}.
+     */
+    public static void checkBrokers(ReadableConfig config) {
+        new KafkaBrokerLimits(
+                        KafkaClientProperties.common(config),
+                        config.get(KafkaSinkOptions.TRANSACTION_TIMEOUT).toMillis())
+                .check(0);
+    }
+
     /** A sink of encoded messages, each to its own topic and partition. */
     public static KafkaSink<SinkMessage> sink(ReadableConfig config) {
         long timeoutMs = config.get(KafkaSinkOptions.TRANSACTION_TIMEOUT).toMillis();

@@ -1,6 +1,7 @@
 package io.sluice.functions.source;
 
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.cdc.connectors.mysql.source.MySqlSource;
 import org.apache.flink.cdc.connectors.mysql.source.MySqlSourceBuilder;
 import org.apache.flink.cdc.connectors.mysql.source.MySqlSourceEmitters;
@@ -8,9 +9,10 @@ import org.apache.flink.cdc.connectors.mysql.table.StartupOptions;
 import org.apache.flink.cdc.debezium.DebeziumDeserializationSchema;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.table.catalog.ObjectPath;
 
-import io.sluice.functions.source.internal.RowsQueryCheck;
-import io.sluice.functions.source.internal.SourceJdbc;
+import io.sluice.functions.source.internal.CheckedSource;
+import io.sluice.functions.source.internal.SourceServerCheck;
 import io.sluice.serializers.event.ChangeEvent;
 
 import java.time.DateTimeException;
@@ -37,17 +39,22 @@ public final class MySqlSourceFactory {
      * ChangeEventDeserializationSchema}); DDL too, if {@link
      * MySqlSourceOptions#INCLUDE_SCHEMA_CHANGES} is on. With {@link
      * MySqlSourceOptions#HEARTBEAT_TABLE} set, it also captures that table, which it creates here
-     * if missing. With {@link MySqlSourceOptions#INCLUDE_QUERIES} on, it first connects to check
-     * that the server is MySQL (see {@link RowsQueryCheck}).
+     * if missing. When the job starts it checks the database ({@link SourceServerCheck}) and fails
+     * the job, without restarts, if the source cannot read as configured.
      */
-    public static MySqlSource<ChangeEvent> changeEventSource(ReadableConfig config) {
-        if (config.get(MySqlSourceOptions.INCLUDE_QUERIES)) {
-            RowsQueryCheck.check(SourceJdbc.from(config), MySqlSourceOptions.INCLUDE_QUERIES.key());
-        }
-        return source(
-                config,
-                new ChangeEventDeserializationSchema(
-                        timestampZone(config), config.get(MySqlSourceOptions.INCLUDE_QUERIES)));
+    public static Source<ChangeEvent, ?, ?> changeEventSource(ReadableConfig config) {
+        return CheckedSource.of(
+                source(
+                        config,
+                        new ChangeEventDeserializationSchema(
+                                timestampZone(config),
+                                config.get(MySqlSourceOptions.INCLUDE_QUERIES))),
+                serverCheck(config));
+    }
+
+    /** What {@link #changeEventSource} checks of the database, for {@code ./sluice validate}. */
+    public static SourceServerCheck serverCheck(ReadableConfig config) {
+        return SourceServerCheck.of(config, tableList(config));
     }
 
     /**
@@ -107,18 +114,11 @@ public final class MySqlSourceFactory {
                                 heartbeat.stream().map(HeartbeatTable::database))
                         .distinct()
                         .toArray(String[]::new);
-        String[] tableList =
-                Stream.concat(
-                                Arrays.stream(
-                                        tableFilters(
-                                                tables,
-                                                config.get(MySqlSourceOptions.TABLES_EXCLUDE))),
-                                heartbeat.stream().map(HeartbeatTable::regex))
-                        .toArray(String[]::new);
+        String[] tableList = tableList(config);
         // Before the source starts, so the binlog reader knows the table when its rows come.
         heartbeat.ifPresent(HeartbeatTable::create);
-        return MySqlSource.<T>builder()
-                .hostname(config.get(MySqlSourceOptions.HOSTNAME))
+        MySqlSourceBuilder<T> builder = MySqlSource.<T>builder();
+        builder.hostname(config.get(MySqlSourceOptions.HOSTNAME))
                 .port(config.get(MySqlSourceOptions.PORT))
                 .username(config.get(MySqlSourceOptions.USERNAME))
                 .password(password)
@@ -129,6 +129,30 @@ public final class MySqlSourceFactory {
                 .heartbeatInterval(config.get(MySqlSourceOptions.HEARTBEAT_INTERVAL))
                 .splitSize(chunkSize(config))
                 .startupOptions(startupOptions(config));
+        config.get(MySqlSourceOptions.SNAPSHOT_CHUNK_KEY_COLUMNS)
+                .forEach((table, column) -> builder.chunkKeyColumn(objectPath(table), column));
+        return builder;
+    }
+
+    /** The regexes of the captured tables, excludes applied, the heartbeat table added. */
+    private static String[] tableList(ReadableConfig config) {
+        List<String> tables = config.getOptional(MySqlSourceOptions.TABLES).orElse(List.of());
+        return Stream.concat(
+                        Arrays.stream(
+                                tableFilters(
+                                        tables, config.get(MySqlSourceOptions.TABLES_EXCLUDE))),
+                        HeartbeatTable.from(config).stream().map(HeartbeatTable::regex))
+                .toArray(String[]::new);
+    }
+
+    private static ObjectPath objectPath(String table) {
+        int dot = table.indexOf('.');
+        checkArgument(
+                dot > 0 && dot < table.length() - 1,
+                "Option '%s' takes 'database.table:column' pairs, but one table is '%s'",
+                MySqlSourceOptions.SNAPSHOT_CHUNK_KEY_COLUMNS.key(),
+                table);
+        return new ObjectPath(table.substring(0, dot), table.substring(dot + 1));
     }
 
     /** The source's start point; each mode's companion options are required, by name. */

@@ -6,6 +6,7 @@ import org.apache.flink.configuration.ConfigOptions;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 /** Options of the MySQL/MariaDB change source. */
 @PublicEvolving
@@ -153,6 +154,17 @@ public final class MySqlSourceOptions {
                     .stringType()
                     .noDefaultValue()
                     .withDescription("GTID set already processed, in 'gtid' mode.");
+
+    public static final ConfigOption<Map<String, String>> SNAPSHOT_CHUNK_KEY_COLUMNS =
+            ConfigOptions.key("source.snapshot.chunk-key-columns")
+                    .mapType()
+                    .defaultValue(Map.of())
+                    .withDescription(
+                            "The column that splits the snapshot of a table without a primary key"
+                                    + " into chunks, as 'database.table:column' pairs separated by"
+                                    + " ','. A table without a primary key and without a chunk key"
+                                    + " column cannot be snapshotted; pick a column with many"
+                                    + " distinct values, ideally indexed.");
 
     public static final ConfigOption<Integer> SNAPSHOT_CHUNK_SIZE =
             ConfigOptions.key("source.snapshot.chunk-size")

@@ -1,7 +1,7 @@
 package io.sluice.functions.table;
 
 import org.apache.flink.annotation.Internal;
-import org.apache.flink.cdc.connectors.mysql.source.MySqlSource;
+import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.table.api.ValidationException;
@@ -101,7 +101,7 @@ public final class MySqlDynamicTableFactory implements DynamicTableSourceFactory
                             table, SCAN_PARALLELISM.key(), parallelism));
         }
         Configuration config = OPTIONS.toPipelineConfig(context.getCatalogTable().getOptions());
-        MySqlSource<ChangeEvent> source;
+        Source<ChangeEvent, ?, ?> source;
         try {
             source = MySqlSourceFactory.changeEventSource(config);
         } catch (IllegalArgumentException e) {

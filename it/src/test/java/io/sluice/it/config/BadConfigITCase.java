@@ -75,29 +75,6 @@ class BadConfigITCase {
     }
 
     @Test
-    void queriesAreRefusedOnMariaDb(@InjectClusterClient ClusterClient<?> client) throws Exception {
-        Configuration config =
-                EmbeddedJobs.config(
-                        MARIADB.server(),
-                        KAFKA.server(),
-                        "db.t",
-                        "queries",
-                        "source.include-queries=true");
-
-        assertThatThrownBy(
-                        () ->
-                                EmbeddedJobs.start(
-                                        StreamExecutionEnvironment.getExecutionEnvironment(),
-                                        config,
-                                        "queries"))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("Option 'source.include-queries' needs MySQL")
-                .hasMessageContaining("is MariaDB 11.")
-                .hasMessageContaining("annotate-rows events");
-        assertThat(jobNames(client)).as("no job started").doesNotContain("queries");
-    }
-
-    @Test
     void unknownKeyBadRegexAndMissingPassword(@InjectClusterClient ClusterClient<?> client)
             throws Exception {
         assertThatThrownBy(

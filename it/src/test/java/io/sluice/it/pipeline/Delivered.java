@@ -15,16 +15,16 @@ import java.util.List;
  * One row as a read_committed consumer received it: where it was (topic, partition, offset), its
  * message key, and its content decoded by Canal's own classes.
  */
-final class Delivered {
+public final class Delivered {
 
     final String topic;
-    final int partition;
+    public final int partition;
     final long offset;
 
     /** The message key as text, null for none. */
     final String key;
 
-    final Row row;
+    public final Row row;
 
     private Delivered(String topic, int partition, long offset, String key, Row row) {
         this.topic = topic;
@@ -35,7 +35,7 @@ final class Delivered {
     }
 
     /** The value of {@code column} in the row's data image. */
-    String get(String column) {
+    public String get(String column) {
         return row.data.get(column);
     }
 
@@ -44,7 +44,7 @@ final class Delivered {
      * {@code wait} passed; then fewer are returned), plus the server's grace period that shows
      * duplicates. Partition by partition, each in offset order.
      */
-    static List<Delivered> drain(
+    public static List<Delivered> drain(
             KafkaServer kafka,
             String topic,
             MessageFormat format,
@@ -64,7 +64,7 @@ final class Delivered {
     }
 
     /** Decodes {@code records}, one entry per row, in the given order. */
-    static List<Delivered> decode(
+    public static List<Delivered> decode(
             List<ConsumerRecord<byte[], byte[]>> records, MessageFormat format) {
         List<Delivered> rows = new ArrayList<>();
         for (ConsumerRecord<byte[], byte[]> record : records) {
@@ -85,7 +85,7 @@ final class Delivered {
      * the database name's hash XOR each value's {@code String.hashCode()} (null as ""), then {@code
      * abs(h % n)}.
      */
-    static int canalPartition(String database, int partitions, String... values) {
+    public static int canalPartition(String database, int partitions, String... values) {
         int h = database.hashCode();
         for (String value : values) {
             h ^= (value == null ? "" : value).hashCode();
@@ -94,7 +94,7 @@ final class Delivered {
     }
 
     /** Canal's partition for a table hashed by its name (a rule without column spec). */
-    static int canalTablePartition(String table, int partitions) {
+    public static int canalTablePartition(String table, int partitions) {
         return Math.abs(table.hashCode() % partitions);
     }
 

@@ -3,7 +3,7 @@ package io.sluice.functions.table.internal;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.cdc.connectors.mysql.source.MySqlSource;
+import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -42,7 +42,7 @@ public final class MySqlTableSource
 
     public static final String SOURCE_NAME = "MySQL CDC source";
 
-    private final MySqlSource<ChangeEvent> source;
+    private final Source<ChangeEvent, ?, ?> source;
     private final Integer sourceParallelism;
     private final String tableName;
     private boolean withChange = true;
@@ -50,7 +50,7 @@ public final class MySqlTableSource
     private DataType producedType;
 
     public MySqlTableSource(
-            MySqlSource<ChangeEvent> source,
+            Source<ChangeEvent, ?, ?> source,
             Integer sourceParallelism,
             String tableName,
             DataType producedType) {

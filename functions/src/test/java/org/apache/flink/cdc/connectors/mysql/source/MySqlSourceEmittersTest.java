@@ -8,6 +8,7 @@ import org.apache.flink.util.InstantiationUtil;
 
 import io.debezium.relational.TableId;
 import io.debezium.relational.Tables;
+import io.sluice.functions.source.ChangeEventDeserializationSchema;
 import io.sluice.functions.source.MySqlSourceFactory;
 import io.sluice.functions.source.MySqlSourceOptions;
 import io.sluice.functions.source.internal.BinlogBatchRecordEmitter;
@@ -16,6 +17,7 @@ import io.sluice.serializers.event.ChangeEvent;
 import org.junit.jupiter.api.Test;
 
 import java.lang.reflect.Field;
+import java.time.ZoneId;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -32,7 +34,8 @@ class MySqlSourceEmittersTest {
         config.set(MySqlSourceOptions.PASSWORD, "secret");
         config.set(MySqlSourceOptions.TABLES, List.of("shop\\.order.*"));
         config.set(MySqlSourceOptions.TABLES_EXCLUDE, List.of("shop\\.order_audit"));
-        return MySqlSourceFactory.changeEventSource(config);
+        return MySqlSourceFactory.source(
+                config, new ChangeEventDeserializationSchema(ZoneId.of("UTC")));
     }
 
     @SuppressWarnings("unchecked")

@@ -1,0 +1,321 @@
+package io.sluice.functions.source.internal;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.configuration.ReadableConfig;
+
+import io.sluice.functions.source.MySqlSourceOptions;
+import io.sluice.functions.source.SourceSetupException;
+import io.sluice.functions.source.StartupMode;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import javax.annotation.Nullable;
+
+import java.io.Serializable;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+
+/**
+ * What the source needs of the database, checked before it reads: the binlog on, ROW format, FULL
+ * row images, the privileges to read it, the start position still there, statement texts where
+ * asked for, and a way to split every snapshotted table into chunks. Each problem is one line that
+ * says what, where and how to fix it. Run by the source's enumerator when the job starts (on the
+ * JobManager, never while the job graph is built) and by {@code ./sluice validate}.
+ */
+@Internal
+public final class SourceServerCheck implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(SourceServerCheck.class);
+    private static final int ER_SPECIFIC_ACCESS_DENIED = 1227;
+    private static final int ER_PARSE_ERROR = 1064;
+
+    private final SourceJdbc jdbc;
+    private final StartupMode mode;
+    @Nullable private final String startFile;
+    private final List<String> tableFilters;
+    private final Map<String, String> chunkKeys;
+    private final boolean includeQueries;
+
+    private SourceServerCheck(
+            SourceJdbc jdbc,
+            StartupMode mode,
+            @Nullable String startFile,
+            List<String> tableFilters,
+            Map<String, String> chunkKeys,
+            boolean includeQueries) {
+        this.jdbc = jdbc;
+        this.mode = mode;
+        this.startFile = startFile;
+        this.tableFilters = tableFilters;
+        this.chunkKeys = chunkKeys;
+        this.includeQueries = includeQueries;
+    }
+
+    /**
+     * The checks for {@code config}'s source, whose tables Flink CDC selects by {@code filters}.
+     */
+    public static SourceServerCheck of(ReadableConfig config, String[] filters) {
+        return new SourceServerCheck(
+                SourceJdbc.from(config),
+                config.get(MySqlSourceOptions.STARTUP_MODE),
+                config.getOptional(MySqlSourceOptions.STARTUP_BINLOG_FILE).orElse(null),
+                List.of(filters),
+                new TreeMap<>(config.get(MySqlSourceOptions.SNAPSHOT_CHUNK_KEY_COLUMNS)),
+                config.get(MySqlSourceOptions.INCLUDE_QUERIES));
+    }
+
+    /**
+     * Runs every check. A problem the server's settings cause is a {@link SourceSetupException}
+     * naming them all; a server that cannot be reached now is an {@link IllegalStateException} (it
+     * may come back, so a restart may help).
+     *
+     * @param freshStart whether the job starts anew (its start position and snapshot still ahead)
+     *     rather than from a checkpoint
+     */
+    public void run(boolean freshStart) {
+        List<String> problems = problems(freshStart);
+        if (!problems.isEmpty()) {
+            throw new SourceSetupException(String.join("\n", problems));
+        }
+    }
+
+    /** Every problem, one line each; empty when the source can read. */
+    public List<String> problems(boolean freshStart) {
+        List<String> problems = new ArrayList<>();
+        try (Connection connection = jdbc.connect();
+                Statement statement = connection.createStatement()) {
+            boolean mariaDb = text(statement, "SELECT VERSION()").contains("mariadb");
+            checkBinlog(statement, problems);
+            checkPrivileges(statement, mariaDb, problems);
+            if (includeQueries && mariaDb) {
+                problems.add(
+                        String.format(
+                                "Option '%s' needs MySQL, but the server at %s is MariaDB: its"
+                                        + " annotate-rows events cannot be read by the CDC source"
+                                        + " (Debezium 1.9). Set '%s' to false.",
+                                MySqlSourceOptions.INCLUDE_QUERIES.key(),
+                                jdbc.address(),
+                                MySqlSourceOptions.INCLUDE_QUERIES.key()));
+            }
+            if (includeQueries
+                    && !mariaDb
+                    && !"1"
+                            .equals(
+                                    text(
+                                            statement,
+                                            "SELECT @@global.binlog_rows_query_log_events"))) {
+                LOG.warn(
+                        "Option '{}' is on, but the MySQL server at {} has"
+                                + " binlog_rows_query_log_events off by default: only sessions that"
+                                + " turn it on give their statements' text.",
+                        MySqlSourceOptions.INCLUDE_QUERIES.key(),
+                        jdbc.address());
+            }
+            if (freshStart) {
+                checkStartFile(statement, problems);
+                checkTables(statement, problems);
+            }
+        } catch (SQLException e) {
+            if ("28000".equals(e.getSQLState())) {
+                problems.add(
+                        String.format(
+                                "The database at %s refuses user '%s': %s. Check '%s' and '%s'.",
+                                jdbc.address(),
+                                jdbc.user(),
+                                e.getMessage(),
+                                MySqlSourceOptions.USERNAME.key(),
+                                MySqlSourceOptions.PASSWORD.key()));
+                return problems;
+            }
+            throw new IllegalStateException(
+                    String.format(
+                            "Cannot connect to the database at %s as user '%s': %s",
+                            jdbc.address(), jdbc.user(), e.getMessage()),
+                    e);
+        }
+        return problems;
+    }
+
+    private void checkBinlog(Statement statement, List<String> problems) throws SQLException {
+        if (!"1".equals(text(statement, "SELECT @@global.log_bin"))) {
+            problems.add(
+                    String.format(
+                            "The binlog is off on the server at %s (log_bin=OFF), and Sluice"
+                                    + " reads every change from it: start the server with"
+                                    + " --log-bin and a --server-id (MySQL 8 has it on by"
+                                    + " default; on MariaDB add log_bin to the server's"
+                                    + " configuration).",
+                            jdbc.address()));
+            return;
+        }
+        String format = text(statement, "SELECT @@global.binlog_format");
+        if (!"row".equals(format)) {
+            problems.add(
+                    String.format(
+                            "binlog_format is %s on the server at %s, but Sluice reads row events"
+                                    + " only: set binlog_format=ROW in the server's configuration"
+                                    + " (SET GLOBAL binlog_format='ROW' holds for new sessions"
+                                    + " until a restart).",
+                            format.toUpperCase(Locale.ROOT), jdbc.address()));
+        }
+        String image = text(statement, "SELECT @@global.binlog_row_image");
+        if (!"full".equals(image)) {
+            String why =
+                    "minimal".equals(image)
+                            ? "row events then carry only the changed columns and the key"
+                            : "row events then leave out unchanged BLOB and TEXT columns";
+            problems.add(
+                    String.format(
+                            "binlog_row_image is %s on the server at %s: %s, so Canal's data"
+                                    + " and old cannot be complete. Set binlog_row_image=FULL.",
+                            image.toUpperCase(Locale.ROOT), jdbc.address(), why));
+        }
+    }
+
+    private void checkPrivileges(Statement statement, boolean mariaDb, List<String> problems)
+            throws SQLException {
+        String grant = mariaDb ? "BINLOG MONITOR" : "REPLICATION CLIENT";
+        try {
+            binlogStatus(statement);
+        } catch (SQLException e) {
+            if (e.getErrorCode() != ER_SPECIFIC_ACCESS_DENIED) {
+                throw e;
+            }
+            problems.add(
+                    String.format(
+                            "User '%s' may not read the binlog position on the server at %s"
+                                    + " (%s): GRANT %s ON *.* TO '%s'.",
+                            jdbc.user(), jdbc.address(), e.getMessage(), grant, jdbc.user()));
+        }
+        StringBuilder grants = new StringBuilder();
+        try (ResultSet result = statement.executeQuery("SHOW GRANTS")) {
+            while (result.next()) {
+                grants.append(result.getString(1).toUpperCase(Locale.ROOT)).append('\n');
+            }
+        }
+        String all = grants.toString();
+        boolean throughRoles = all.contains("GRANT `") || all.contains("GRANT '");
+        if (!throughRoles
+                && !all.contains("REPLICATION SLAVE")
+                && !all.contains("REPLICATION REPLICA")
+                && !all.contains("ALL PRIVILEGES ON *.*")) {
+            problems.add(
+                    String.format(
+                            "User '%s' may not read the binlog on the server at %s (no REPLICATION"
+                                    + " SLAVE privilege): GRANT REPLICATION SLAVE ON *.* TO '%s'.",
+                            jdbc.user(), jdbc.address(), jdbc.user()));
+        }
+    }
+
+    private void checkStartFile(Statement statement, List<String> problems) throws SQLException {
+        if (mode != StartupMode.BINLOG_POSITION || startFile == null) {
+            return;
+        }
+        List<String> files = new ArrayList<>();
+        try (ResultSet result = statement.executeQuery("SHOW BINARY LOGS")) {
+            while (result.next()) {
+                files.add(result.getString(1));
+            }
+        }
+        if (!files.contains(startFile)) {
+            problems.add(
+                    String.format(
+                            "Option '%s' names '%s', which the server at %s no longer has (purged)"
+                                    + " or never wrote; it has %s. Start from a file it has, or"
+                                    + " from 'initial'.",
+                            MySqlSourceOptions.STARTUP_BINLOG_FILE.key(),
+                            startFile,
+                            jdbc.address(),
+                            files.isEmpty()
+                                    ? "none"
+                                    : files.get(0) + " to " + files.get(files.size() - 1)));
+        }
+    }
+
+    /**
+     * Every table pattern should match a table; in a snapshot every matched table needs a primary
+     * key or a chunk key column, or Flink CDC cannot split it.
+     */
+    private void checkTables(Statement statement, List<String> problems) throws SQLException {
+        Map<String, Boolean> hasKey = new TreeMap<>();
+        try (ResultSet result =
+                statement.executeQuery(
+                        // STATISTICS, not TABLE_CONSTRAINTS: MariaDB shows a user with only
+                        // SELECT no constraints.
+                        "SELECT t.TABLE_SCHEMA, t.TABLE_NAME, MAX(s.INDEX_NAME = 'PRIMARY')"
+                                + " FROM information_schema.TABLES t LEFT JOIN"
+                                + " information_schema.STATISTICS s ON s.TABLE_SCHEMA ="
+                                + " t.TABLE_SCHEMA AND s.TABLE_NAME = t.TABLE_NAME WHERE"
+                                + " t.TABLE_TYPE = 'BASE TABLE' GROUP BY t.TABLE_SCHEMA,"
+                                + " t.TABLE_NAME")) {
+            while (result.next()) {
+                hasKey.put(result.getString(1) + "." + result.getString(2), result.getInt(3) == 1);
+            }
+        }
+        List<String> unsplittable = new ArrayList<>();
+        for (String filter : tableFilters) {
+            Pattern pattern = Pattern.compile(filter);
+            boolean matched = false;
+            for (Map.Entry<String, Boolean> table : hasKey.entrySet()) {
+                if (!pattern.matcher(table.getKey()).matches()) {
+                    continue;
+                }
+                matched = true;
+                if (mode == StartupMode.INITIAL
+                        && !table.getValue()
+                        && !chunkKeys.containsKey(table.getKey())
+                        && !unsplittable.contains(table.getKey())) {
+                    unsplittable.add(table.getKey());
+                }
+            }
+            if (!matched) {
+                LOG.warn(
+                        "Table pattern '{}' matches no table that user '{}' can see on the"
+                                + " server at {} yet: only tables created later will be captured.",
+                        filter,
+                        jdbc.user(),
+                        jdbc.address());
+            }
+        }
+        if (!unsplittable.isEmpty()) {
+            problems.add(
+                    String.format(
+                            "Tables without a primary key cannot be snapshotted in chunks: %s. Name"
+                                    + " a column for each in '%s' (e.g. '%s:<column>'), add a"
+                                    + " primary key, or leave them out.",
+                            unsplittable,
+                            MySqlSourceOptions.SNAPSHOT_CHUNK_KEY_COLUMNS.key(),
+                            unsplittable.get(0)));
+        }
+    }
+
+    /** MySQL 8.4 renamed SHOW MASTER STATUS; MariaDB and older MySQL know the old name. */
+    private static void binlogStatus(Statement statement) throws SQLException {
+        try (ResultSet ignored = statement.executeQuery("SHOW MASTER STATUS")) {
+            return;
+        } catch (SQLException e) {
+            if (e.getErrorCode() != ER_PARSE_ERROR) {
+                throw e;
+            }
+        }
+        try (ResultSet ignored = statement.executeQuery("SHOW BINARY LOG STATUS")) {
+            // Readable.
+        }
+    }
+
+    private static String text(Statement statement, String sql) throws SQLException {
+        try (ResultSet result = statement.executeQuery(sql)) {
+            result.next();
+            return String.valueOf(result.getString(1)).toLowerCase(Locale.ROOT);
+        }
+    }
+}

@@ -1,0 +1,331 @@
+package io.sluice.it.config;
+
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.InjectClusterRESTAddress;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.util.ExceptionUtils;
+
+import io.sluice.functions.encode.MessageFormat;
+import io.sluice.functions.source.SourceSetupException;
+import io.sluice.it.flink.FlinkMiniCluster;
+import io.sluice.it.flink.JobExceptions;
+import io.sluice.it.job.EmbeddedJobs;
+import io.sluice.it.pipeline.Delivered;
+import io.sluice.it.server.FreePorts;
+import io.sluice.it.server.KafkaExtension;
+import io.sluice.it.server.MariaDbExtension;
+import io.sluice.it.server.MariaDbServer;
+import io.sluice.job.SluiceValidate;
+import io.sluice.job.config.JobConfigLoader;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * A database that cannot feed the job as configured stops it when it starts, once, with a message
+ * that says what, where and how to fix it (FAILED, not a restart loop), and {@code ./sluice
+ * validate} says the same before anything is submitted: the binlog off, STATEMENT format, MINIMAL
+ * row images, a user without the binlog privileges, a wrong password, a purged start file, a table
+ * without primary key and no chunk key column, statement texts asked of MariaDB. A table without
+ * primary key snapshots with a chunk key column.
+ */
+class BadServerSettingsITCase {
+
+    @RegisterExtension static final MariaDbExtension MARIADB = new MariaDbExtension();
+
+    @RegisterExtension
+    static final MariaDbExtension NO_BINLOG = new MariaDbExtension("--skip-log-bin");
+
+    @RegisterExtension static final KafkaExtension KAFKA = new KafkaExtension();
+    @RegisterExtension static final MiniClusterExtension FLINK = FlinkMiniCluster.extension(2);
+
+    private static final Duration WAIT = Duration.ofMinutes(2);
+
+    @Test
+    void theBinlogOff(@InjectClusterRESTAddress URI rest) throws Exception {
+        MariaDbServer server = NO_BINLOG.server();
+        String database = server.createDatabase("nobinlog", "ddl/counters.sql");
+        assertRefused(
+                rest,
+                server,
+                database,
+                List.of(),
+                "The binlog is off on the server at " + server.host() + ":" + server.port(),
+                "--log-bin");
+    }
+
+    @Test
+    void statementFormatAndMinimalRowImages(@InjectClusterRESTAddress URI rest) throws Exception {
+        MariaDbServer server = MARIADB.server();
+        String database = server.createDatabase("format", "ddl/counters.sql");
+        server.execute(null, "SET GLOBAL binlog_format = 'STATEMENT'");
+        try {
+            assertRefused(
+                    rest,
+                    server,
+                    database,
+                    List.of(),
+                    "binlog_format is STATEMENT on the server at",
+                    "set binlog_format=ROW");
+        } finally {
+            server.execute(null, "SET GLOBAL binlog_format = 'ROW'");
+        }
+        server.execute(null, "SET GLOBAL binlog_row_image = 'MINIMAL'");
+        try {
+            assertRefused(
+                    rest,
+                    server,
+                    database,
+                    List.of(),
+                    "binlog_row_image is MINIMAL on the server at",
+                    "only the changed columns and the key",
+                    "Set binlog_row_image=FULL");
+        } finally {
+            server.execute(null, "SET GLOBAL binlog_row_image = 'FULL'");
+        }
+    }
+
+    @Test
+    void aUserWithoutBinlogPrivilegesAndAWrongPassword(@InjectClusterRESTAddress URI rest)
+            throws Exception {
+        MariaDbServer server = MARIADB.server();
+        String database = server.createDatabase("grants", "ddl/counters.sql");
+        server.createUser("reader", "reader-pw", "SELECT, RELOAD, SHOW DATABASES");
+        assertRefused(
+                rest,
+                server,
+                database,
+                List.of("source.username=reader", "source.password=reader-pw"),
+                "User 'reader' may not read the binlog position",
+                "GRANT BINLOG MONITOR ON *.* TO 'reader'",
+                "GRANT REPLICATION SLAVE ON *.* TO 'reader'");
+        assertRefused(
+                rest,
+                server,
+                database,
+                List.of("source.password=not-the-password"),
+                "refuses user 'cdc'",
+                "Check 'source.username' and 'source.password'");
+    }
+
+    @Test
+    void aStartFileTheServerNoLongerHas(@InjectClusterRESTAddress URI rest) throws Exception {
+        MariaDbServer server = MARIADB.server();
+        String database = server.createDatabase("purged", "ddl/counters.sql");
+        assertRefused(
+                rest,
+                server,
+                database,
+                List.of(
+                        "source.startup.mode=binlog-position",
+                        "source.startup.binlog-file=mysql-bin.000999",
+                        "source.startup.binlog-position=4"),
+                "Option 'source.startup.binlog-file' names 'mysql-bin.000999', which the server",
+                "no longer has (purged)",
+                "it has mysql-bin.000001 to mysql-bin.");
+    }
+
+    @Test
+    void statementTextsOnMariaDb(@InjectClusterRESTAddress URI rest) throws Exception {
+        MariaDbServer server = MARIADB.server();
+        String database = server.createDatabase("queries", "ddl/counters.sql");
+        assertRefused(
+                rest,
+                server,
+                database,
+                List.of("source.include-queries=true"),
+                "Option 'source.include-queries' needs MySQL",
+                "annotate-rows events");
+    }
+
+    @Test
+    void aTableWithoutPrimaryKeyNeedsAChunkKeyColumn(@InjectClusterRESTAddress URI rest)
+            throws Exception {
+        MariaDbServer server = MARIADB.server();
+        String database = server.createDatabase("nopk", null);
+        List<String> seed = new ArrayList<>();
+        seed.add("CREATE TABLE events (id INT NOT NULL, body VARCHAR(16), KEY (id))");
+        for (int id = 0; id < 50; id++) {
+            seed.add("INSERT INTO events VALUES (" + id + ", 'seed')");
+        }
+        server.execute(database, seed.toArray(String[]::new));
+        assertRefused(
+                rest,
+                server,
+                database,
+                List.of("source.snapshot.chunk-size=10"),
+                "Tables without a primary key cannot be snapshotted in chunks: [" + database,
+                "'source.snapshot.chunk-key-columns' (e.g. '" + database + ".events:<column>')");
+
+        String topic = topicOf(database);
+        KAFKA.server().createTopic(topic, 3);
+        String[] good =
+                EmbeddedJobs.args(
+                        server,
+                        KAFKA.server(),
+                        database + "\\..*",
+                        topic,
+                        "source.snapshot.chunk-key-columns=" + database + ".events:id");
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        assertThat(
+                        SluiceValidate.run(
+                                new PrintStream(out, true, StandardCharsets.UTF_8),
+                                System.err,
+                                good))
+                .as("validate passes with a chunk key column")
+                .isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).startsWith("ok: ");
+        JobClient job =
+                EmbeddedJobs.start(
+                        StreamExecutionEnvironment.getExecutionEnvironment(),
+                        EmbeddedJobs.config(
+                                server,
+                                KAFKA.server(),
+                                database + "\\..*",
+                                topic,
+                                "format=" + MessageFormat.CANAL_FLAT,
+                                "job.checkpoint-interval=500ms",
+                                "source.snapshot.chunk-size=10",
+                                "source.snapshot.chunk-key-columns=" + database + ".events:id"),
+                        "nopk-" + database);
+        try {
+            for (String path :
+                    List.of("/jobs/" + job.getJobID() + "/config", "/jobmanager/config")) {
+                assertThat(JobExceptions.get(rest, path))
+                        .as("the REST API's %s", path)
+                        .doesNotContain(MariaDbServer.CDC_PASSWORD);
+            }
+            List<Delivered> snapshot =
+                    Delivered.drain(KAFKA.server(), topic, MessageFormat.CANAL_FLAT, 50, WAIT);
+            assertThat(snapshot)
+                    .extracting(row -> row.get("id"))
+                    .as("every snapshot row once")
+                    .doesNotHaveDuplicates()
+                    .hasSize(50);
+            server.execute(database, "UPDATE events SET body = 'later' WHERE id < 5");
+            List<Delivered> all =
+                    Delivered.drain(KAFKA.server(), topic, MessageFormat.CANAL_FLAT, 55, WAIT);
+            assertThat(all).hasSize(55);
+            assertThat(all.subList(50, 55))
+                    .allSatisfy(row -> assertThat(row.get("body")).isEqualTo("later"))
+                    .extracting(row -> row.partition)
+                    .as("rows of a table without primary key share one partition")
+                    .containsOnly(all.get(50).partition);
+        } finally {
+            job.cancel().get(1, TimeUnit.MINUTES);
+        }
+    }
+
+    @Test
+    void validateNamesUnreachableBrokers() throws Exception {
+        MariaDbServer server = MARIADB.server();
+        String database = server.createDatabase("nobroker", "ddl/counters.sql");
+        int closed = FreePorts.next();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit =
+                SluiceValidate.run(
+                        System.out,
+                        new PrintStream(err, true, StandardCharsets.UTF_8),
+                        EmbeddedJobs.args(
+                                server,
+                                KAFKA.server(),
+                                database + "\\..*",
+                                topicOf(database),
+                                "sink.kafka.bootstrap-servers=127.0.0.1:" + closed));
+        assertThat(exit).isEqualTo(1);
+        assertThat(err.toString(StandardCharsets.UTF_8))
+                .isEqualTo(
+                        "sink: Cannot reach the Kafka brokers at 127.0.0.1:"
+                                + closed
+                                + " within 30 s (TimeoutException); check"
+                                + " 'sink.kafka.bootstrap-servers' and the security settings under"
+                                + " 'sink.properties.'. (Sluice asked for transaction.max.timeout.ms"
+                                + " to check option 'sink.transaction-timeout'.)"
+                                + System.lineSeparator());
+    }
+
+    /**
+     * The job fails once, not restarting, with every {@code expected} text in its root exception,
+     * and {@code ./sluice validate} reports the same and exits 1.
+     */
+    private static void assertRefused(
+            URI rest,
+            MariaDbServer server,
+            String database,
+            List<String> overrides,
+            String... expected)
+            throws Exception {
+        String topic = topicOf(database) + "-" + Math.abs(String.join(",", overrides).hashCode());
+        String[] args =
+                EmbeddedJobs.args(
+                        server,
+                        KAFKA.server(),
+                        database + "\\..*",
+                        topic,
+                        overrides.toArray(String[]::new));
+
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit =
+                SluiceValidate.run(
+                        new PrintStream(out, true, StandardCharsets.UTF_8),
+                        new PrintStream(err, true, StandardCharsets.UTF_8),
+                        args);
+        String report = err.toString(StandardCharsets.UTF_8);
+        assertThat(exit).as("validate's exit code; it said: %s", report).isEqualTo(1);
+        assertThat(report).contains(expected);
+        assertOnlyExpected(report, expected);
+
+        JobClient job =
+                EmbeddedJobs.start(
+                        StreamExecutionEnvironment.getExecutionEnvironment(),
+                        JobConfigLoader.fromArgs(args),
+                        "refused-" + topic);
+        assertThatThrownBy(
+                        () ->
+                                job.getJobExecutionResult()
+                                        .get(WAIT.toMillis(), TimeUnit.MILLISECONDS))
+                .isInstanceOf(ExecutionException.class)
+                .satisfies(
+                        e -> {
+                            Optional<SourceSetupException> cause =
+                                    ExceptionUtils.findThrowable(e, SourceSetupException.class);
+                            assertThat(cause).as("the source's setup error").isPresent();
+                            assertThat(cause.get().getMessage()).contains(expected);
+                            assertOnlyExpected(cause.get().getMessage(), expected);
+                        });
+        JobExceptions exceptions = JobExceptions.of(rest, job.getJobID());
+        assertThat(exceptions.failures()).as("failed once, never restarted").isEqualTo(1);
+        assertThat(exceptions.rootException()).contains(expected[0]);
+        for (String secret : List.of(MariaDbServer.CDC_PASSWORD, "reader-pw", "not-the-password")) {
+            assertThat(report + exceptions.rootException())
+                    .as("no password in any message")
+                    .doesNotContain(secret);
+        }
+    }
+
+    /** Every line reports one of the expected problems: no other check fired. */
+    private static void assertOnlyExpected(String report, String... expected) {
+        assertThat(report.lines())
+                .as("problems reported")
+                .allSatisfy(line -> assertThat(line).containsAnyOf(expected));
+    }
+
+    private static String topicOf(String database) {
+        return "bad-" + database;
+    }
+}

@@ -1,0 +1,73 @@
+package io.sluice.job;
+
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.runtime.execution.SuppressRestartsException;
+
+import io.sluice.functions.sink.KafkaSinkFactory;
+import io.sluice.functions.sink.SinkOptions;
+import io.sluice.functions.sink.SinkType;
+import io.sluice.functions.source.MySqlSourceFactory;
+import io.sluice.job.config.JobConfigLoader;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code ./sluice validate --config conf/sluice.yaml [--set key=value ...]}: loads the job's
+ * configuration and checks, before anything is submitted, what the job checks when it starts: the
+ * source database (reachable, the binlog on and ROW and FULL, the privileges, the start position,
+ * the tables) and Kafka's brokers (reachable with the job's client settings, the transaction
+ * timeout within their limit). Prints one line per problem and exits non-zero when there is any.
+ */
+public final class SluiceValidate {
+
+    private SluiceValidate() {}
+
+    public static void main(String[] args) {
+        System.exit(run(System.out, System.err, args));
+    }
+
+    /** The sink's problem, or null: Kafka's brokers are asked what the writers ask them. */
+    private static String checkSink(Configuration config) {
+        if (config.get(SinkOptions.TYPE) != SinkType.KAFKA) {
+            return null;
+        }
+        try {
+            KafkaSinkFactory.checkBrokers(config);
+            return null;
+        } catch (RuntimeException e) {
+            Throwable shown = e instanceof SuppressRestartsException ? e.getCause() : e;
+            return shown.getMessage();
+        }
+    }
+
+    /** Validates, reporting to {@code out} and {@code err}; returns the exit code. */
+    public static int run(PrintStream out, PrintStream err, String... args) {
+        Configuration config;
+        try {
+            config = JobConfigLoader.fromArgs(args);
+        } catch (IllegalArgumentException e) {
+            err.println("configuration: " + e.getMessage());
+            return 2;
+        }
+        List<String> problems = new ArrayList<>();
+        try {
+            problems.addAll(MySqlSourceFactory.serverCheck(config).problems(true));
+        } catch (RuntimeException e) {
+            problems.add(e.getMessage());
+        }
+        for (String problem : problems) {
+            err.println("source: " + problem);
+        }
+        String sink = checkSink(config);
+        if (sink != null) {
+            err.println("sink: " + sink);
+        }
+        if (problems.isEmpty() && sink == null) {
+            out.println("ok: the source database and the sink can serve the job as configured");
+            return 0;
+        }
+        return 1;
+    }
+}
