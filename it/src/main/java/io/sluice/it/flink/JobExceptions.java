@@ -38,7 +38,11 @@ public final class JobExceptions {
 
     /** The body of a GET of {@code path} from the REST API, e.g. {@code /jobmanager/config}. */
     public static String get(URI rest, String path) throws IOException, InterruptedException {
-        String url = rest.toString().replaceAll("/$", "") + path;
+        return body(rest.toString().replaceAll("/$", "") + path);
+    }
+
+    /** The body of a GET of {@code url}; fails on any answer but 200. */
+    static String body(String url) throws IOException, InterruptedException {
         HttpResponse<String> response =
                 HTTP.send(
                         HttpRequest.newBuilder(URI.create(url)).build(),

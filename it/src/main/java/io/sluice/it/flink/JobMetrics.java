@@ -7,9 +7,6 @@ import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMap
 
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +20,6 @@ import java.util.TreeMap;
 public final class JobMetrics {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     private JobMetrics() {}
 
@@ -86,14 +82,6 @@ public final class JobMetrics {
     }
 
     private static JsonNode get(String url) throws IOException, InterruptedException {
-        HttpResponse<String> response =
-                HTTP.send(
-                        HttpRequest.newBuilder(URI.create(url)).build(),
-                        HttpResponse.BodyHandlers.ofString());
-        if (response.statusCode() != 200) {
-            throw new IOException(
-                    "GET " + url + " answered " + response.statusCode() + ": " + response.body());
-        }
-        return JSON.readTree(response.body());
+        return JSON.readTree(JobExceptions.body(url));
     }
 }

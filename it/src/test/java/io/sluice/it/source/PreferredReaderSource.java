@@ -1,16 +1,12 @@
 package io.sluice.it.source;
 
-import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.connector.source.Boundedness;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.api.connector.source.SourceEvent;
-import org.apache.flink.api.connector.source.SourceReader;
-import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.api.connector.source.SourceSplit;
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
-import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
-import org.apache.flink.core.io.SimpleVersionedSerializer;
+
+import io.sluice.functions.source.internal.DelegatingSource;
 
 import javax.annotation.Nullable;
 
@@ -26,15 +22,14 @@ import java.util.List;
  * is back in its reader's state).
  */
 public final class PreferredReaderSource<T, S extends SourceSplit, E>
-        implements Source<T, S, E>, ResultTypeQueryable<T> {
+        extends DelegatingSource<T, S, E> {
 
     private static final long serialVersionUID = 1L;
 
-    private final Source<T, S, E> source;
     private final int preferred;
 
     private PreferredReaderSource(Source<T, S, E> source, int preferred) {
-        this.source = source;
+        super(source);
         this.preferred = preferred;
     }
 
@@ -45,41 +40,9 @@ public final class PreferredReaderSource<T, S extends SourceSplit, E>
     }
 
     @Override
-    public Boundedness getBoundedness() {
-        return source.getBoundedness();
-    }
-
-    @Override
     public SplitEnumerator<S, E> createEnumerator(SplitEnumeratorContext<S> context)
             throws Exception {
         return new Enumerator<>(source.createEnumerator(context), preferred);
-    }
-
-    @Override
-    public SplitEnumerator<S, E> restoreEnumerator(SplitEnumeratorContext<S> context, E checkpoint)
-            throws Exception {
-        return source.restoreEnumerator(context, checkpoint);
-    }
-
-    @Override
-    public SimpleVersionedSerializer<S> getSplitSerializer() {
-        return source.getSplitSerializer();
-    }
-
-    @Override
-    public SimpleVersionedSerializer<E> getEnumeratorCheckpointSerializer() {
-        return source.getEnumeratorCheckpointSerializer();
-    }
-
-    @Override
-    public SourceReader<T, S> createReader(SourceReaderContext context) throws Exception {
-        return source.createReader(context);
-    }
-
-    @Override
-    @SuppressWarnings("unchecked")
-    public TypeInformation<T> getProducedType() {
-        return ((ResultTypeQueryable<T>) source).getProducedType();
     }
 
     /** Delegates everything, holding other readers' split requests until the preferred asked. */

@@ -139,7 +139,7 @@ public final class SourceServerCheck implements Serializable {
             throw new IllegalStateException(
                     String.format(
                             "Cannot connect to the database at %s as user '%s': %s",
-                            jdbc.address(), jdbc.user(), e.getMessage()),
+                            jdbc.address(), jdbc.user(), firstLine(e.getMessage())),
                     e);
         }
         return problems;
@@ -310,6 +310,10 @@ public final class SourceServerCheck implements Serializable {
         try (ResultSet ignored = statement.executeQuery("SHOW BINARY LOG STATUS")) {
             // Readable.
         }
+    }
+
+    private static String firstLine(String message) {
+        return message == null ? "no answer" : message.lines().findFirst().orElse("");
     }
 
     private static String text(Statement statement, String sql) throws SQLException {
