@@ -6,9 +6,14 @@ import org.apache.flink.cdc.connectors.mysql.source.reader.MySqlRecordEmitter;
 import org.apache.flink.cdc.connectors.mysql.source.split.MySqlSplitState;
 import org.apache.flink.cdc.connectors.mysql.source.split.SourceRecords;
 import org.apache.flink.cdc.connectors.mysql.source.utils.RecordUtils;
+import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.data.Field;
+import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.data.Struct;
 import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.source.SourceRecord;
 import org.apache.flink.cdc.debezium.DebeziumDeserializationSchema;
 import org.apache.flink.util.Collector;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Flink CDC's record emitter, with the binlog split's resume position written once per batch
@@ -23,22 +28,40 @@ import org.apache.flink.util.Collector;
  * likewise set once, from the batch's last row. Each row's envelope fields are found by index
  * ({@link EnvelopeFields}), not by name. Any other record (a schema change, a snapshot split's
  * records) first stores the pending position, then goes to Flink CDC's own handling, so the split
- * state sees positions in binlog order as before.
+ * state sees positions in binlog order as before; a schema change goes there with its statement's
+ * binlog time ({@link StatementTimes}).
  */
 public final class BinlogBatchRecordEmitter<T> extends MySqlRecordEmitter<T> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(BinlogBatchRecordEmitter.class);
 
     private final DebeziumDeserializationSchema<T> deserializer;
     private final MySqlSourceReaderMetrics metrics;
     private final TimestampedCollector<T> collector = new TimestampedCollector<>();
     private final EnvelopeFields envelopes = new EnvelopeFields();
+    private final StatementTimes statementTimes;
+    private boolean warnedUnknownTime;
 
     public BinlogBatchRecordEmitter(
             DebeziumDeserializationSchema<T> deserializer,
             MySqlSourceReaderMetrics metrics,
             boolean includeSchemaChanges) {
+        this(deserializer, metrics, includeSchemaChanges, new StatementTimes());
+    }
+
+    /**
+     * @param statementTimes the binlog times of the reader's statements, which schema-change
+     *     records get as their {@code source.ts_ms} (see {@link BinlogStatementHook})
+     */
+    public BinlogBatchRecordEmitter(
+            DebeziumDeserializationSchema<T> deserializer,
+            MySqlSourceReaderMetrics metrics,
+            boolean includeSchemaChanges,
+            StatementTimes statementTimes) {
         super(deserializer, metrics, includeSchemaChanges);
         this.deserializer = deserializer;
         this.metrics = metrics;
+        this.statementTimes = statementTimes;
     }
 
     @Override
@@ -60,7 +83,10 @@ public final class BinlogBatchRecordEmitter<T> extends MySqlRecordEmitter<T> {
             } else {
                 storePosition(state, positioned);
                 positioned = null;
-                processElement(record, output, state);
+                processElement(
+                        RecordUtils.isSchemaChangeEvent(record) ? withEventTime(record) : record,
+                        output,
+                        state);
             }
         }
         storePosition(state, positioned);
@@ -74,6 +100,56 @@ public final class BinlogBatchRecordEmitter<T> extends MySqlRecordEmitter<T> {
         collector.output = output;
         collector.timestamp = timestamp == null ? 0L : timestamp;
         deserializer.deserialize(record, collector);
+    }
+
+    /**
+     * The schema-change record with its statement's binlog event time as {@code source.ts_ms},
+     * where Debezium put the time it parsed the statement.
+     */
+    private SourceRecord withEventTime(SourceRecord record) {
+        if (!(record.value() instanceof Struct)) {
+            return record;
+        }
+        Struct value = (Struct) record.value();
+        Field sourceField = value.schema().field("source");
+        Struct source = sourceField == null ? null : value.getStruct("source");
+        if (source == null || source.schema().field("ts_ms") == null) {
+            return record;
+        }
+        Object file = source.get("file");
+        Object pos = source.get("pos");
+        Long time =
+                file instanceof String && pos instanceof Number
+                        ? statementTimes.find((String) file, ((Number) pos).longValue())
+                        : null;
+        if (time == null) {
+            if (!warnedUnknownTime) {
+                warnedUnknownTime = true;
+                LOG.warn(
+                        "The binlog time of the statement at {}:{} is unknown: its DDL message"
+                                + " carries the time it was read instead (and so may later ones)",
+                        file,
+                        pos);
+            }
+            return record;
+        }
+        return record.newRecord(
+                record.topic(),
+                record.kafkaPartition(),
+                record.keySchema(),
+                record.key(),
+                record.valueSchema(),
+                with(value, sourceField, with(source, source.schema().field("ts_ms"), time)),
+                record.timestamp());
+    }
+
+    /** A copy of {@code struct} with {@code field} set to {@code fieldValue}. */
+    private static Struct with(Struct struct, Field field, Object fieldValue) {
+        Struct copy = new Struct(struct.schema());
+        for (Field each : struct.schema().fields()) {
+            copy.put(each, each.equals(field) ? fieldValue : struct.get(each));
+        }
+        return copy;
     }
 
     /** The fetch-delay gauge shows only its latest value: the batch's last row sets it. */

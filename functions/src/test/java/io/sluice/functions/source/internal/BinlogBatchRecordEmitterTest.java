@@ -118,6 +118,29 @@ class BinlogBatchRecordEmitterTest {
         assertThat(ours.values).containsExactly("row 9 @-");
     }
 
+    @Test
+    void aSchemaChangeCarriesItsStatementsBinlogTime() throws Exception {
+        StatementTimes times = new StatementTimes();
+        times.put("bin.1", 150, 1_600_000_000_000L); // a statement that made no record
+        times.put("bin.1", 200, 1_600_000_001_000L);
+        times.put("bin.1", 400, 1_600_000_002_000L);
+        Emitted ours =
+                run(
+                        metrics -> new BinlogBatchRecordEmitter<>(LABEL, metrics, true, times),
+                        List.of(row(1, 100), ddl(200), ddl(200)),
+                        List.of(ddl(400), ddl(500)));
+        assertThat(ours.values)
+                .containsExactly(
+                        "row 1 @1700000000100",
+                        // One statement, two tables: both records get its time.
+                        "ddl at 200 of 1600000001000 @1600000001000",
+                        "ddl at 200 of 1600000001000 @1600000001000",
+                        "ddl at 400 of 1600000002000 @1600000002000",
+                        // Unknown: left as Debezium made it.
+                        "ddl at 500 of 1700000000500 @1700000000500");
+        assertThat(times.find("bin.1", 150)).as("read statements are forgotten").isNull();
+    }
+
     /** Runs both emitters over the batches; returns the resume position they agree on. */
     @SafeVarargs
     private static BinlogOffset assertSameAsFlinkCdc(
@@ -227,7 +250,12 @@ class BinlogBatchRecordEmitterTest {
                 public void deserialize(SourceRecord record, Collector<String> out) {
                     Struct value = (Struct) record.value();
                     if (value.schema().field("historyRecord") != null) {
-                        out.collect("ddl at " + value.getStruct("source").getInt64("pos"));
+                        Struct source = value.getStruct("source");
+                        out.collect(
+                                "ddl at "
+                                        + source.getInt64("pos")
+                                        + " of "
+                                        + source.getInt64("ts_ms"));
                     } else {
                         out.collect("row " + value.getStruct("after").getInt32("id"));
                     }

@@ -1,14 +1,26 @@
 package org.apache.flink.cdc.connectors.mysql.source;
 
+import org.apache.flink.api.connector.source.SourceReader;
+import org.apache.flink.api.connector.source.SourceReaderContext;
+import org.apache.flink.cdc.connectors.mysql.source.config.MySqlSourceConfig;
+import org.apache.flink.cdc.connectors.mysql.source.config.MySqlSourceConfigFactory;
+import org.apache.flink.cdc.connectors.mysql.source.metrics.MySqlSourceReaderMetrics;
+import org.apache.flink.cdc.connectors.mysql.source.reader.MySqlSourceReader;
+import org.apache.flink.cdc.connectors.mysql.source.reader.MySqlSourceReaderContext;
+import org.apache.flink.cdc.connectors.mysql.source.split.MySqlSplit;
 import org.apache.flink.cdc.debezium.DebeziumDeserializationSchema;
+import org.apache.flink.connector.base.source.reader.synchronization.FutureCompletingBlockingQueue;
 
 import io.sluice.functions.source.internal.BinlogBatchRecordEmitter;
+import io.sluice.functions.source.internal.BinlogStatementHook;
 import io.sluice.functions.source.internal.MemoizedTableFilter;
+import io.sluice.functions.source.internal.StatementTimes;
 
 /**
  * Sluice's way to {@link MySqlSource}'s package-private constructor that takes the reader's record
- * emitter, as Flink CDC's own pipeline connector uses it. It lives in the connector's package, so
- * it must be loaded with the connector: the shaded job jar bundles both.
+ * emitter, as Flink CDC's own pipeline connector uses it, and to the reader's split readers. It
+ * lives in the connector's package, so it must be loaded with the connector: the shaded job jar
+ * bundles both.
  */
 public final class MySqlSourceEmitters {
 
@@ -16,12 +28,13 @@ public final class MySqlSourceEmitters {
 
     /**
      * {@code source} with the same configuration, whose reader stores the binlog position once per
-     * batch ({@link BinlogBatchRecordEmitter}) and asks the table filter once per table ({@link
-     * MemoizedTableFilter}).
+     * batch ({@link BinlogBatchRecordEmitter}), asks the table filter once per table ({@link
+     * MemoizedTableFilter}) and sees each binlog statement before Debezium ({@link
+     * BinlogStatementHook}).
      */
     public static <T> MySqlSource<T> withBinlogBatchEmitter(
             MySqlSource<T> source, DebeziumDeserializationSchema<T> deserializer) {
-        return new MySqlSource<>(source.getConfigFactory(), deserializer, emitters(deserializer));
+        return new HookedSource<>(source.getConfigFactory(), deserializer);
     }
 
     /**
@@ -31,10 +44,54 @@ public final class MySqlSourceEmitters {
      */
     static <T> MySqlSource.RecordEmitterSupplier<T> emitters(
             DebeziumDeserializationSchema<T> deserializer) {
-        return (metrics, config) -> {
-            MemoizedTableFilter.install(config);
-            return new BinlogBatchRecordEmitter<>(
-                    deserializer, metrics, config.isIncludeSchemaChanges());
-        };
+        return (metrics, config) -> emitter(deserializer, metrics, config, new StatementTimes());
+    }
+
+    private static <T> BinlogBatchRecordEmitter<T> emitter(
+            DebeziumDeserializationSchema<T> deserializer,
+            MySqlSourceReaderMetrics metrics,
+            MySqlSourceConfig config,
+            StatementTimes times) {
+        MemoizedTableFilter.install(config);
+        return new BinlogBatchRecordEmitter<>(
+                deserializer, metrics, config.isIncludeSchemaChanges(), times);
+    }
+
+    /**
+     * Flink CDC's source, whose readers share, per reader, the statement times its binlog hook
+     * notes and its emitter puts on schema-change records. The reader is put together as Flink
+     * CDC's own {@code createReader} does, with the hooked split reader.
+     */
+    private static final class HookedSource<T> extends MySqlSource<T> {
+
+        private static final long serialVersionUID = 1L;
+
+        private final DebeziumDeserializationSchema<T> deserializer;
+
+        HookedSource(
+                MySqlSourceConfigFactory configFactory,
+                DebeziumDeserializationSchema<T> deserializer) {
+            super(configFactory, deserializer, emitters(deserializer));
+            this.deserializer = deserializer;
+        }
+
+        @Override
+        public SourceReader<T, MySqlSplit> createReader(SourceReaderContext readerContext)
+                throws Exception {
+            int subtask = readerContext.getIndexOfSubtask();
+            MySqlSourceConfig config = getConfigFactory().createConfig(subtask);
+            MySqlSourceReaderMetrics metrics =
+                    new MySqlSourceReaderMetrics(readerContext.metricGroup());
+            metrics.registerMetrics();
+            MySqlSourceReaderContext context = new MySqlSourceReaderContext(readerContext);
+            StatementTimes times = new StatementTimes();
+            return new MySqlSourceReader<>(
+                    new FutureCompletingBlockingQueue<>(),
+                    () -> new StatementHookSplitReader(config, subtask, context, times),
+                    emitter(deserializer, metrics, config, times),
+                    readerContext.getConfiguration(),
+                    context,
+                    config);
+        }
     }
 }

@@ -1,0 +1,81 @@
+package org.apache.flink.cdc.connectors.mysql.source;
+
+import org.apache.flink.cdc.connectors.mysql.debezium.DebeziumUtils;
+import org.apache.flink.cdc.connectors.mysql.debezium.reader.BinlogSplitReader;
+import org.apache.flink.cdc.connectors.mysql.debezium.task.context.StatefulTaskContext;
+import org.apache.flink.cdc.connectors.mysql.source.config.MySqlSourceConfig;
+import org.apache.flink.cdc.connectors.mysql.source.reader.MySqlSourceReaderContext;
+import org.apache.flink.cdc.connectors.mysql.source.reader.MySqlSplitReader;
+import org.apache.flink.cdc.connectors.mysql.source.split.MySqlSplit;
+import org.apache.flink.cdc.connectors.mysql.source.utils.hooks.SnapshotPhaseHooks;
+import org.apache.flink.connector.base.source.reader.splitreader.SplitsChange;
+
+import io.sluice.functions.source.internal.BinlogStatementHook;
+import io.sluice.functions.source.internal.StatementTimes;
+
+import java.lang.reflect.Field;
+
+/**
+ * Flink CDC's split reader, whose binlog split reader has {@link BinlogStatementHook} on its binlog
+ * client ahead of Debezium's listener. Flink CDC builds that reader privately when it first reads a
+ * binlog split, so this one builds it, the same way, as a binlog split arrives, and puts it where
+ * Flink CDC keeps it: the reader is then the one Flink CDC reuses, closes and, after closing,
+ * replaces (by the next binlog split's arrival, through here again).
+ */
+final class StatementHookSplitReader extends MySqlSplitReader {
+
+    private static final Field BINLOG_READER = binlogReaderField();
+
+    private final MySqlSourceConfig config;
+    private final int subtask;
+    private final StatementTimes times;
+
+    StatementHookSplitReader(
+            MySqlSourceConfig config,
+            int subtask,
+            MySqlSourceReaderContext context,
+            StatementTimes times) {
+        super(config, subtask, context, SnapshotPhaseHooks.empty());
+        this.config = config;
+        this.subtask = subtask;
+        this.times = times;
+    }
+
+    @Override
+    public void handleSplitsChanges(SplitsChange<MySqlSplit> changes) {
+        if (changes.splits().stream().anyMatch(MySqlSplit::isBinlogSplit)) {
+            installBinlogReader();
+        }
+        super.handleSplitsChanges(changes);
+    }
+
+    private void installBinlogReader() {
+        try {
+            if (BINLOG_READER.get(this) != null) {
+                return;
+            }
+            StatefulTaskContext context =
+                    new StatefulTaskContext(
+                            config,
+                            DebeziumUtils.createBinaryClient(config.getDbzConfiguration()),
+                            DebeziumUtils.createMySqlConnection(config));
+            BinlogStatementHook.register(context, times);
+            BINLOG_READER.set(this, new BinlogSplitReader(context, subtask));
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException("Cannot set Flink CDC's binlog split reader", e);
+        }
+    }
+
+    private static Field binlogReaderField() {
+        try {
+            Field field = MySqlSplitReader.class.getDeclaredField("reusedBinlogReader");
+            field.setAccessible(true);
+            return field;
+        } catch (NoSuchFieldException e) {
+            throw new IllegalStateException(
+                    "Flink CDC's MySqlSplitReader has no 'reusedBinlogReader' field: Sluice's"
+                            + " binlog statement hook is written for Flink CDC 3.5",
+                    e);
+        }
+    }
+}
