@@ -1,5 +1,7 @@
 package io.sluice.it.cluster;
 
+import org.apache.flink.util.TimeUtils;
+
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
 
 import java.io.IOException;
@@ -21,6 +23,7 @@ public final class ClusterCommand {
     public static final String ENTRY_CLASS = "io.sluice.job.SluiceJob";
 
     private static final Duration WAIT = Duration.ofMinutes(3);
+    private static final Duration SUBMIT_WAIT = Duration.ofMinutes(1);
 
     private final Path workDir;
 
@@ -116,12 +119,14 @@ public final class ClusterCommand {
         Path jar = BuildOutputs.jobJar();
         String entryClass = ENTRY_CLASS;
         String savepoint = null;
+        Duration wait = SUBMIT_WAIT;
         List<String> jobArgs = new ArrayList<>();
         for (int i = 0; i < args.size(); i++) {
             String flag = args.get(i);
             switch (flag) {
                 case "--jar" -> jar = Path.of(valueOf(args, i++));
                 case "--entry-class" -> entryClass = valueOf(args, i++);
+                case "--wait" -> wait = TimeUtils.parseDuration(valueOf(args, i++));
                 case "--from-savepoint" -> {
                     String value = valueOf(args, i++);
                     savepoint = "last".equals(value) ? read("last-savepoint") : value;
@@ -138,11 +143,13 @@ public final class ClusterCommand {
         String jarId = rest.uploadJar(jar);
         String jobId = rest.runJar(jarId, entryClass, jobArgs, savepoint);
         write("last-job", jobId);
-        rest.awaitAllTasksRunning(jobId, WAIT);
+        System.out.println(
+                "Job " + jobId + " submitted; waiting up to " + wait + " for a checkpoint");
+        rest.awaitHealthy(jobId, wait);
         System.out.println(
                 "Job "
                         + jobId
-                        + " is running"
+                        + " is running and has completed a checkpoint"
                         + (savepoint == null ? "" : ", restored from " + savepoint));
         System.out.println(
                 "Web UI: " + cluster.restUrl() + "/#/job/running/" + jobId + "/overview");

@@ -183,6 +183,65 @@ public final class FlinkRestClient {
                 });
     }
 
+    /**
+     * Waits until the job is RUNNING with every task running and a checkpoint completed, the sign
+     * that its source reads and its sink commits. Fails with the job's latest exception when it
+     * ends, or when the time is up (a job that keeps restarting never gets there).
+     */
+    public void awaitHealthy(String jobId, Duration timeout) {
+        try {
+            await(
+                    "job " + jobId + " to run every task and complete a checkpoint",
+                    timeout,
+                    () -> {
+                        JsonNode job = get("/jobs/" + jobId);
+                        String state = job.path("state").asText();
+                        if (Set.of("FAILED", "CANCELED", "FINISHED").contains(state)) {
+                            throw new IllegalStateException("it is " + state);
+                        }
+                        if (!"RUNNING".equals(state)) {
+                            return false;
+                        }
+                        for (JsonNode vertex : job.path("vertices")) {
+                            if (!"RUNNING".equals(vertex.path("status").asText())) {
+                                return false;
+                            }
+                        }
+                        JsonNode counts = get("/jobs/" + jobId + "/checkpoints").path("counts");
+                        return counts.path("completed").asInt() > 0;
+                    });
+        } catch (IllegalStateException e) {
+            throw new IllegalStateException(
+                    "Job "
+                            + jobId
+                            + " is not running healthily: "
+                            + e.getMessage()
+                            + latestFailure(jobId));
+        }
+    }
+
+    /** The job's failures so far and the first line of the latest one, or "". */
+    private String latestFailure(String jobId) {
+        JsonNode entries = get("/jobs/" + jobId + "/exceptions").path("exceptionHistory");
+        JsonNode history = entries.path("entries");
+        if (history.size() == 0) {
+            return "";
+        }
+        // The deepest cause says what went wrong; the first line only where it failed.
+        String cause = "";
+        for (String line :
+                (Iterable<String>) history.get(0).path("stacktrace").asText().lines()::iterator) {
+            if (cause.isEmpty() || line.startsWith("Caused by: ")) {
+                cause = line.replaceFirst("^Caused by: ", "");
+            }
+        }
+        return "; it failed "
+                + history.size()
+                + (entries.path("truncated").asBoolean() ? "+" : "")
+                + " time(s), the latest with: "
+                + cause;
+    }
+
     /** Waits until the job reaches {@code state}. */
     public void awaitState(String jobId, String state, Duration timeout) {
         await("job " + jobId + " " + state, timeout, () -> state.equals(jobState(jobId)));

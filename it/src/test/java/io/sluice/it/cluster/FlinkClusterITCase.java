@@ -32,6 +32,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The shaded job jar on a real standalone Flink session cluster (a JobManager and a TaskManager,
@@ -131,7 +132,7 @@ class FlinkClusterITCase {
         FlinkRestClient rest = cluster.rest();
         String jarId = rest.uploadJar(BuildOutputs.jobJar());
         jobId = rest.runJar(jarId, ClusterCommand.ENTRY_CLASS, jobArgs(), null);
-        rest.awaitAllTasksRunning(jobId, WAIT);
+        rest.awaitHealthy(jobId, WAIT);
         assertDelivered();
 
         updateAll(mariaDb, 1);
@@ -328,6 +329,27 @@ class FlinkClusterITCase {
 
     @Test
     @Order(10)
+    void aJobThatCannotReadIsReportedAsSuchNotAsRunning() throws Exception {
+        FlinkRestClient rest = cluster.rest();
+        String jarId = rest.uploadJar(BuildOutputs.jobJar());
+        List<String> args = new ArrayList<>(jobArgs());
+        args.addAll(
+                List.of(
+                        "--set", "source.startup.mode=binlog-position",
+                        "--set", "source.startup.binlog-file=mysql-bin.000999",
+                        "--set", "source.startup.binlog-position=4",
+                        "--set", "sink.transactional-id-prefix=" + topic + "-purged"));
+        String failing = rest.runJar(jarId, ClusterCommand.ENTRY_CLASS, args, null);
+
+        assertThatThrownBy(() -> rest.awaitHealthy(failing, WAIT))
+                .hasMessageContaining("Job " + failing + " is not running healthily")
+                .hasMessageContaining("is FAILED")
+                .hasMessageContaining("it failed 1 time(s)")
+                .hasMessageContaining("names 'mysql-bin.000999', which the server");
+    }
+
+    @Test
+    @Order(11)
     void clusterGoesDownAndNoProcessIsLeft() throws IOException {
         List<ProcessHandle> processes = cluster.processes();
         // The leftover search finds the cluster's JVMs while they run, so its empty answer counts.

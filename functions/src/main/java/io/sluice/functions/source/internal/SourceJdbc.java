@@ -3,12 +3,13 @@ package io.sluice.functions.source.internal;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ReadableConfig;
 
+import com.mysql.cj.jdbc.Driver;
 import io.sluice.functions.source.MySqlSourceOptions;
 
 import java.io.Serializable;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.util.Properties;
 
 /** A JDBC connection to the source database as the source user, for Sluice's own queries. */
 @Internal
@@ -33,13 +34,27 @@ public final class SourceJdbc implements Serializable {
                 config.getOptional(MySqlSourceOptions.PASSWORD).orElse(""));
     }
 
+    /**
+     * Connects through MySQL's driver itself, not {@code DriverManager}: in a Flink cluster the
+     * driver comes with the job jar, in a class loader that {@code DriverManager} does not search
+     * ("No suitable driver" until something else registered it).
+     */
     public Connection connect() throws SQLException {
-        return DriverManager.getConnection(
-                "jdbc:mysql://"
-                        + address
-                        + "/?useSSL=false&allowPublicKeyRetrieval=true&connectTimeout=10000",
-                user,
-                password);
+        Properties properties = new Properties();
+        properties.setProperty("user", user);
+        properties.setProperty("password", password);
+        Connection connection =
+                new Driver()
+                        .connect(
+                                "jdbc:mysql://"
+                                        + address
+                                        + "/?useSSL=false&allowPublicKeyRetrieval=true"
+                                        + "&connectTimeout=10000",
+                                properties);
+        if (connection == null) {
+            throw new SQLException("MySQL's driver refused the address " + address);
+        }
+        return connection;
     }
 
     /** host:port, for messages. */

@@ -11,6 +11,7 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
 
 import com.github.shyiko.mysql.binlog.BinaryLogClient;
+import io.sluice.functions.source.ChangeEventDeserializationSchema;
 import io.sluice.functions.source.MySqlSourceFactory;
 import io.sluice.functions.source.MySqlSourceOptions;
 import io.sluice.functions.source.internal.BinlogStatementHook;
@@ -18,6 +19,7 @@ import io.sluice.functions.source.internal.StatementTimes;
 import org.junit.jupiter.api.Test;
 
 import java.lang.reflect.Field;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -38,7 +40,10 @@ class StatementHookSplitReaderTest {
         options.set(MySqlSourceOptions.PASSWORD, "secret");
         options.set(MySqlSourceOptions.TABLES, List.of("shop\\..*"));
         MySqlSourceConfig config =
-                MySqlSourceFactory.changeEventSource(options).getConfigFactory().createConfig(0);
+                MySqlSourceFactory.source(
+                                options, new ChangeEventDeserializationSchema(ZoneId.of("UTC")))
+                        .getConfigFactory()
+                        .createConfig(0);
         StatementHookSplitReader reader =
                 new StatementHookSplitReader(config, 0, null, new StatementTimes());
         try {
