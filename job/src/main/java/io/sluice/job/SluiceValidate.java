@@ -10,6 +10,7 @@ import io.sluice.functions.source.MySqlSourceFactory;
 import io.sluice.job.config.JobConfigLoader;
 
 import java.io.PrintStream;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -21,6 +22,9 @@ import java.util.List;
  * timeout within their limit). Prints one line per problem and exits non-zero when there is any.
  */
 public final class SluiceValidate {
+
+    /** How long validate waits for Kafka's brokers: a few seconds say they cannot be reached. */
+    private static final Duration BROKER_WAIT = Duration.ofSeconds(10);
 
     private SluiceValidate() {}
 
@@ -34,8 +38,8 @@ public final class SluiceValidate {
             return null;
         }
         try {
-            KafkaSinkFactory.checkBrokers(config);
-            return null;
+            KafkaSinkFactory.checkBrokers(config, BROKER_WAIT);
+            return KafkaSinkFactory.checkTopicSize(config, BROKER_WAIT).orElse(null);
         } catch (RuntimeException e) {
             Throwable shown = e instanceof SuppressRestartsException ? e.getCause() : e;
             return shown.getMessage();

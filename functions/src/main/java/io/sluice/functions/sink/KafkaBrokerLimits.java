@@ -37,20 +37,30 @@ public final class KafkaBrokerLimits implements Serializable {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaBrokerLimits.class);
 
     private static final String MAX_TIMEOUT = "transaction.max.timeout.ms";
-    private static final Duration ASK_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration WRITER_ASK_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
 
     private final Properties client;
     private final long transactionTimeoutMs;
+    private final Duration askTimeout;
 
     /**
      * @param client the admin client's settings ({@link KafkaClientProperties#common})
      * @param transactionTimeoutMs the producers' {@code transaction.timeout.ms}
      */
     public KafkaBrokerLimits(Properties client, long transactionTimeoutMs) {
+        this(client, transactionTimeoutMs, WRITER_ASK_TIMEOUT);
+    }
+
+    /**
+     * @param askTimeout how long the brokers may take to answer: a writer waits for a busy cluster,
+     *     {@code ./sluice validate} reports an unreachable one sooner
+     */
+    public KafkaBrokerLimits(Properties client, long transactionTimeoutMs, Duration askTimeout) {
         this.client = new Properties();
         this.client.putAll(client);
         this.transactionTimeoutMs = transactionTimeoutMs;
+        this.askTimeout = askTimeout;
     }
 
     /**
@@ -77,7 +87,7 @@ public final class KafkaBrokerLimits implements Serializable {
             Collection<Node> brokers =
                     admin.describeCluster()
                             .nodes()
-                            .get(ASK_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+                            .get(askTimeout.toMillis(), TimeUnit.MILLISECONDS);
             List<ConfigResource> resources =
                     brokers.stream()
                             .map(b -> new ConfigResource(ConfigResource.Type.BROKER, b.idString()))
@@ -85,7 +95,7 @@ public final class KafkaBrokerLimits implements Serializable {
             configs =
                     admin.describeConfigs(resources)
                             .all()
-                            .get(ASK_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+                            .get(askTimeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             if (refused(e.getCause())) {
                 if (subtask == 0) {
@@ -148,7 +158,7 @@ public final class KafkaBrokerLimits implements Serializable {
                 "Cannot reach the Kafka brokers at "
                         + client.getProperty("bootstrap.servers")
                         + " within "
-                        + ASK_TIMEOUT.toSeconds()
+                        + askTimeout.toSeconds()
                         + " s ("
                         + (cause == null ? "no answer" : cause.getClass().getSimpleName())
                         + "); check 'sink.kafka.bootstrap-servers' and the security settings under"

@@ -8,6 +8,10 @@ import org.apache.flink.connector.kafka.sink.KafkaSinkBuilder;
 
 import io.sluice.functions.route.PartitionCounts;
 import io.sluice.functions.route.PartitionOptions;
+import io.sluice.functions.route.RouteOptions;
+
+import java.time.Duration;
+import java.util.Optional;
 
 import static org.apache.flink.util.Preconditions.checkArgument;
 
@@ -30,11 +34,21 @@ public final class KafkaSinkFactory {
      * What the writers check as they open, asked now: the brokers reachable with the job's client
      * settings, and the transaction timeout within their limit. For {@code ./sluice validate}.
      */
-    public static void checkBrokers(ReadableConfig config) {
+    public static void checkBrokers(ReadableConfig config, Duration askTimeout) {
         new KafkaBrokerLimits(
                         KafkaClientProperties.common(config),
-                        config.get(KafkaSinkOptions.TRANSACTION_TIMEOUT).toMillis())
+                        config.get(KafkaSinkOptions.TRANSACTION_TIMEOUT).toMillis(),
+                        askTimeout)
                 .check(0);
+    }
+
+    /** Whether the default topic takes every message the producer may send, for validate. */
+    public static Optional<String> checkTopicSize(ReadableConfig config, Duration wait) {
+        return KafkaTopicLimits.check(
+                KafkaClientProperties.common(config),
+                KafkaClientProperties.producer(config),
+                config.get(RouteOptions.DEFAULT_TOPIC),
+                wait);
     }
 
     /** A sink of encoded messages, each to its own topic and partition. */

@@ -51,7 +51,8 @@ public final class MySqlDynamicTableFactory implements DynamicTableSourceFactory
                     .map(STARTUP_BINLOG_FILE, MySqlSourceOptions.STARTUP_BINLOG_FILE)
                     .map(STARTUP_BINLOG_POSITION, MySqlSourceOptions.STARTUP_BINLOG_POSITION)
                     .map(STARTUP_GTID_SET, MySqlSourceOptions.STARTUP_GTID_SET)
-                    .map(SNAPSHOT_CHUNK_SIZE, MySqlSourceOptions.SNAPSHOT_CHUNK_SIZE);
+                    .map(SNAPSHOT_CHUNK_SIZE, MySqlSourceOptions.SNAPSHOT_CHUNK_SIZE)
+                    .map(SNAPSHOT_CHUNK_KEY_COLUMNS, MySqlSourceOptions.SNAPSHOT_CHUNK_KEY_COLUMNS);
 
     @Override
     public String factoryIdentifier() {
@@ -80,6 +81,7 @@ public final class MySqlDynamicTableFactory implements DynamicTableSourceFactory
                 STARTUP_BINLOG_POSITION,
                 STARTUP_GTID_SET,
                 SNAPSHOT_CHUNK_SIZE,
+                SNAPSHOT_CHUNK_KEY_COLUMNS,
                 SCAN_PARALLELISM);
     }
 

@@ -10,6 +10,7 @@ import io.sluice.functions.source.StartupMode;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Options of the {@code sluice-mysql} table: the YAML pipeline's {@code source.*} keys without the
@@ -117,6 +118,12 @@ public final class MySqlTableOptions {
                     .intType()
                     .defaultValue(MySqlSourceOptions.SNAPSHOT_CHUNK_SIZE.defaultValue())
                     .withDescription(MySqlSourceOptions.SNAPSHOT_CHUNK_SIZE.description());
+
+    public static final ConfigOption<Map<String, String>> SNAPSHOT_CHUNK_KEY_COLUMNS =
+            ConfigOptions.key("snapshot.chunk-key-columns")
+                    .mapType()
+                    .defaultValue(MySqlSourceOptions.SNAPSHOT_CHUNK_KEY_COLUMNS.defaultValue())
+                    .withDescription(MySqlSourceOptions.SNAPSHOT_CHUNK_KEY_COLUMNS.description());
 
     /** Flink's own {@code scan.parallelism}: the CDC source's parallelism. */
     public static final ConfigOption<Integer> SCAN_PARALLELISM = FactoryUtil.SOURCE_PARALLELISM;

@@ -25,9 +25,12 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -134,7 +137,8 @@ class BadServerSettingsITCase {
                         "source.startup.mode=binlog-position",
                         "source.startup.binlog-file=mysql-bin.000999",
                         "source.startup.binlog-position=4"),
-                "Option 'source.startup.binlog-file' names 'mysql-bin.000999', which the server",
+                "Option 'source.startup.binlog-file' (SQL: 'startup.binlog-file') names"
+                        + " 'mysql-bin.000999', which the server",
                 "no longer has (purged)",
                 "it has mysql-bin.000001 to mysql-bin.");
     }
@@ -169,7 +173,9 @@ class BadServerSettingsITCase {
                 database,
                 List.of("source.snapshot.chunk-size=10"),
                 "Tables without a primary key cannot be snapshotted in chunks: [" + database,
-                "'source.snapshot.chunk-key-columns' (e.g. '" + database + ".events:<column>')");
+                "'source.snapshot.chunk-key-columns' (SQL: 'snapshot.chunk-key-columns'), e.g. '"
+                        + database
+                        + ".events:<column>'");
 
         String topic = topicOf(database);
         KAFKA.server().createTopic(topic, 3);
@@ -251,10 +257,34 @@ class BadServerSettingsITCase {
                 .isEqualTo(
                         "sink: Cannot reach the Kafka brokers at 127.0.0.1:"
                                 + closed
-                                + " within 30 s (TimeoutException); check"
+                                + " within 10 s (TimeoutException); check"
                                 + " 'sink.kafka.bootstrap-servers' and the security settings under"
                                 + " 'sink.properties.'. (Sluice asked for transaction.max.timeout.ms"
                                 + " to check option 'sink.transaction-timeout'.)"
+                                + System.lineSeparator());
+    }
+
+    @Test
+    void validateNamesATopicThatRefusesLargeMessages() throws Exception {
+        MariaDbServer server = MARIADB.server();
+        String database = server.createDatabase("small", "ddl/counters.sql");
+        String topic = topicOf(database);
+        KAFKA.server().createTopic(topic, 1, Map.of("max.message.bytes", "1000"));
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit =
+                SluiceValidate.run(
+                        System.out,
+                        new PrintStream(err, true, StandardCharsets.UTF_8),
+                        EmbeddedJobs.args(server, KAFKA.server(), database + "\\..*", topic));
+        assertThat(exit).isEqualTo(1);
+        assertThat(err.toString(StandardCharsets.UTF_8))
+                .isEqualTo(
+                        "sink: Topic '"
+                                + topic
+                                + "' takes messages of at most 1000 bytes (max.message.bytes), but"
+                                + " the producer may send 1048576 (sink.properties.max.request.size):"
+                                + " a larger row fails its write. Raise the topic's"
+                                + " max.message.bytes, or lower the producer's."
                                 + System.lineSeparator());
     }
 
@@ -316,6 +346,12 @@ class BadServerSettingsITCase {
                     .as("no password in any message")
                     .doesNotContain(secret);
         }
+        // In no line that Flink, the CDC source or Sluice logged (the ITCases' one log file).
+        Path log = Path.of(System.getProperty("sluice.it.logDir", "target/it-logs"), "tests.log");
+        assertThat(Files.readString(log, StandardCharsets.UTF_8))
+                .as("the log %s", log)
+                .isNotEmpty()
+                .doesNotContain(MariaDbServer.CDC_PASSWORD, "reader-pw", "not-the-password");
     }
 
     /** Every line reports one of the expected problems: no other check fired. */

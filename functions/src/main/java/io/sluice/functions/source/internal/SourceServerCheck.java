@@ -1,6 +1,7 @@
 package io.sluice.functions.source.internal;
 
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ReadableConfig;
 
 import io.sluice.functions.source.MySqlSourceOptions;
@@ -229,10 +230,10 @@ public final class SourceServerCheck implements Serializable {
         if (!files.contains(startFile)) {
             problems.add(
                     String.format(
-                            "Option '%s' names '%s', which the server at %s no longer has (purged)"
+                            "Option %s names '%s', which the server at %s no longer has (purged)"
                                     + " or never wrote; it has %s. Start from a file it has, or"
                                     + " from 'initial'.",
-                            MySqlSourceOptions.STARTUP_BINLOG_FILE.key(),
+                            named(MySqlSourceOptions.STARTUP_BINLOG_FILE),
                             startFile,
                             jdbc.address(),
                             files.isEmpty()
@@ -290,10 +291,10 @@ public final class SourceServerCheck implements Serializable {
             problems.add(
                     String.format(
                             "Tables without a primary key cannot be snapshotted in chunks: %s. Name"
-                                    + " a column for each in '%s' (e.g. '%s:<column>'), add a"
+                                    + " a column for each in %s, e.g. '%s:<column>', add a"
                                     + " primary key, or leave them out.",
                             unsplittable,
-                            MySqlSourceOptions.SNAPSHOT_CHUNK_KEY_COLUMNS.key(),
+                            named(MySqlSourceOptions.SNAPSHOT_CHUNK_KEY_COLUMNS),
                             unsplittable.get(0)));
         }
     }
@@ -310,6 +311,12 @@ public final class SourceServerCheck implements Serializable {
         try (ResultSet ignored = statement.executeQuery("SHOW BINARY LOG STATUS")) {
             // Readable.
         }
+    }
+
+    /** An option as both doors name it: the YAML key, and the SQL door's key without "source.". */
+    private static String named(ConfigOption<?> option) {
+        return String.format(
+                "'%s' (SQL: '%s')", option.key(), option.key().substring("source.".length()));
     }
 
     private static String firstLine(String message) {
