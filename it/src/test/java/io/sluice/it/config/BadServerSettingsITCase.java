@@ -186,15 +186,9 @@ class BadServerSettingsITCase {
                         database + "\\..*",
                         topic,
                         "source.snapshot.chunk-key-columns=" + database + ".events:id");
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        assertThat(
-                        SluiceValidate.run(
-                                new PrintStream(out, true, StandardCharsets.UTF_8),
-                                System.err,
-                                good))
-                .as("validate passes with a chunk key column")
-                .isZero();
-        assertThat(out.toString(StandardCharsets.UTF_8)).startsWith("ok: ");
+        Validated passes = Validated.of(good);
+        assertThat(passes.exit).as("validate passes with a chunk key column: %s", passes).isZero();
+        assertThat(passes.out).startsWith("ok: ");
         JobClient job =
                 EmbeddedJobs.start(
                         StreamExecutionEnvironment.getExecutionEnvironment(),
@@ -241,19 +235,16 @@ class BadServerSettingsITCase {
         MariaDbServer server = MARIADB.server();
         String database = server.createDatabase("nobroker", "ddl/counters.sql");
         int closed = FreePorts.next();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int exit =
-                SluiceValidate.run(
-                        System.out,
-                        new PrintStream(err, true, StandardCharsets.UTF_8),
+        Validated validated =
+                Validated.of(
                         EmbeddedJobs.args(
                                 server,
                                 KAFKA.server(),
                                 database + "\\..*",
                                 topicOf(database),
                                 "sink.kafka.bootstrap-servers=127.0.0.1:" + closed));
-        assertThat(exit).isEqualTo(1);
-        assertThat(err.toString(StandardCharsets.UTF_8))
+        assertThat(validated.exit).isEqualTo(1);
+        assertThat(validated.err)
                 .isEqualTo(
                         "sink: Cannot reach the Kafka brokers at 127.0.0.1:"
                                 + closed
@@ -270,14 +261,10 @@ class BadServerSettingsITCase {
         String database = server.createDatabase("small", "ddl/counters.sql");
         String topic = topicOf(database);
         KAFKA.server().createTopic(topic, 1, Map.of("max.message.bytes", "1000"));
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int exit =
-                SluiceValidate.run(
-                        System.out,
-                        new PrintStream(err, true, StandardCharsets.UTF_8),
-                        EmbeddedJobs.args(server, KAFKA.server(), database + "\\..*", topic));
-        assertThat(exit).isEqualTo(1);
-        assertThat(err.toString(StandardCharsets.UTF_8))
+        Validated validated =
+                Validated.of(EmbeddedJobs.args(server, KAFKA.server(), database + "\\..*", topic));
+        assertThat(validated.exit).isEqualTo(1);
+        assertThat(validated.err)
                 .isEqualTo(
                         "sink: Topic '"
                                 + topic
@@ -308,15 +295,9 @@ class BadServerSettingsITCase {
                         topic,
                         overrides.toArray(String[]::new));
 
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int exit =
-                SluiceValidate.run(
-                        new PrintStream(out, true, StandardCharsets.UTF_8),
-                        new PrintStream(err, true, StandardCharsets.UTF_8),
-                        args);
-        String report = err.toString(StandardCharsets.UTF_8);
-        assertThat(exit).as("validate's exit code; it said: %s", report).isEqualTo(1);
+        Validated validated = Validated.of(args);
+        String report = validated.err;
+        assertThat(validated.exit).as("validate's exit code; it said: %s", report).isEqualTo(1);
         assertThat(report).contains(expected);
         assertOnlyExpected(report, expected);
 
@@ -359,6 +340,23 @@ class BadServerSettingsITCase {
         assertThat(report.lines())
                 .as("problems reported")
                 .allSatisfy(line -> assertThat(line).containsAnyOf(expected));
+    }
+
+    /** What {@code ./sluice validate} printed and returned for {@code args}. */
+    private record Validated(int exit, String out, String err) {
+        static Validated of(String... args) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            int exit =
+                    SluiceValidate.run(
+                            new PrintStream(out, true, StandardCharsets.UTF_8),
+                            new PrintStream(err, true, StandardCharsets.UTF_8),
+                            args);
+            return new Validated(
+                    exit,
+                    out.toString(StandardCharsets.UTF_8),
+                    err.toString(StandardCharsets.UTF_8));
+        }
     }
 
     private static String topicOf(String database) {
