@@ -50,7 +50,7 @@ import static org.assertj.core.api.Assertions.fail;
  * Every MySQL type through the real Flink CDC MySQL source on MariaDB 11.4: the text, sqlType and
  * mysqlType of each column of {@code ddl/all_types.sql}, for snapshot reads and for binlog inserts,
  * updates and deletes, and DDL in the middle of the stream. Expected values are Canal's
- * (docs/canal-format-notes.md), except where docs/value-rendering.md says Sluice or Debezium
+ * (docs/dev/canal-format-notes.md), except where docs/value-rendering.md says Sluice or Debezium
  * differs; those spots are marked below.
  */
 class ChangeEventConversionITCase {

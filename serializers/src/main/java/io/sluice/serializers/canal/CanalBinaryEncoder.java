@@ -36,10 +36,10 @@ import static io.sluice.serializers.canal.internal.ProtoCanalTags.PACKET_VERSION
  * Entry    { header, entryType=ROWDATA, storeValue=RowChange }
  * </pre>
  *
- * Canal has two packet layouts (docs/canal-format-notes.md §3.4): its raw path writes no version
- * but a batch_id and keeps TRANSACTIONBEGIN/END entries; its partitioned/dynamic-topic path writes
- * version=1, no batch_id, and one entry per partition. This encoder takes from both: version=1
- * <em>and</em> batch_id, one Entry per call (one binlog rows event, or one DDL), and no
+ * Canal has two packet layouts (docs/dev/canal-format-notes.md §3.4): its raw path writes no
+ * version but a batch_id and keeps TRANSACTIONBEGIN/END entries; its partitioned/dynamic-topic path
+ * writes version=1, no batch_id, and one entry per partition. This encoder takes from both:
+ * version=1 <em>and</em> batch_id, one Entry per call (one binlog rows event, or one DDL), and no
  * TRANSACTIONBEGIN/END entries, which Sluice does not see as events. Canal's consumer accepts every
  * combination: it checks only the packet type and compression.
  *

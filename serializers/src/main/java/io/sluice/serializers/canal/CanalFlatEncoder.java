@@ -43,7 +43,8 @@ import java.util.Objects;
  *       it did not change. That is a Canal defect; single-row messages (the usual case with per-key
  *       partitioning) are identical either way.
  *   <li>{@code sqlType} is fixed by each column's declared type ({@link TableSchema#sqlType}), not
- *       taken from the last row's value as in Canal (see {@code docs/canal-format-notes.md} §1.2).
+ *       taken from the last row's value as in Canal (see {@code docs/dev/canal-format-notes.md}
+ *       §1.2).
  *   <li>{@code es} and {@code gtid} come from the first change; Canal takes them from the header of
  *       the one binlog event its rows share.
  * </ul>

@@ -187,7 +187,7 @@ class CanalBinaryEncoderTest {
 
     @Test
     void columnBytesAreThoseVerifiedAgainstCanal() {
-        // docs/canal-format-notes.md §3.3: two columns captured from Canal's own builder.
+        // docs/dev/canal-format-notes.md §3.3: two columns captured from Canal's own builder.
         TableSchema schema =
                 TableSchema.builder("db", "t")
                         .column("id", "bigint(20) unsigned", Types.DECIMAL, true)

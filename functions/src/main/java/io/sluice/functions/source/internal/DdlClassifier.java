@@ -9,8 +9,8 @@ import java.util.List;
 
 /**
  * Gives a DDL statement the Canal event type and target table that Canal's Druid-based parser gives
- * it (see {@code docs/canal-format-notes.md} 4.1): CREATE, ALTER, ERASE, TRUNCATE, RENAME, CINDEX,
- * DINDEX; QUERY for database statements and for anything it does not recognise.
+ * it (see {@code docs/dev/canal-format-notes.md} 4.1): CREATE, ALTER, ERASE, TRUNCATE, RENAME,
+ * CINDEX, DINDEX; QUERY for database statements and for anything it does not recognise.
  *
  * <p>This is a keyword scanner, not a SQL parser: it reads the statement's leading keywords, the
  * table name and, for ALTER TABLE, the first alteration (Canal types an ALTER by its first item).

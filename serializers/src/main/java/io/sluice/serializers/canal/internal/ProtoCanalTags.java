@@ -6,7 +6,7 @@ import static io.sluice.serializers.canal.internal.ProtoWire.tag;
 
 /**
  * The tags of the Canal 1.1.8 protobuf fields Sluice writes, in one place so they can be checked
- * against {@code EntryProtocol.proto} / {@code CanalProtocol.proto} (docs/canal-format-notes.md
+ * against {@code EntryProtocol.proto} / {@code CanalProtocol.proto} (docs/dev/canal-format-notes.md
  * §3.2). Within each message the fields are written in this (ascending) order.
  */
 public final class ProtoCanalTags {
