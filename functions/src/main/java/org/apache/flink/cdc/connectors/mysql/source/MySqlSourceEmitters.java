@@ -8,6 +8,7 @@ import org.apache.flink.cdc.connectors.mysql.source.metrics.MySqlSourceReaderMet
 import org.apache.flink.cdc.connectors.mysql.source.reader.MySqlSourceReader;
 import org.apache.flink.cdc.connectors.mysql.source.reader.MySqlSourceReaderContext;
 import org.apache.flink.cdc.connectors.mysql.source.split.MySqlSplit;
+import org.apache.flink.cdc.connectors.mysql.source.utils.hooks.SnapshotPhaseHooks;
 import org.apache.flink.cdc.debezium.DebeziumDeserializationSchema;
 import org.apache.flink.connector.base.source.reader.synchronization.FutureCompletingBlockingQueue;
 
@@ -87,7 +88,9 @@ public final class MySqlSourceEmitters {
             StatementTimes times = new StatementTimes();
             return new MySqlSourceReader<>(
                     new FutureCompletingBlockingQueue<>(),
-                    () -> new StatementHookSplitReader(config, subtask, context, times),
+                    () ->
+                            new StatementHookSplitReader(
+                                    config, subtask, context, times, SnapshotPhaseHooks.empty()),
                     emitter(deserializer, metrics, config, times),
                     readerContext.getConfiguration(),
                     context,

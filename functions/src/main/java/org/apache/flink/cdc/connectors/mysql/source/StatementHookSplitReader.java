@@ -16,13 +16,14 @@ import io.sluice.functions.source.internal.StatementTimes;
 import java.lang.reflect.Field;
 
 /**
- * Flink CDC's split reader, whose binlog split reader has {@link BinlogStatementHook} on its binlog
- * client ahead of Debezium's listener. Flink CDC builds that reader privately when it first reads a
- * binlog split, so this one builds it, the same way, as a binlog split arrives, and puts it where
- * Flink CDC keeps it: the reader is then the one Flink CDC reuses, closes and, after closing,
- * replaces (by the next binlog split's arrival, through here again).
+ * Flink CDC's split reader (one snapshot split at a time: {@link OneSnapshotSplitReader}), whose
+ * binlog split reader has {@link BinlogStatementHook} on its binlog client ahead of Debezium's
+ * listener. Flink CDC builds that reader privately when it first reads a binlog split, so this one
+ * builds it, the same way, as a binlog split arrives, and puts it where Flink CDC keeps it: the
+ * reader is then the one Flink CDC reuses, closes and, after closing, replaces (by the next binlog
+ * split's arrival, through here again).
  */
-final class StatementHookSplitReader extends MySqlSplitReader {
+final class StatementHookSplitReader extends OneSnapshotSplitReader {
 
     private static final Field BINLOG_READER = binlogReaderField();
 
@@ -34,8 +35,9 @@ final class StatementHookSplitReader extends MySqlSplitReader {
             MySqlSourceConfig config,
             int subtask,
             MySqlSourceReaderContext context,
-            StatementTimes times) {
-        super(config, subtask, context, SnapshotPhaseHooks.empty());
+            StatementTimes times,
+            SnapshotPhaseHooks hooks) {
+        super(config, subtask, context, hooks);
         this.config = config;
         this.subtask = subtask;
         this.times = times;
