@@ -16,6 +16,7 @@ import io.sluice.functions.source.internal.SourceServerCheck;
 import io.sluice.serializers.event.ChangeEvent;
 
 import java.time.DateTimeException;
+import java.time.Duration;
 import java.time.ZoneId;
 import java.util.Arrays;
 import java.util.List;
@@ -73,12 +74,22 @@ public final class MySqlSourceFactory {
                         .useLegacyJsonFormat(false)
                         .deserializer(deserializer)
                         .build();
-        return MySqlSourceEmitters.withBinlogBatchEmitter(source, deserializer);
+        return MySqlSourceEmitters.withBinlogBatchEmitter(
+                source, deserializer, stallTimeout(config));
     }
 
     /** The conversion's Debezium settings, and {@code include.query} when queries are included. */
     static Properties debeziumProperties(ReadableConfig config) {
         Properties debezium = ChangeEventDeserializationSchema.debeziumProperties();
+        long heartbeatMillis = config.get(MySqlSourceOptions.HEARTBEAT_INTERVAL).toMillis();
+        if (heartbeatMillis > 0) {
+            // The binlog client asks the server for a heartbeat every 0.8 keep-alive intervals
+            // (Flink CDC's rule): this makes that the heartbeat interval, so an idle database
+            // still shows progress that often.
+            debezium.setProperty(
+                    "connect.keep.alive.interval.ms",
+                    String.valueOf((long) Math.ceil(heartbeatMillis / 0.8)));
+        }
         if (config.get(MySqlSourceOptions.INCLUDE_QUERIES)) {
             // Debezium then reads MySQL's rows-query events into each row's source.query.
             debezium.setProperty("include.query", "true");
@@ -174,6 +185,31 @@ public final class MySqlSourceFactory {
             default:
                 return StartupOptions.initial();
         }
+    }
+
+    /**
+     * The stall timeout, zero when off. Only heartbeats tell an idle database from a stalled
+     * source, so it must span several of them.
+     */
+    static Duration stallTimeout(ReadableConfig config) {
+        Duration timeout = config.get(MySqlSourceOptions.STALL_TIMEOUT);
+        checkArgument(
+                !timeout.isNegative(),
+                "Option '%s' must not be negative, but is %s",
+                MySqlSourceOptions.STALL_TIMEOUT.key(),
+                timeout);
+        Duration heartbeat = config.get(MySqlSourceOptions.HEARTBEAT_INTERVAL);
+        checkArgument(
+                timeout.isZero()
+                        || (heartbeat.toMillis() > 0
+                                && timeout.compareTo(heartbeat.multipliedBy(3)) >= 0),
+                "Option '%s' must be 0 (off) or at least three times '%s' (%s), so that an idle"
+                        + " database is not taken for a stalled source, but is %s",
+                MySqlSourceOptions.STALL_TIMEOUT.key(),
+                MySqlSourceOptions.HEARTBEAT_INTERVAL.key(),
+                heartbeat,
+                timeout);
+        return timeout;
     }
 
     private static int chunkSize(ReadableConfig config) {

@@ -44,6 +44,7 @@ public final class MySqlDynamicTableFactory implements DynamicTableSourceFactory
                     .map(SERVER_ID, MySqlSourceOptions.SERVER_ID)
                     .map(SERVER_TIME_ZONE, MySqlSourceOptions.SERVER_TIME_ZONE)
                     .map(HEARTBEAT_INTERVAL, MySqlSourceOptions.HEARTBEAT_INTERVAL)
+                    .map(STALL_TIMEOUT, MySqlSourceOptions.STALL_TIMEOUT)
                     .map(TIMESTAMP_TIME_ZONE, MySqlSourceOptions.TIMESTAMP_TIME_ZONE)
                     .map(INCLUDE_SCHEMA_CHANGES, MySqlSourceOptions.INCLUDE_SCHEMA_CHANGES)
                     .map(STARTUP_MODE, MySqlSourceOptions.STARTUP_MODE)
@@ -73,6 +74,7 @@ public final class MySqlDynamicTableFactory implements DynamicTableSourceFactory
                 SERVER_ID,
                 SERVER_TIME_ZONE,
                 HEARTBEAT_INTERVAL,
+                STALL_TIMEOUT,
                 TIMESTAMP_TIME_ZONE,
                 INCLUDE_SCHEMA_CHANGES,
                 STARTUP_MODE,

@@ -40,33 +40,44 @@ public final class BinlogBatchRecordEmitter<T> extends MySqlRecordEmitter<T> {
     private final TimestampedCollector<T> collector = new TimestampedCollector<>();
     private final EnvelopeFields envelopes = new EnvelopeFields();
     private final StatementTimes statementTimes;
+    private final SourceProgress progress;
     private boolean warnedUnknownTime;
 
     public BinlogBatchRecordEmitter(
             DebeziumDeserializationSchema<T> deserializer,
             MySqlSourceReaderMetrics metrics,
             boolean includeSchemaChanges) {
-        this(deserializer, metrics, includeSchemaChanges, new StatementTimes());
+        this(
+                deserializer,
+                metrics,
+                includeSchemaChanges,
+                new StatementTimes(),
+                new SourceProgress());
     }
 
     /**
      * @param statementTimes the binlog times of the reader's statements, which schema-change
      *     records get as their {@code source.ts_ms} (see {@link BinlogStatementHook})
+     * @param progress marked for every batch the reader emits, heartbeats included (see {@link
+     *     StallWatchingSourceReader})
      */
     public BinlogBatchRecordEmitter(
             DebeziumDeserializationSchema<T> deserializer,
             MySqlSourceReaderMetrics metrics,
             boolean includeSchemaChanges,
-            StatementTimes statementTimes) {
+            StatementTimes statementTimes,
+            SourceProgress progress) {
         super(deserializer, metrics, includeSchemaChanges);
         this.deserializer = deserializer;
         this.metrics = metrics;
         this.statementTimes = statementTimes;
+        this.progress = progress;
     }
 
     @Override
     public void emitRecord(SourceRecords records, SourceOutput<T> output, MySqlSplitState state)
             throws Exception {
+        progress.mark();
         if (!state.isBinlogSplitState()) {
             super.emitRecord(records, output, state);
             return;

@@ -15,7 +15,11 @@ import org.apache.flink.connector.base.source.reader.synchronization.FutureCompl
 import io.sluice.functions.source.internal.BinlogBatchRecordEmitter;
 import io.sluice.functions.source.internal.BinlogStatementHook;
 import io.sluice.functions.source.internal.MemoizedTableFilter;
+import io.sluice.functions.source.internal.SourceProgress;
+import io.sluice.functions.source.internal.StallWatchingSourceReader;
 import io.sluice.functions.source.internal.StatementTimes;
+
+import java.time.Duration;
 
 /**
  * Sluice's way to {@link MySqlSource}'s package-private constructor that takes the reader's record
@@ -34,8 +38,10 @@ public final class MySqlSourceEmitters {
      * BinlogStatementHook}).
      */
     public static <T> MySqlSource<T> withBinlogBatchEmitter(
-            MySqlSource<T> source, DebeziumDeserializationSchema<T> deserializer) {
-        return new HookedSource<>(source.getConfigFactory(), deserializer);
+            MySqlSource<T> source,
+            DebeziumDeserializationSchema<T> deserializer,
+            Duration stallTimeout) {
+        return new HookedSource<>(source.getConfigFactory(), deserializer, stallTimeout);
     }
 
     /**
@@ -45,17 +51,19 @@ public final class MySqlSourceEmitters {
      */
     static <T> MySqlSource.RecordEmitterSupplier<T> emitters(
             DebeziumDeserializationSchema<T> deserializer) {
-        return (metrics, config) -> emitter(deserializer, metrics, config, new StatementTimes());
+        return (metrics, config) ->
+                emitter(deserializer, metrics, config, new StatementTimes(), new SourceProgress());
     }
 
     private static <T> BinlogBatchRecordEmitter<T> emitter(
             DebeziumDeserializationSchema<T> deserializer,
             MySqlSourceReaderMetrics metrics,
             MySqlSourceConfig config,
-            StatementTimes times) {
+            StatementTimes times,
+            SourceProgress progress) {
         MemoizedTableFilter.install(config);
         return new BinlogBatchRecordEmitter<>(
-                deserializer, metrics, config.isIncludeSchemaChanges(), times);
+                deserializer, metrics, config.isIncludeSchemaChanges(), times, progress);
     }
 
     /**
@@ -68,12 +76,15 @@ public final class MySqlSourceEmitters {
         private static final long serialVersionUID = 1L;
 
         private final DebeziumDeserializationSchema<T> deserializer;
+        private final Duration stallTimeout;
 
         HookedSource(
                 MySqlSourceConfigFactory configFactory,
-                DebeziumDeserializationSchema<T> deserializer) {
+                DebeziumDeserializationSchema<T> deserializer,
+                Duration stallTimeout) {
             super(configFactory, deserializer, emitters(deserializer));
             this.deserializer = deserializer;
+            this.stallTimeout = stallTimeout;
         }
 
         @Override
@@ -86,15 +97,25 @@ public final class MySqlSourceEmitters {
             metrics.registerMetrics();
             MySqlSourceReaderContext context = new MySqlSourceReaderContext(readerContext);
             StatementTimes times = new StatementTimes();
-            return new MySqlSourceReader<>(
-                    new FutureCompletingBlockingQueue<>(),
-                    () ->
-                            new StatementHookSplitReader(
-                                    config, subtask, context, times, SnapshotPhaseHooks.empty()),
-                    emitter(deserializer, metrics, config, times),
-                    readerContext.getConfiguration(),
-                    context,
-                    config);
+            SourceProgress progress = new SourceProgress();
+            MySqlSourceReader<T> reader =
+                    new MySqlSourceReader<>(
+                            new FutureCompletingBlockingQueue<>(),
+                            () ->
+                                    new StatementHookSplitReader(
+                                            config,
+                                            subtask,
+                                            context,
+                                            times,
+                                            SnapshotPhaseHooks.empty()),
+                            emitter(deserializer, metrics, config, times, progress),
+                            readerContext.getConfiguration(),
+                            context,
+                            config);
+            return stallTimeout.isZero()
+                    ? reader
+                    : new StallWatchingSourceReader<>(
+                            reader, progress, stallTimeout, readerContext);
         }
     }
 }
