@@ -58,8 +58,8 @@ public final class BinlogBatchRecordEmitter<T> extends MySqlRecordEmitter<T> {
     /**
      * @param statementTimes the binlog times of the reader's statements, which schema-change
      *     records get as their {@code source.ts_ms} (see {@link BinlogStatementHook})
-     * @param progress marked for every batch the reader emits, heartbeats included (see {@link
-     *     StallWatchingSourceReader})
+     * @param progress marked for every non-empty batch the reader emits, heartbeats included (see
+     *     {@link StallWatchingSourceReader})
      */
     public BinlogBatchRecordEmitter(
             DebeziumDeserializationSchema<T> deserializer,
@@ -77,7 +77,11 @@ public final class BinlogBatchRecordEmitter<T> extends MySqlRecordEmitter<T> {
     @Override
     public void emitRecord(SourceRecords records, SourceOutput<T> output, MySqlSplitState state)
             throws Exception {
-        progress.mark();
+        // The binlog reader hands over an empty batch whenever its poll times out: that shows
+        // only that the fetcher loops, not that the server is heard from.
+        if (!records.getSourceRecordList().isEmpty()) {
+            progress.mark();
+        }
         if (!state.isBinlogSplitState()) {
             super.emitRecord(records, output, state);
             return;

@@ -151,6 +151,12 @@ class BinlogBatchRecordEmitterTest {
                 metrics ->
                         new BinlogBatchRecordEmitter<>(
                                 LABEL, metrics, false, new StatementTimes(), progress),
+                List.of());
+        assertThat(progress.lastNanos()).as("an empty batch").isEqualTo(before);
+        run(
+                metrics ->
+                        new BinlogBatchRecordEmitter<>(
+                                LABEL, metrics, false, new StatementTimes(), progress),
                 List.of(heartbeat(600)));
         assertThat(progress.lastNanos()).as("a heartbeat-only batch").isGreaterThan(before);
     }
