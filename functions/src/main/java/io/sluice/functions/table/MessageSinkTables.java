@@ -127,14 +127,21 @@ final class MessageSinkTables {
             throw new ValidationException(
                     String.format(
                             "Table '%s' ('connector' = '%s') must have exactly one physical"
-                                    + " column, the change typed %s, but has %s; declare 'topic'"
-                                    + " STRING and 'key' BYTES as METADATA, or copy the source's"
-                                    + " column with LIKE <source> (EXCLUDING ALL)",
+                                    + " column, the change (%s), but has %s; copy it from a"
+                                    + " change table with LIKE cdc.<database>.changes (EXCLUDING"
+                                    + " ALL), and declare 'topic' STRING and 'key' BYTES as"
+                                    + " METADATA",
                             table.asSummaryString(),
                             connector,
-                            ChangeColumn.SQL_TYPE,
+                            ChangeColumn.DESCRIPTION,
                             physical.stream()
-                                    .map(c -> c.getName() + " " + c.getDataType())
+                                    .map(
+                                            c ->
+                                                    c.getName()
+                                                            + " "
+                                                            + c.getDataType()
+                                                                    .getLogicalType()
+                                                                    .asSummaryString())
                                     .collect(Collectors.toList())));
         }
     }

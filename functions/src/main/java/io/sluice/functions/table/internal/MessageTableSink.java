@@ -116,6 +116,7 @@ public final class MessageTableSink implements DynamicTableSink, SupportsWriting
                 if (claim != null) {
                     SinkClaims.claim(rows.getExecutionEnvironment(), claim);
                 }
+                SinkSources.check(rows, table, connector);
                 // Encoders chain onto the query: each sees one path's statement count.
                 SingleOutputStreamOperator<SinkMessage> messages =
                         rows.process(encode)
