@@ -150,6 +150,7 @@ public final class SluiceJob {
                         new ChangeRouteFunction(
                                 RouteOptions.router(config),
                                 PartitionOptions.rules(config),
+                                config.get(PartitionOptions.DDL_PARTITIONS),
                                 partitionCounts,
                                 parallelism.route,
                                 !routeChained,

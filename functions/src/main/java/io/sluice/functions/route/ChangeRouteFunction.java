@@ -10,9 +10,9 @@ import io.sluice.serializers.key.MessageKeyEncoder;
 
 /**
  * Picks each change's topic, partition and message key. A row goes to the partition its table's
- * {@link PartitionRules} hash gives; a statement is copied to every partition of its topic (and to
- * every encoder subtask, when the encoders are not chained to this operator), so each partition
- * receives it in order with the table's rows.
+ * {@link PartitionRules} hash gives; a statement is copied to every partition of its topic, or to
+ * partition 0 only ({@link DdlPartitions}), and to every encoder subtask when the encoders are not
+ * chained to this operator, so each of those partitions receives it in order with the table's rows.
  *
  * <p>A row that carries its DML statement's text ({@link ChangeEvent#query()}, the statement's
  * first row) is preceded by Canal's QUERY message ({@link ChangeEvent#queryOf}) on the row's own
@@ -28,6 +28,7 @@ public final class ChangeRouteFunction extends RichFlatMapFunction<RoutedChange,
 
     private final TopicRouter router;
     private final PartitionRules partitions;
+    private final DdlPartitions ddlPartitions;
     private final PartitionCounts.Factory countsFactory;
     private final int parallelism;
     private final boolean fannedIn;
@@ -38,6 +39,7 @@ public final class ChangeRouteFunction extends RichFlatMapFunction<RoutedChange,
     private transient int origin;
 
     /**
+     * @param ddlPartitions which partitions of its topic a statement goes to
      * @param parallelism this operator's parallelism, which the upstream fan-out of statements
      *     assumed
      * @param fannedIn whether Normalize reaches this operator through the keyed exchange (and
@@ -49,12 +51,14 @@ public final class ChangeRouteFunction extends RichFlatMapFunction<RoutedChange,
     public ChangeRouteFunction(
             TopicRouter router,
             PartitionRules partitions,
+            DdlPartitions ddlPartitions,
             PartitionCounts.Factory countsFactory,
             int parallelism,
             boolean fannedIn,
             int encodeFanOut) {
         this.router = router;
         this.partitions = partitions;
+        this.ddlPartitions = ddlPartitions;
         this.countsFactory = countsFactory;
         this.parallelism = parallelism;
         this.fannedIn = fannedIn;
@@ -109,7 +113,7 @@ public final class ChangeRouteFunction extends RichFlatMapFunction<RoutedChange,
                             0));
             return;
         }
-        for (int partition = 0; partition < count; partition++) {
+        for (int partition = 0, to = ddlPartitions.of(count); partition < to; partition++) {
             if (encodeFanOut == 0) {
                 out.collect(
                         in.routed(

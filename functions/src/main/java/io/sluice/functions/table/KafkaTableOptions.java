@@ -8,6 +8,7 @@ import org.apache.flink.table.factories.FactoryUtil;
 
 import io.sluice.functions.encode.EncodeOptions;
 import io.sluice.functions.encode.MessageFormat;
+import io.sluice.functions.route.DdlPartitions;
 import io.sluice.functions.route.PartitionOptions;
 import io.sluice.functions.route.PartitionRules.Unmatched;
 import io.sluice.functions.route.RouteOptions;
@@ -74,6 +75,12 @@ public final class KafkaTableOptions {
                     .enumType(Unmatched.class)
                     .defaultValue(PartitionOptions.UNMATCHED.defaultValue())
                     .withDescription(PartitionOptions.UNMATCHED.description());
+
+    public static final ConfigOption<DdlPartitions> DDL_PARTITIONS =
+            ConfigOptions.key("ddl-partitions")
+                    .enumType(DdlPartitions.class)
+                    .defaultValue(PartitionOptions.DDL_PARTITIONS.defaultValue())
+                    .withDescription(PartitionOptions.DDL_PARTITIONS.description());
 
     public static final ConfigOption<String> PARTITION_COUNTS =
             ConfigOptions.key("partition-counts")

@@ -37,6 +37,7 @@ final class MessageSinkTables {
                     KafkaTableOptions.PARTITION_HASH,
                     KafkaTableOptions.DATABASE_HASH,
                     KafkaTableOptions.PARTITION_UNMATCHED,
+                    KafkaTableOptions.DDL_PARTITIONS,
                     KafkaTableOptions.PARTITION_COUNTS,
                     KafkaTableOptions.SINK_PARALLELISM);
 
@@ -51,6 +52,7 @@ final class MessageSinkTables {
                 .map(KafkaTableOptions.PARTITION_HASH, PartitionOptions.PARTITION_HASH)
                 .map(KafkaTableOptions.DATABASE_HASH, PartitionOptions.DATABASE_HASH)
                 .map(KafkaTableOptions.PARTITION_UNMATCHED, PartitionOptions.UNMATCHED)
+                .map(KafkaTableOptions.DDL_PARTITIONS, PartitionOptions.DDL_PARTITIONS)
                 .map(KafkaTableOptions.PARTITION_COUNTS, PartitionOptions.PARTITION_COUNTS);
     }
 

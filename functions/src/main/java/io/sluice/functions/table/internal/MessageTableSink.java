@@ -105,6 +105,7 @@ public final class MessageTableSink implements DynamicTableSink, SupportsWriting
                         format,
                         RouteOptions.router(config),
                         PartitionOptions.rules(config),
+                        config.get(PartitionOptions.DDL_PARTITIONS),
                         counts,
                         fieldOf(TOPIC),
                         fieldOf(KEY));

@@ -9,6 +9,7 @@ import org.apache.flink.table.data.StringData;
 import org.apache.flink.util.Collector;
 
 import io.sluice.functions.encode.MessageFormat;
+import io.sluice.functions.route.DdlPartitions;
 import io.sluice.functions.route.PartitionCounts;
 import io.sluice.functions.route.PartitionRules;
 import io.sluice.functions.route.TopicRouter;
@@ -26,9 +27,11 @@ import java.util.Map;
 /**
  * Encodes a SQL row's change as the DataStream pipeline's encoder does (same encoders, router,
  * partition rules and key), except that a non-NULL {@code topic} or {@code key} in the row wins.
- * The partition is Canal's hash of the change over the chosen topic's partition count; statements
- * go to partition 0. Each message is ranked by the statements its path had passed (the input's
- * watermark), for {@link StatementOrderOperator}.
+ * The partition is Canal's hash of the change over the chosen topic's partition count; a statement
+ * goes to every partition of the topic, or to partition 0 only ({@link DdlPartitions}), one message
+ * each. Each message is ranked by the statements its path had passed (the input's watermark), so
+ * that each partition's owner ({@link StatementOrderOperator}) places the statement after every
+ * earlier row and before every later one, whichever path brought them.
  */
 @Internal
 final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessage> {
@@ -39,6 +42,7 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
     private final MessageFormat format;
     private final TopicRouter router;
     private final PartitionRules partitions;
+    private final DdlPartitions ddlPartitions;
     private final PartitionCounts.Factory countsFactory;
     private final int topicField;
     private final int keyField;
@@ -61,12 +65,14 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
             MessageFormat format,
             TopicRouter router,
             PartitionRules partitions,
+            DdlPartitions ddlPartitions,
             PartitionCounts.Factory countsFactory,
             int topicField,
             int keyField) {
         this.format = format;
         this.router = router;
         this.partitions = partitions;
+        this.ddlPartitions = ddlPartitions;
         this.countsFactory = countsFactory;
         this.topicField = topicField;
         this.keyField = keyField;
@@ -106,26 +112,43 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
         } else {
             key = change.isDdl() ? null : keys.keyOf(change);
         }
-        int partition =
-                change.isDdl()
-                        ? 0
-                        : PartitionRules.partition(
-                                partitions.hasherFor(change.schema()).hash(change.data()),
-                                counts.countOf(topic));
         long passed = context.timerService().currentWatermark();
-        out.collect(
-                new SinkMessage(
-                        topic,
-                        partition,
-                        key,
-                        value,
-                        change.executeTime(),
-                        change.schema().table(),
-                        origin,
-                        0,
-                        change.isDdl()
-                                ? StatementOrderOperator.statementRank(passed)
-                                : StatementOrderOperator.rowRank(passed)));
+        if (!change.isDdl()) {
+            int partition =
+                    PartitionRules.partition(
+                            partitions.hasherFor(change.schema()).hash(change.data()),
+                            counts.countOf(topic));
+            out.collect(
+                    message(
+                            topic,
+                            partition,
+                            key,
+                            value,
+                            change,
+                            StatementOrderOperator.rowRank(passed)));
+            return;
+        }
+        long rank = StatementOrderOperator.statementRank(passed);
+        for (int partition = 0, to = ddlPartitions.of(counts.countOf(topic));
+                partition < to;
+                partition++) {
+            // One encoding shared by every copy: messages are immutable.
+            out.collect(message(topic, partition, key, value, change, rank));
+        }
+    }
+
+    private SinkMessage message(
+            String topic, int partition, byte[] key, byte[] value, ChangeEvent change, long rank) {
+        return new SinkMessage(
+                topic,
+                partition,
+                key,
+                value,
+                change.executeTime(),
+                change.schema().table(),
+                origin,
+                0,
+                rank);
     }
 
     /** The row's topic if it names one, else the routed one; decoded once per distinct name. */
