@@ -82,9 +82,8 @@ public final class SluiceSqlDemo {
         try (MariaDbServer mariaDb = MariaDbServer.start();
                 KafkaServer kafka = KafkaServer.start();
                 AutoCloseable rmq = rocketMq ? RocketMqServer.start() : () -> {}) {
-            String database = mariaDb.createDatabase("shop", null);
-            mariaDb.execute(database, shopTables());
-            mariaDb.execute(database, seedRows());
+            String database = ShopDatabase.create(mariaDb, "shop");
+            ShopDatabase.seed(mariaDb, database, ROWS);
             List<String> topics = new ArrayList<>();
             for (String suffix : TOPICS) {
                 String topic = database + "_" + suffix;
@@ -153,32 +152,6 @@ public final class SluiceSqlDemo {
             }
         }
         say("%s", line);
-    }
-
-    private static String[] shopTables() {
-        return new String[] {
-            "CREATE TABLE orders (id INT NOT NULL PRIMARY KEY, status VARCHAR(16) NOT NULL,"
-                    + " version INT NOT NULL) DEFAULT CHARSET = utf8mb4",
-            "CREATE TABLE order_items (id INT NOT NULL PRIMARY KEY, order_id INT NOT NULL,"
-                    + " version INT NOT NULL) DEFAULT CHARSET = utf8mb4",
-            "CREATE TABLE users (id INT NOT NULL PRIMARY KEY, name VARCHAR(32) NOT NULL,"
-                    + " version INT NOT NULL) DEFAULT CHARSET = utf8mb4"
-        };
-    }
-
-    private static String[] seedRows() {
-        List<String> inserts = new ArrayList<>();
-        for (int id = 0; id < ROWS; id++) {
-            inserts.add(
-                    "INSERT INTO orders VALUES ("
-                            + id
-                            + ", '"
-                            + (id % 2 == 0 ? "paid" : "new")
-                            + "', 0)");
-            inserts.add("INSERT INTO order_items VALUES (" + id + ", " + (id / 2) + ", 0)");
-            inserts.add("INSERT INTO users VALUES (" + id + ", 'user" + id + "', 0)");
-        }
-        return inserts.toArray(new String[0]);
     }
 
     private static void fail(String message) {
