@@ -44,10 +44,10 @@ final class CanalSettings {
         return value != null && !value.isEmpty();
     }
 
-    /** The present keys with this prefix, in file order (not marked used). */
+    /** The keys with this prefix not taken yet, in file order (not marked used). */
     List<String> keysUnder(String prefix) {
         return values.keySet().stream()
-                .filter(k -> k.startsWith(prefix))
+                .filter(k -> k.startsWith(prefix) && !used.contains(k))
                 .collect(Collectors.toList());
     }
 
