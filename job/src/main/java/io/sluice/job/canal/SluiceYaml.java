@@ -59,8 +59,7 @@ final class SluiceYaml {
             }
             String indent = nested ? "  " : "";
             for (String key : keys) {
-                comments.get(key)
-                        .forEach(c -> out.append(indent).append("# ").append(c).append('\n'));
+                comments.get(key).forEach(c -> comment(out, indent, c));
                 String name = nested ? key.substring(section.length() + 1) : key;
                 appendValue(out, indent, name, values.get(key));
             }
