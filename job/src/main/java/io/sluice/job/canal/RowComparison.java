@@ -1,0 +1,227 @@
+package io.sluice.job.canal;
+
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/** Compares a paired Canal row and Sluice row field by field, classifying each difference. */
+final class RowComparison {
+
+    private static final DateTimeFormatter DATETIME =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss[.SSSSSS][.SSS]");
+
+    /** The sqlType pairs Canal switches between with the values (bigint unsigned, SET, JSON). */
+    private static final Set<String> VALUE_DEPENDENT_SQL_TYPES =
+            Set.of("3|-5", "-5|3", "-7|2004", "2004|-7", "12|1111", "1111|12");
+
+    private RowComparison() {}
+
+    static void compare(FlatRow canal, FlatRow sluice, DiffReport report) {
+        same(report, "id", DeliberateDifference.MESSAGE_ID, canal, sluice);
+        if (!canal.keyed && sluice.keyed) {
+            report.add("key", DeliberateDifference.MESSAGE_KEY, canal, sluice, null, "(key)");
+        } else if (canal.keyed != sluice.keyed) {
+            report.add("key", null, canal, sluice, "(key)", null);
+        }
+        if (!canal.isStatement() && canal.partition != sluice.partition) {
+            report.add(
+                    "partition",
+                    canal.partition == 0 ? DeliberateDifference.UNMATCHED_PARTITION : null,
+                    canal,
+                    sluice,
+                    String.valueOf(canal.partition),
+                    String.valueOf(sluice.partition));
+        }
+        boolean queryDatabase = "QUERY".equals(canal.type()) && canal.database().isEmpty();
+        same(
+                report,
+                "database",
+                queryDatabase ? DeliberateDifference.QUERY_DATABASE : null,
+                canal,
+                sluice);
+        for (String field : new String[] {"type", "isDdl", "sql", "gtid", "es"}) {
+            same(report, field, null, canal, sluice);
+        }
+        if (!canal.pkNames().equals(sluice.pkNames())) {
+            report.add(
+                    "pkNames",
+                    null,
+                    canal,
+                    sluice,
+                    canal.pkNames().toString(),
+                    sluice.pkNames().toString());
+        }
+        if (!canal.isStatement()) {
+            compareValues(canal, sluice, report);
+        }
+    }
+
+    /** The row's values, old values and column types. */
+    static void compareValues(FlatRow canal, FlatRow sluice, DiffReport report) {
+        Map<String, String> mysqlTypes = canal.typeMap("mysqlType");
+        values(report, "data.", canal, sluice, canal.data(), sluice.data(), mysqlTypes);
+        Map<String, String> canalOld = canal.old();
+        Map<String, String> sluiceOld = sluice.old();
+        boolean keyChange = "UPDATE".equals(canal.type()) && "INSERT".equals(sluice.type());
+        if (!keyChange && (canalOld != null || sluiceOld != null)) {
+            old(report, canal, sluice, canalOld, sluiceOld, mysqlTypes);
+        }
+        types(report, "sqlType.", canal, sluice);
+        types(report, "mysqlType.", canal, sluice);
+    }
+
+    private static void same(
+            DiffReport report,
+            String field,
+            DeliberateDifference why,
+            FlatRow canal,
+            FlatRow sluice) {
+        String c = canal.text(field);
+        String s = sluice.text(field);
+        if (!Objects.equals(c, s)) {
+            report.add(field, why, canal, sluice, c, s);
+        }
+    }
+
+    private static void values(
+            DiffReport report,
+            String prefix,
+            FlatRow canal,
+            FlatRow sluice,
+            Map<String, String> c,
+            Map<String, String> s,
+            Map<String, String> mysqlTypes) {
+        Set<String> columns = new LinkedHashSet<>(c.keySet());
+        columns.addAll(s.keySet());
+        for (String column : columns) {
+            if (!c.containsKey(column) || !s.containsKey(column)) {
+                report.add(
+                        prefix + column,
+                        null,
+                        canal,
+                        sluice,
+                        c.containsKey(column) ? c.get(column) : null,
+                        s.containsKey(column) ? s.get(column) : null);
+            } else if (!Objects.equals(c.get(column), s.get(column))) {
+                report.add(
+                        prefix + column,
+                        valueDifference(
+                                mysqlTypes.getOrDefault(column, ""), c.get(column), s.get(column)),
+                        canal,
+                        sluice,
+                        c.get(column),
+                        s.get(column));
+            }
+        }
+    }
+
+    private static void old(
+            DiffReport report,
+            FlatRow canal,
+            FlatRow sluice,
+            Map<String, String> canalOld,
+            Map<String, String> sluiceOld,
+            Map<String, String> mysqlTypes) {
+        Map<String, String> c = canalOld == null ? Map.of() : canalOld;
+        Map<String, String> s = sluiceOld == null ? Map.of() : sluiceOld;
+        Map<String, String> canalData = canal.data();
+        for (String column : c.keySet()) {
+            // Canal's updated-column set spans the message's rows: for this row such a column's
+            // "old" value is its unchanged current one.
+            if (!s.containsKey(column) && Objects.equals(c.get(column), canalData.get(column))) {
+                report.add(
+                        "old." + column,
+                        DeliberateDifference.FLAT_OLD,
+                        canal,
+                        sluice,
+                        c.get(column),
+                        null);
+            }
+        }
+        Map<String, String> canalChanged = new java.util.LinkedHashMap<>();
+        c.forEach(
+                (k, v) -> {
+                    if (s.containsKey(k) || !Objects.equals(v, canalData.get(k))) {
+                        canalChanged.put(k, v);
+                    }
+                });
+        values(report, "old.", canal, sluice, canalChanged, s, mysqlTypes);
+    }
+
+    private static void types(DiffReport report, String prefix, FlatRow canal, FlatRow sluice) {
+        String field = prefix.substring(0, prefix.length() - 1);
+        Map<String, String> c = canal.typeMap(field);
+        Map<String, String> s = sluice.typeMap(field);
+        Set<String> columns = new LinkedHashSet<>(c.keySet());
+        columns.addAll(s.keySet());
+        for (String column : columns) {
+            String cv = c.get(column);
+            String sv = s.get(column);
+            if (!Objects.equals(cv, sv)) {
+                boolean valueDependent =
+                        prefix.equals("sqlType.")
+                                && VALUE_DEPENDENT_SQL_TYPES.contains(cv + "|" + sv);
+                report.add(
+                        prefix + column,
+                        valueDependent ? DeliberateDifference.SQL_TYPE : null,
+                        canal,
+                        sluice,
+                        cv,
+                        sv);
+            }
+        }
+    }
+
+    /** The documented difference a differing value is, or null. */
+    static DeliberateDifference valueDifference(String mysqlType, String canal, String sluice) {
+        if (canal == null || sluice == null) {
+            return null;
+        }
+        String type = mysqlType.toLowerCase();
+        if (type.startsWith("decimal") && numericallyEqual(canal, sluice)) {
+            return DeliberateDifference.DECIMAL_SCALE;
+        }
+        if (canal.indexOf('\ufffd') >= 0 && latin1AsUtf8(sluice).equals(canal)) {
+            return DeliberateDifference.LATIN1_TEXT;
+        }
+        if (type.startsWith("timestamp") && zoneShift(canal, sluice)) {
+            return DeliberateDifference.TIMESTAMP_ZONE;
+        }
+        return null;
+    }
+
+    private static boolean numericallyEqual(String a, String b) {
+        try {
+            return new BigDecimal(a).compareTo(new BigDecimal(b)) == 0;
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
+    /** What Canal makes of latin1 text: each non-ASCII character, one byte, undecodable. */
+    private static String latin1AsUtf8(String text) {
+        StringBuilder out = new StringBuilder(text.length());
+        text.chars().forEach(c -> out.append(c < 0x80 ? (char) c : '\ufffd'));
+        return out.toString();
+    }
+
+    /** The same instant written in two zones: a whole number of quarter hours apart. */
+    private static boolean zoneShift(String a, String b) {
+        try {
+            Duration shift =
+                    Duration.between(
+                            LocalDateTime.parse(a, DATETIME), LocalDateTime.parse(b, DATETIME));
+            return !shift.isZero()
+                    && shift.abs().compareTo(Duration.ofHours(26)) <= 0
+                    && shift.toSeconds() % (15 * 60) == 0;
+        } catch (DateTimeParseException e) {
+            return false;
+        }
+    }
+}
