@@ -33,10 +33,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Through the SQL door, a statement mid-stream reaches every partition (queue) of its topic once,
  * after every earlier row of its table there and before every later one, although rows are encoded
  * on 3 subtasks and written by 2 (source 2); with {@code 'ddl-partitions' = 'ZERO'} it reaches
- * partition 0 only, as Canal writes it, still in order there. Each ALTER adds a column, so a row's
- * column count tells which statements preceded it in the database; in each partition that gets
- * statements that must equal the statements that preceded it there. Versions of each key arrive in
- * order everywhere, and every change arrives exactly once.
+ * partition 0 only, as Canal writes it, still in order there. Every partition's cases read the
+ * Sluice catalog's change table; partition 0's, a source table declared by hand. Each ALTER adds a
+ * column, so a row's column count tells which statements preceded it in the database; in each
+ * partition that gets statements that must equal the statements that preceded it there. Versions of
+ * each key arrive in order everywhere, and every change arrives exactly once.
  */
 class SqlDdlOrderITCase {
 
@@ -149,26 +150,43 @@ class SqlDdlOrderITCase {
     /**
      * Every table of the database into topic {@code ddl-<database>} of 3 partitions, statements
      * placed by {@code ddl}; parallelism 2 / 3 / 2 for source / in between / sink, so one source
-     * subtask idles after the snapshot.
+     * subtask idles after the snapshot. Every partition's placement reads the Sluice catalog,
+     * Canal's partition 0 a source table declared by hand (the form scripts without the catalog
+     * keep using).
      */
     private static String script(String sinkOptions, DdlPartitions ddl) {
+        boolean catalog = ddl == DdlPartitions.EVERY;
+        String changes = catalog ? "cdc.${DATABASE}.changes" : "binlog";
+        String connection =
+                "'hostname' = '${SOURCE_HOST}', 'port' = '${SOURCE_PORT}',"
+                        + " 'username' = '${SOURCE_USER}', 'password' = '${SOURCE_PASSWORD}',"
+                        + " 'scan.parallelism' = '2'";
+        String source =
+                catalog
+                        ? "CREATE CATALOG cdc WITH ('type' = 'sluice', 'table-pattern' = '.*', "
+                                + connection
+                                + ");\n"
+                        : "CREATE TABLE binlog (change "
+                                + ChangeColumn.SQL_TYPE
+                                + ")\nWITH ('connector' = 'sluice-mysql', 'tables' ="
+                                + " '${DATABASE}\\..*', "
+                                + connection
+                                + ");\n";
         return "SET 'parallelism.default' = '3';\n"
                 + "SET 'execution.checkpointing.interval' = '500ms';\n"
-                + "CREATE TABLE binlog (change "
-                + ChangeColumn.SQL_TYPE
-                + ")\n"
-                + "WITH ('connector' = 'sluice-mysql', 'hostname' = '${SOURCE_HOST}',"
-                + " 'port' = '${SOURCE_PORT}', 'username' = '${SOURCE_USER}',"
-                + " 'password' = '${SOURCE_PASSWORD}', 'tables' = '${DATABASE}\\..*',"
-                + " 'scan.parallelism' = '2');\n"
+                + source
                 + "CREATE TABLE mq WITH ("
                 + sinkOptions
                 + ", 'format' = 'canal-flat', 'topic' = 'ddl-${DATABASE}',"
                 + " 'ddl-partitions' = '"
                 + ddl
                 + "', 'sink.parallelism' = '2')\n"
-                + "LIKE binlog (EXCLUDING ALL);\n"
-                + "INSERT INTO mq SELECT change FROM binlog;\n";
+                + "LIKE "
+                + changes
+                + " (EXCLUDING ALL);\n"
+                + "INSERT INTO mq SELECT change FROM "
+                + changes
+                + ";\n";
     }
 
     /** {@code items} with {@link #KEYS} rows at version 0, and an empty {@code notes}. */
