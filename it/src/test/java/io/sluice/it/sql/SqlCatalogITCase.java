@@ -9,17 +9,22 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
 
+import io.sluice.functions.encode.MessageFormat;
 import io.sluice.functions.table.ChangeColumn;
+import io.sluice.it.canal.CanalMessages;
 import io.sluice.it.flink.FlinkMiniCluster;
 import io.sluice.it.server.KafkaExtension;
 import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
+import io.sluice.it.server.RocketMqExtension;
 import io.sluice.job.sql.SqlScriptException;
+import org.apache.rocketmq.common.message.MessageExt;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -30,16 +35,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The Sluice catalog ({@code 'type' = 'sluice'}) against MariaDB and Kafka: what it shows, a job
- * through one of its single-table change tables at parallelism above 1, and the planning errors of
- * a pattern that matches nothing and of statements that would need two binlog readers. The {@code
- * <database>.changes} tables are run by every {@code sql/} example ({@link SqlExamplesITCase},
- * {@link SqlRocketMqITCase}).
+ * The Sluice catalog ({@code 'type' = 'sluice'}) against MariaDB, Kafka and RocketMQ: what it
+ * shows, a job through one of its single-table change tables at parallelism above 1 into each
+ * broker, filtered by a column's value, and the planning errors of a pattern that matches nothing
+ * and of statements that would need two binlog readers. The {@code <database>.changes} tables are
+ * run by every {@code sql/} example ({@link SqlExamplesITCase}, {@link SqlRocketMqITCase}).
  */
 class SqlCatalogITCase {
 
     @RegisterExtension static final MariaDbExtension MARIADB = new MariaDbExtension();
     @RegisterExtension static final KafkaExtension KAFKA = new KafkaExtension();
+    @RegisterExtension static final RocketMqExtension ROCKETMQ = new RocketMqExtension();
 
     @RegisterExtension static final MiniClusterExtension FLINK = FlinkMiniCluster.extension(4);
 
@@ -144,6 +150,58 @@ class SqlCatalogITCase {
                                     KAFKA.server()
                                             .drainReadCommitted(
                                                     topic, paid.size() * (ROUNDS + 1), WAIT)))
+                    .containsExactlyInAnyOrderElementsOf(SqlJobs.expected("orders", paid, ROUNDS));
+        } finally {
+            job.cancel().get(1, TimeUnit.MINUTES);
+        }
+    }
+
+    @Test
+    void oneTableFilteredIntoRocketMqAtParallelismAboveOne() throws Exception {
+        String database = database("one_table_rmq");
+        String topic = database + "_paid";
+        ROCKETMQ.server().createTopic(topic, 3);
+        String script =
+                "SET 'parallelism.default' = '3';\n"
+                        + "SET 'execution.checkpointing.interval' = '1s';\n"
+                        + catalog("cdc", ".*", "")
+                        + "CREATE TABLE mq (topic STRING METADATA) WITH ("
+                        + " 'connector' = 'sluice-rocketmq', 'name-server' = '${NAME_SERVER}',"
+                        + " 'format' = 'canal-flat', 'sink.parallelism' = '2',"
+                        + " 'producer-group' = '${DATABASE}-one')"
+                        + " LIKE cdc.${DATABASE}.orders (EXCLUDING ALL);\n"
+                        + "INSERT INTO mq SELECT change, CONCAT(`database`, '_paid')"
+                        + " FROM cdc.${DATABASE}.orders WHERE data['status'] = 'paid';\n";
+        List<Integer> paid = new ArrayList<>();
+        for (int id = 0; id < ROWS; id += 2) {
+            paid.add(id);
+        }
+        Map<String, String> defines = defines(database);
+        defines.put("NAME_SERVER", ROCKETMQ.server().nameServerAddress());
+        JobClient job = SqlJobs.start(script, "catalog-rmq-" + database, defines);
+        try {
+            ROCKETMQ.server().drain(topic, paid.size(), WAIT);
+            for (int round = 1; round <= ROUNDS; round++) {
+                SqlJobs.updateAll(MARIADB.server(), database, round);
+            }
+            ROCKETMQ.server().drain(topic, paid.size() * (ROUNDS + 1), WAIT);
+            List<String> seen = new ArrayList<>();
+            Map<String, Integer> queueOf = new HashMap<>();
+            Map<String, Integer> lastVersion = new HashMap<>();
+            for (MessageExt message : ROCKETMQ.server().drainAll(topic, Duration.ofSeconds(3))) {
+                for (CanalMessages.Row row :
+                        CanalMessages.decode(MessageFormat.CANAL_FLAT, message.getBody())) {
+                    seen.add(
+                            SqlJobs.change(
+                                    "orders",
+                                    row.data,
+                                    queueOf,
+                                    lastVersion,
+                                    message.getQueueId()));
+                }
+            }
+            assertThat(seen)
+                    .as("paid orders only, each change once, per key in order in one queue")
                     .containsExactlyInAnyOrderElementsOf(SqlJobs.expected("orders", paid, ROUNDS));
         } finally {
             job.cancel().get(1, TimeUnit.MINUTES);
