@@ -3,12 +3,15 @@ package io.sluice.functions.table.internal;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.util.Collector;
 
 import io.sluice.functions.encode.MessageFormat;
+import io.sluice.functions.encode.internal.LargeMessageGuard;
+import io.sluice.functions.encode.internal.LargeMessageSettings;
 import io.sluice.functions.route.PartitionCounts;
 import io.sluice.functions.route.PartitionRules;
 import io.sluice.functions.route.TopicRouter;
@@ -28,7 +31,8 @@ import java.util.Map;
  * partition rules and key), except that a non-NULL {@code topic} or {@code key} in the row wins.
  * The partition is Canal's hash of the change over the chosen topic's partition count; statements
  * go to partition 0. Each message is ranked by the statements its path had passed (the input's
- * watermark), for {@link StatementOrderOperator}.
+ * watermark), for {@link StatementOrderOperator}. A message above its sink's limit is handled by
+ * the large-message policy ({@link LargeMessageGuard}).
  */
 @Internal
 final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessage> {
@@ -40,6 +44,7 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
     private final TopicRouter router;
     private final PartitionRules partitions;
     private final PartitionCounts.Factory countsFactory;
+    private final LargeMessageSettings largeMessages;
     private final int topicField;
     private final int keyField;
 
@@ -52,6 +57,7 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
     private transient PartitionCounts counts;
     private transient Map<StringData, String> topics;
     private transient int origin;
+    private transient LargeMessageGuard guard;
 
     /**
      * @param topicField the row position of the {@code topic} metadata, or -1
@@ -62,12 +68,14 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
             TopicRouter router,
             PartitionRules partitions,
             PartitionCounts.Factory countsFactory,
+            LargeMessageSettings largeMessages,
             int topicField,
             int keyField) {
         this.format = format;
         this.router = router;
         this.partitions = partitions;
         this.countsFactory = countsFactory;
+        this.largeMessages = largeMessages;
         this.topicField = topicField;
         this.keyField = keyField;
     }
@@ -80,7 +88,9 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
         one = new ArrayList<>(1);
         one.add(null);
         nextId = 1;
-        bytesOut = getRuntimeContext().getMetricGroup().addGroup("sluice").counter("encodedBytes");
+        MetricGroup sluice = getRuntimeContext().getMetricGroup().addGroup("sluice");
+        bytesOut = sluice.counter("encodedBytes");
+        guard = new LargeMessageGuard(largeMessages, encoder, sluice);
         counts = countsFactory.create();
         topics = new HashMap<>();
         origin = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
@@ -91,14 +101,17 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
         if (counts != null) {
             counts.close();
         }
+        if (guard != null) {
+            guard.close();
+        }
     }
 
     @Override
     public void processElement(RowData row, Context context, Collector<SinkMessage> out) {
         ChangeEvent change = row.<ChangeEvent>getRawValue(0).toObject(serializer);
         one.set(0, change);
-        byte[] value = encoder.encode(one, nextId++, System.currentTimeMillis());
-        bytesOut.inc(value.length);
+        long id = nextId++;
+        byte[] value = encoder.encode(one, id, System.currentTimeMillis());
         String topic = topicOf(row, change);
         byte[] key;
         if (keyField >= 0 && !row.isNullAt(keyField)) {
@@ -113,7 +126,7 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
                                 partitions.hasherFor(change.schema()).hash(change.data()),
                                 counts.countOf(topic));
         long passed = context.timerService().currentWatermark();
-        out.collect(
+        SinkMessage message =
                 new SinkMessage(
                         topic,
                         partition,
@@ -125,7 +138,10 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
                         0,
                         change.isDdl()
                                 ? StatementOrderOperator.statementRank(passed)
-                                : StatementOrderOperator.rowRank(passed)));
+                                : StatementOrderOperator.rowRank(passed));
+        message = guard.check(change, message, id);
+        bytesOut.inc(message.value().length);
+        out.collect(message);
     }
 
     /** The row's topic if it names one, else the routed one; decoded once per distinct name. */
