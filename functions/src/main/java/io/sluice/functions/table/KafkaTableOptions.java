@@ -3,6 +3,7 @@ package io.sluice.functions.table;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.table.factories.FactoryUtil;
 
@@ -13,6 +14,8 @@ import io.sluice.functions.route.PartitionOptions;
 import io.sluice.functions.route.PartitionRules.Unmatched;
 import io.sluice.functions.route.RouteOptions;
 import io.sluice.functions.sink.KafkaSinkOptions;
+import io.sluice.functions.sink.LargeMessageOptions;
+import io.sluice.functions.sink.LargeMessagePolicy;
 
 import java.time.Duration;
 
@@ -108,6 +111,30 @@ public final class KafkaTableOptions {
                     .durationType()
                     .defaultValue(KafkaSinkOptions.TRANSACTION_TIMEOUT.defaultValue())
                     .withDescription(KafkaSinkOptions.TRANSACTION_TIMEOUT.description());
+
+    public static final ConfigOption<LargeMessagePolicy> LARGE_MESSAGE_POLICY =
+            ConfigOptions.key("large-message.policy")
+                    .enumType(LargeMessagePolicy.class)
+                    .defaultValue(LargeMessageOptions.POLICY.defaultValue())
+                    .withDescription(LargeMessageOptions.POLICY.description());
+
+    public static final ConfigOption<MemorySize> LARGE_MESSAGE_MAX_BYTES =
+            ConfigOptions.key("large-message.max-bytes")
+                    .memoryType()
+                    .noDefaultValue()
+                    .withDescription(LargeMessageOptions.MAX_BYTES.description());
+
+    public static final ConfigOption<String> LARGE_MESSAGE_CLAIM_CHECK_PATH =
+            ConfigOptions.key("large-message.claim-check.path")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(LargeMessageOptions.CLAIM_CHECK_PATH.description());
+
+    public static final ConfigOption<String> LARGE_MESSAGE_DEAD_LETTER_TOPIC =
+            ConfigOptions.key("large-message.dead-letter.topic")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(LargeMessageOptions.DEAD_LETTER_TOPIC.description());
 
     /** Flink's own {@code sink.parallelism}: the encoders' and the Kafka writers' parallelism. */
     public static final ConfigOption<Integer> SINK_PARALLELISM = FactoryUtil.SINK_PARALLELISM;

@@ -13,6 +13,7 @@ import org.apache.flink.table.factories.FactoryUtil;
 import io.sluice.functions.encode.EncodeOptions;
 import io.sluice.functions.route.PartitionOptions;
 import io.sluice.functions.route.RouteOptions;
+import io.sluice.functions.sink.LargeMessageOptions;
 import io.sluice.functions.sink.SinkOptions;
 import io.sluice.functions.sink.SinkType;
 import io.sluice.functions.table.internal.MessageTableSink;
@@ -39,6 +40,10 @@ final class MessageSinkTables {
                     KafkaTableOptions.PARTITION_UNMATCHED,
                     KafkaTableOptions.DDL_PARTITIONS,
                     KafkaTableOptions.PARTITION_COUNTS,
+                    KafkaTableOptions.LARGE_MESSAGE_POLICY,
+                    KafkaTableOptions.LARGE_MESSAGE_MAX_BYTES,
+                    KafkaTableOptions.LARGE_MESSAGE_CLAIM_CHECK_PATH,
+                    KafkaTableOptions.LARGE_MESSAGE_DEAD_LETTER_TOPIC,
                     KafkaTableOptions.SINK_PARALLELISM);
 
     private MessageSinkTables() {}
@@ -53,7 +58,15 @@ final class MessageSinkTables {
                 .map(KafkaTableOptions.DATABASE_HASH, PartitionOptions.DATABASE_HASH)
                 .map(KafkaTableOptions.PARTITION_UNMATCHED, PartitionOptions.UNMATCHED)
                 .map(KafkaTableOptions.DDL_PARTITIONS, PartitionOptions.DDL_PARTITIONS)
-                .map(KafkaTableOptions.PARTITION_COUNTS, PartitionOptions.PARTITION_COUNTS);
+                .map(KafkaTableOptions.PARTITION_COUNTS, PartitionOptions.PARTITION_COUNTS)
+                .map(KafkaTableOptions.LARGE_MESSAGE_POLICY, LargeMessageOptions.POLICY)
+                .map(KafkaTableOptions.LARGE_MESSAGE_MAX_BYTES, LargeMessageOptions.MAX_BYTES)
+                .map(
+                        KafkaTableOptions.LARGE_MESSAGE_CLAIM_CHECK_PATH,
+                        LargeMessageOptions.CLAIM_CHECK_PATH)
+                .map(
+                        KafkaTableOptions.LARGE_MESSAGE_DEAD_LETTER_TOPIC,
+                        LargeMessageOptions.DEAD_LETTER_TOPIC);
     }
 
     /** {@code own} options plus {@link #ENCODE_AND_ROUTE}. */

@@ -8,6 +8,7 @@ import io.sluice.functions.encode.EncodeOptions;
 import io.sluice.functions.route.PartitionOptions;
 import io.sluice.functions.route.RouteOptions;
 import io.sluice.functions.sink.KafkaSinkOptions;
+import io.sluice.functions.sink.LargeMessageOptions;
 import io.sluice.functions.sink.SinkOptions;
 import io.sluice.functions.sink.rocketmq.RocketMqSinkOptions;
 import io.sluice.functions.source.MySqlSourceOptions;
@@ -57,6 +58,7 @@ public final class JobConfigLoader {
         register(KafkaSinkOptions.class);
         register(SinkOptions.class);
         register(RocketMqSinkOptions.class);
+        register(LargeMessageOptions.class);
         register(RouteOptions.class);
         register(PartitionOptions.class);
         register(EncodeOptions.class);

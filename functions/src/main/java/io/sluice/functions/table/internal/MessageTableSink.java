@@ -18,6 +18,7 @@ import org.apache.flink.table.types.DataType;
 
 import io.sluice.functions.encode.EncodeOptions;
 import io.sluice.functions.encode.MessageFormat;
+import io.sluice.functions.encode.internal.LargeMessageSettings;
 import io.sluice.functions.route.PartitionCounts;
 import io.sluice.functions.route.PartitionOptions;
 import io.sluice.functions.route.PartitionOwnerPartitioner;
@@ -92,14 +93,17 @@ public final class MessageTableSink implements DynamicTableSink, SupportsWriting
     public SinkRuntimeProvider getSinkRuntimeProvider(Context context) {
         Sink<SinkMessage> sink;
         PartitionCounts.Factory counts;
+        LargeMessageSettings largeMessages;
+        MessageFormat format = config.get(EncodeOptions.FORMAT);
         try {
             // Built and checked while the statement is planned, without reaching a broker.
             sink = SinkFactory.sink(config);
             counts = SinkFactory.partitionCounts(config);
+            largeMessages =
+                    LargeMessageSettings.from(config, format, SinkFactory.messageLimits(config));
         } catch (IllegalArgumentException e) {
             throw options.failure(table, connector, e);
         }
-        MessageFormat format = config.get(EncodeOptions.FORMAT);
         RowMessageEncodeFunction encode =
                 new RowMessageEncodeFunction(
                         format,
@@ -107,6 +111,7 @@ public final class MessageTableSink implements DynamicTableSink, SupportsWriting
                         PartitionOptions.rules(config),
                         config.get(PartitionOptions.DDL_PARTITIONS),
                         counts,
+                        largeMessages,
                         fieldOf(TOPIC),
                         fieldOf(KEY));
         String name = table.asSummaryString();

@@ -3,12 +3,15 @@ package io.sluice.functions.table.internal;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.util.Collector;
 
 import io.sluice.functions.encode.MessageFormat;
+import io.sluice.functions.encode.internal.LargeMessageGuard;
+import io.sluice.functions.encode.internal.LargeMessageSettings;
 import io.sluice.functions.route.DdlPartitions;
 import io.sluice.functions.route.PartitionCounts;
 import io.sluice.functions.route.PartitionRules;
@@ -31,7 +34,8 @@ import java.util.Map;
  * goes to every partition of the topic, or to partition 0 only ({@link DdlPartitions}), one message
  * each. Each message is ranked by the statements its path had passed (the input's watermark), so
  * that each partition's owner ({@link StatementOrderOperator}) places the statement after every
- * earlier row and before every later one, whichever path brought them.
+ * earlier row and before every later one, whichever path brought them. A message above its sink's
+ * limit is handled by the large-message policy ({@link LargeMessageGuard}).
  */
 @Internal
 final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessage> {
@@ -43,6 +47,7 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
     private final TopicRouter router;
     private final PartitionRules partitions;
     private final DdlPartitions ddlPartitions;
+    private final LargeMessageSettings largeMessages;
     private final PartitionCounts.Factory countsFactory;
     private final int topicField;
     private final int keyField;
@@ -56,6 +61,7 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
     private transient PartitionCounts counts;
     private transient Map<StringData, String> topics;
     private transient int origin;
+    private transient LargeMessageGuard guard;
 
     /**
      * @param topicField the row position of the {@code topic} metadata, or -1
@@ -67,12 +73,14 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
             PartitionRules partitions,
             DdlPartitions ddlPartitions,
             PartitionCounts.Factory countsFactory,
+            LargeMessageSettings largeMessages,
             int topicField,
             int keyField) {
         this.format = format;
         this.router = router;
         this.partitions = partitions;
         this.ddlPartitions = ddlPartitions;
+        this.largeMessages = largeMessages;
         this.countsFactory = countsFactory;
         this.topicField = topicField;
         this.keyField = keyField;
@@ -86,7 +94,9 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
         one = new ArrayList<>(1);
         one.add(null);
         nextId = 1;
-        bytesOut = getRuntimeContext().getMetricGroup().addGroup("sluice").counter("encodedBytes");
+        MetricGroup sluice = getRuntimeContext().getMetricGroup().addGroup("sluice");
+        bytesOut = sluice.counter("encodedBytes");
+        guard = new LargeMessageGuard(largeMessages, encoder, sluice);
         counts = countsFactory.create();
         topics = new HashMap<>();
         origin = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
@@ -97,14 +107,17 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
         if (counts != null) {
             counts.close();
         }
+        if (guard != null) {
+            guard.close();
+        }
     }
 
     @Override
     public void processElement(RowData row, Context context, Collector<SinkMessage> out) {
         ChangeEvent change = row.<ChangeEvent>getRawValue(0).toObject(serializer);
         one.set(0, change);
-        byte[] value = encoder.encode(one, nextId++, System.currentTimeMillis());
-        bytesOut.inc(value.length);
+        long id = nextId++;
+        byte[] value = encoder.encode(one, id, System.currentTimeMillis());
         String topic = topicOf(row, change);
         byte[] key;
         if (keyField >= 0 && !row.isNullAt(keyField)) {
@@ -118,14 +131,17 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
                     PartitionRules.partition(
                             partitions.hasherFor(change.schema()).hash(change.data()),
                             counts.countOf(topic));
-            out.collect(
+            emit(
+                    change,
                     message(
                             topic,
                             partition,
                             key,
                             value,
                             change,
-                            StatementOrderOperator.rowRank(passed)));
+                            StatementOrderOperator.rowRank(passed)),
+                    id,
+                    out);
             return;
         }
         long rank = StatementOrderOperator.statementRank(passed);
@@ -133,8 +149,16 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
                 partition < to;
                 partition++) {
             // One encoding shared by every copy: messages are immutable.
-            out.collect(message(topic, partition, key, value, change, rank));
+            emit(change, message(topic, partition, key, value, change, rank), id, out);
         }
+    }
+
+    /** {@code message}, or what the large-message policy makes of it if it is too large. */
+    private void emit(
+            ChangeEvent change, SinkMessage message, long id, Collector<SinkMessage> out) {
+        SinkMessage checked = guard.check(change, message, id);
+        bytesOut.inc(checked.value().length);
+        out.collect(checked);
     }
 
     private SinkMessage message(

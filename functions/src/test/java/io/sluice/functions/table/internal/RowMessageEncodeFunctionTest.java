@@ -9,10 +9,12 @@ import org.apache.flink.table.data.RawValueData;
 import org.apache.flink.table.data.RowData;
 
 import io.sluice.functions.encode.MessageFormat;
+import io.sluice.functions.encode.internal.LargeMessageSettings;
 import io.sluice.functions.route.DdlPartitions;
 import io.sluice.functions.route.PartitionCounts;
 import io.sluice.functions.route.PartitionOptions;
 import io.sluice.functions.route.RouteOptions;
+import io.sluice.functions.sink.MessageLimits;
 import io.sluice.functions.sink.SinkMessage;
 import io.sluice.functions.types.SinkMessageSerializer;
 import io.sluice.serializers.event.ChangeEvent;
@@ -78,6 +80,7 @@ class RowMessageEncodeFunctionTest {
                         PartitionOptions.rules(config),
                         ddl,
                         new Fixed(),
+                        LargeMessageSettings.from(config, MessageFormat.CANAL_FLAT, Unlimited::new),
                         -1,
                         -1);
         try (OneInputStreamOperatorTestHarness<RowData, SinkMessage> harness =
@@ -120,6 +123,27 @@ class RowMessageEncodeFunctionTest {
         @Override
         public int countOf(String topic) {
             return PARTITIONS;
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    /** No message is too large here. */
+    private static final class Unlimited implements MessageLimits {
+        @Override
+        public long limitOf(String topic) {
+            return Long.MAX_VALUE;
+        }
+
+        @Override
+        public long sizeOf(byte[] key, byte[] value) {
+            return value.length;
+        }
+
+        @Override
+        public String describe(String topic) {
+            return "no limit";
         }
 
         @Override
