@@ -12,6 +12,7 @@ import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.catalog.ObjectPath;
 
 import io.sluice.functions.source.internal.CheckedSource;
+import io.sluice.functions.source.internal.SourceJdbc;
 import io.sluice.functions.source.internal.SourceServerCheck;
 import io.sluice.serializers.event.ChangeEvent;
 
@@ -49,7 +50,8 @@ public final class MySqlSourceFactory {
                         config,
                         new ChangeEventDeserializationSchema(
                                 timestampZone(config),
-                                config.get(MySqlSourceOptions.INCLUDE_QUERIES))),
+                                config.get(MySqlSourceOptions.INCLUDE_QUERIES),
+                                SourceJdbc.from(config))),
                 serverCheck(config));
     }
 

@@ -40,6 +40,7 @@ public final class ChangeRecordConverter {
 
     private final ZoneId timestampZone;
     private final boolean includeQueries;
+    private final ColumnTypeStyle style;
     private final TablePlanCache plans = new TablePlanCache();
     private final RowImage.Builder images = new RowImage.Builder(1024, 64);
     private final StringBuilder scratch = new StringBuilder(64);
@@ -57,8 +58,19 @@ public final class ChangeRecordConverter {
      *     include.query} must be on too)
      */
     public ChangeRecordConverter(ZoneId timestampZone, boolean includeQueries) {
+        this(timestampZone, includeQueries, ColumnTypeStyle.AS_DECLARED);
+    }
+
+    /**
+     * @param includeQueries whether rows carry their statement's text (Debezium's {@code
+     *     include.query} must be on too)
+     * @param style how the source server writes column types, which mysqlType follows
+     */
+    public ChangeRecordConverter(
+            ZoneId timestampZone, boolean includeQueries, ColumnTypeStyle style) {
         this.timestampZone = timestampZone;
         this.includeQueries = includeQueries;
+        this.style = style;
     }
 
     /**
@@ -114,7 +126,8 @@ public final class ChangeRecordConverter {
                         record.valueSchema(),
                         record.keySchema(),
                         timestampZone,
-                        plans::intern));
+                        plans::intern,
+                        style));
     }
 
     private ChangeEvent row(TablePlan plan, Struct envelope, SourceRecord record) {
