@@ -90,6 +90,12 @@ public final class ChangeRecordConverter {
             if (isSchemaChange(record)) {
                 return statement(value);
             }
+            if (DatabaseStatements.is(record)) {
+                return statement(
+                        value.getString(DatabaseStatements.DDL),
+                        value.getString(DatabaseStatements.DATABASE),
+                        value.getStruct(DatabaseStatements.SOURCE));
+            }
             if (!TablePlan.isEnvelope(valueSchema)) {
                 return null;
             }
@@ -244,9 +250,12 @@ public final class ChangeRecordConverter {
         if (ddl == null || ddl.isBlank()) {
             return null; // a schema snapshot without a statement: nothing Canal would emit
         }
-        Struct source = value.getStruct("source");
+        return statement(ddl, document.getString("databaseName"), value.getStruct("source"));
+    }
+
+    /** A statement's event, typed and named as Canal does. */
+    private ChangeEvent statement(String ddl, String currentDatabase, Struct source) {
         sourceFields = SourceFields.of(source, sourceFields);
-        String currentDatabase = document.getString("databaseName");
         if (currentDatabase == null || currentDatabase.isEmpty()) {
             currentDatabase = sourceFields.db(source);
         }
