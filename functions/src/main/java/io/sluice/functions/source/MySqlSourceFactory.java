@@ -12,6 +12,7 @@ import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.catalog.ObjectPath;
 
 import io.sluice.functions.source.internal.CheckedSource;
+import io.sluice.functions.source.internal.SourceJdbc;
 import io.sluice.functions.source.internal.SourceServerCheck;
 import io.sluice.serializers.event.ChangeEvent;
 
@@ -24,6 +25,7 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import static org.apache.flink.util.Preconditions.checkArgument;
@@ -49,7 +51,8 @@ public final class MySqlSourceFactory {
                         config,
                         new ChangeEventDeserializationSchema(
                                 timestampZone(config),
-                                config.get(MySqlSourceOptions.INCLUDE_QUERIES))),
+                                config.get(MySqlSourceOptions.INCLUDE_QUERIES),
+                                SourceJdbc.from(config))),
                 serverCheck(config));
     }
 
@@ -75,7 +78,7 @@ public final class MySqlSourceFactory {
                         .deserializer(deserializer)
                         .build();
         return MySqlSourceEmitters.withBinlogBatchEmitter(
-                source, deserializer, stallTimeout(config));
+                source, deserializer, stallTimeout(config), capturedDatabases(config));
     }
 
     /** The conversion's Debezium settings, and {@code include.query} when queries are included. */
@@ -143,6 +146,21 @@ public final class MySqlSourceFactory {
         config.get(MySqlSourceOptions.SNAPSHOT_CHUNK_KEY_COLUMNS)
                 .forEach((table, column) -> builder.chunkKeyColumn(objectPath(table), column));
         return builder;
+    }
+
+    /**
+     * The regexes of the databases of {@link MySqlSourceOptions#TABLES}, whose CREATE, ALTER and
+     * DROP DATABASE statements the source emits (none without schema changes); the heartbeat
+     * table's database is not one.
+     */
+    private static List<String> capturedDatabases(ReadableConfig config) {
+        if (!config.get(MySqlSourceOptions.INCLUDE_SCHEMA_CHANGES)) {
+            return List.of();
+        }
+        return config.getOptional(MySqlSourceOptions.TABLES).orElse(List.of()).stream()
+                .map(MySqlSourceFactory::databaseOf)
+                .distinct()
+                .collect(Collectors.toList());
     }
 
     /** The regexes of the captured tables, excludes applied, the heartbeat table added. */

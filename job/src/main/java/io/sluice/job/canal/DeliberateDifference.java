@@ -16,6 +16,7 @@ enum DeliberateDifference {
     MESSAGE_KEY("message key"),
     UNMATCHED_PARTITION("tables no `partitionHash` rule matches"),
     PRIMARY_KEY_CHANGE("primary-key change"),
+    ALTER_DATABASE("`ALTER DATABASE`"),
     DDL_PLACEMENT("DDL placement"),
     MESSAGE_ID("message `id`");
 

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Pairs Canal's rows with Sluice's. What both carry for the same binlog change is the table, the
@@ -18,6 +19,10 @@ import java.util.Set;
  * messages are reported as the documented difference they are.
  */
 final class RowPairing {
+
+    /** A statement Canal does not write (its DDL parser gives it no type). */
+    private static final Pattern ALTER_DATABASE =
+            Pattern.compile("^\\s*ALTER\\s+(DATABASE|SCHEMA)\\b", Pattern.CASE_INSENSITIVE);
 
     private final DiffReport report;
     private final Map<String, Deque<FlatRow>> sluice = new LinkedHashMap<>();
@@ -73,9 +78,16 @@ final class RowPairing {
                 // A statement Sluice wrote to more partitions than Canal's one.
                 boolean extraCopy =
                         row.isStatement() && row.isDdl() && pairedStatements.contains(key(row));
+                boolean alterDatabase =
+                        row.isStatement()
+                                && row.isDdl()
+                                && row.text("sql") != null
+                                && ALTER_DATABASE.matcher(row.text("sql")).find();
                 report.add(
                         "only in Sluice",
-                        extraCopy ? DeliberateDifference.DDL_PLACEMENT : null,
+                        extraCopy
+                                ? DeliberateDifference.DDL_PLACEMENT
+                                : alterDatabase ? DeliberateDifference.ALTER_DATABASE : null,
                         null,
                         row,
                         null,

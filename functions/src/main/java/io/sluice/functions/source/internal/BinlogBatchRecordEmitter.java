@@ -29,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * ({@link EnvelopeFields}), not by name. Any other record (a schema change, a snapshot split's
  * records) first stores the pending position, then goes to Flink CDC's own handling, so the split
  * state sees positions in binlog order as before; a schema change goes there with its statement's
- * binlog time ({@link StatementTimes}).
+ * binlog time ({@link StatementTimes}); so does a database statement ({@link DatabaseStatements}),
+ * which Flink CDC's handling would skip, straight to the conversion.
  */
 public final class BinlogBatchRecordEmitter<T> extends MySqlRecordEmitter<T> {
 
@@ -95,6 +96,12 @@ public final class BinlogBatchRecordEmitter<T> extends MySqlRecordEmitter<T> {
                 emitRow(record, output);
             } else if (RecordUtils.isHeartbeatEvent(record)) {
                 positioned = record;
+            } else if (DatabaseStatements.is(record)) {
+                // Positioned after the statement, as a schema-change record is.
+                positioned = record;
+                collector.output = output;
+                collector.timestamp = 0L;
+                deserializer.deserialize(withEventTime(record), collector);
             } else {
                 storePosition(state, positioned);
                 positioned = null;

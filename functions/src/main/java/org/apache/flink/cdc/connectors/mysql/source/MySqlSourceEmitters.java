@@ -20,6 +20,7 @@ import io.sluice.functions.source.internal.StallWatchingSourceReader;
 import io.sluice.functions.source.internal.StatementTimes;
 
 import java.time.Duration;
+import java.util.List;
 
 /**
  * Sluice's way to {@link MySqlSource}'s package-private constructor that takes the reader's record
@@ -41,7 +42,20 @@ public final class MySqlSourceEmitters {
             MySqlSource<T> source,
             DebeziumDeserializationSchema<T> deserializer,
             Duration stallTimeout) {
-        return new HookedSource<>(source.getConfigFactory(), deserializer, stallTimeout);
+        return withBinlogBatchEmitter(source, deserializer, stallTimeout, List.of());
+    }
+
+    /**
+     * The same, passing on the CREATE, ALTER and DROP DATABASE statements of the databases {@code
+     * databases} (regexes) name.
+     */
+    public static <T> MySqlSource<T> withBinlogBatchEmitter(
+            MySqlSource<T> source,
+            DebeziumDeserializationSchema<T> deserializer,
+            Duration stallTimeout,
+            List<String> databases) {
+        return new HookedSource<>(
+                source.getConfigFactory(), deserializer, stallTimeout, List.copyOf(databases));
     }
 
     /**
@@ -77,14 +91,17 @@ public final class MySqlSourceEmitters {
 
         private final DebeziumDeserializationSchema<T> deserializer;
         private final Duration stallTimeout;
+        private final List<String> databases;
 
         HookedSource(
                 MySqlSourceConfigFactory configFactory,
                 DebeziumDeserializationSchema<T> deserializer,
-                Duration stallTimeout) {
+                Duration stallTimeout,
+                List<String> databases) {
             super(configFactory, deserializer, emitters(deserializer));
             this.deserializer = deserializer;
             this.stallTimeout = stallTimeout;
+            this.databases = databases;
         }
 
         @Override
@@ -107,7 +124,8 @@ public final class MySqlSourceEmitters {
                                             subtask,
                                             context,
                                             times,
-                                            SnapshotPhaseHooks.empty()),
+                                            SnapshotPhaseHooks.empty(),
+                                            databases),
                             emitter(deserializer, metrics, config, times, progress),
                             readerContext.getConfiguration(),
                             context,

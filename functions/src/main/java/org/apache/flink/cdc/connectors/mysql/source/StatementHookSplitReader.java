@@ -14,6 +14,11 @@ import io.sluice.functions.source.internal.BinlogStatementHook;
 import io.sluice.functions.source.internal.StatementTimes;
 
 import java.lang.reflect.Field;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Predicate;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * Flink CDC's split reader (one snapshot split at a time: {@link OneSnapshotSplitReader}), whose
@@ -30,17 +35,41 @@ final class StatementHookSplitReader extends OneSnapshotSplitReader {
     private final MySqlSourceConfig config;
     private final int subtask;
     private final StatementTimes times;
+    private final Predicate<String> capturedDatabase;
 
+    /** A reader that passes on no database statements. */
     StatementHookSplitReader(
             MySqlSourceConfig config,
             int subtask,
             MySqlSourceReaderContext context,
             StatementTimes times,
             SnapshotPhaseHooks hooks) {
+        this(config, subtask, context, times, hooks, List.of());
+    }
+
+    /**
+     * @param databases regexes of the databases whose CREATE, ALTER and DROP DATABASE statements
+     *     the reader passes on (matched as Debezium matches its database list: whole name, any
+     *     case)
+     */
+    StatementHookSplitReader(
+            MySqlSourceConfig config,
+            int subtask,
+            MySqlSourceReaderContext context,
+            StatementTimes times,
+            SnapshotPhaseHooks hooks,
+            List<String> databases) {
         super(config, subtask, context, hooks);
         this.config = config;
         this.subtask = subtask;
         this.times = times;
+        Set<Pattern> patterns =
+                databases.stream()
+                        .map(regex -> Pattern.compile(regex, Pattern.CASE_INSENSITIVE))
+                        .collect(Collectors.toSet());
+        this.capturedDatabase =
+                database ->
+                        patterns.stream().anyMatch(pattern -> pattern.matcher(database).matches());
     }
 
     @Override
@@ -61,7 +90,7 @@ final class StatementHookSplitReader extends OneSnapshotSplitReader {
                             config,
                             DebeziumUtils.createBinaryClient(config.getDbzConfiguration()),
                             DebeziumUtils.createMySqlConnection(config));
-            BinlogStatementHook.register(context, times);
+            BinlogStatementHook.register(context, times, capturedDatabase);
             BINLOG_READER.set(this, new BinlogSplitReader(context, subtask));
         } catch (IllegalAccessException e) {
             throw new IllegalStateException("Cannot set Flink CDC's binlog split reader", e);
