@@ -152,6 +152,17 @@ public final class BinlogStatementHook implements BinaryLogClient.EventListener 
                                             statement.sql)));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            // The binlog client would only log a listener's failure, and the statement be lost:
+            // Debezium's error handler fails the reader instead, so the job restarts and rereads.
+            context.getErrorHandler()
+                    .setProducerThrowable(
+                            new IllegalStateException(
+                                    "Sluice could not build the record of '"
+                                            + statement.sql
+                                            + "' at binlog position "
+                                            + statement.position,
+                                    e));
         }
     }
 
