@@ -8,10 +8,12 @@ import com.alibaba.otter.canal.instance.core.CanalMQConfig;
 import com.alibaba.otter.canal.instance.manager.CanalInstanceWithManager;
 import com.alibaba.otter.canal.instance.manager.model.Canal;
 import com.alibaba.otter.canal.instance.manager.model.CanalParameter;
+import com.alibaba.otter.canal.parse.inbound.TableMeta;
 import com.alibaba.otter.canal.parse.inbound.mysql.MysqlEventParser;
 import com.alibaba.otter.canal.parse.inbound.mysql.tsdb.MemoryTableMeta;
 import com.alibaba.otter.canal.parse.inbound.mysql.tsdb.TableMetaTSDB;
 import com.alibaba.otter.canal.parse.inbound.mysql.tsdb.TableMetaTSDBFactory;
+import com.alibaba.otter.canal.protocol.position.EntryPosition;
 import com.alibaba.otter.canal.server.CanalMQStarter;
 import com.alibaba.otter.canal.server.embedded.CanalServerWithEmbedded;
 import com.alibaba.otter.canal.sink.entry.EntryEventSink;
@@ -23,6 +25,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Properties;
 
 /**
@@ -174,16 +177,64 @@ public final class CanalServerMain {
                                             .trim()));
             MysqlEventParser parser = (MysqlEventParser) eventParser;
             parser.setEnableTsdb(true);
+            // Read by the parser's TSDB setup (it copies them into system properties) but unused
+            // by the in-memory store.
+            parser.setTsdbJdbcUrl("");
+            parser.setTsdbJdbcUserName("");
+            parser.setTsdbJdbcPassword("");
+            parser.setTsdbSpringXml("");
             parser.setTableMetaTSDBFactory(
                     new TableMetaTSDBFactory() {
                         @Override
                         public TableMetaTSDB build(String destination, String springXml) {
-                            return new MemoryTableMeta();
+                            return new FreshTableMeta();
                         }
 
                         @Override
                         public void destory(String destination) {}
                     });
+        }
+    }
+
+    /**
+     * Canal's {@code MemoryTableMeta}, which replays DDL, but which refuses {@code rollback} (the
+     * parser rolls back to its start position first): here a rollback starts an empty store, as
+     * {@code DatabaseTableMeta} does on a first start. A table met before its CREATE is read with
+     * {@code SHOW CREATE TABLE}, Canal's own fallback.
+     */
+    private static final class FreshTableMeta implements TableMetaTSDB {
+
+        private volatile MemoryTableMeta memory = new MemoryTableMeta();
+
+        @Override
+        public boolean init(String destination) {
+            return true;
+        }
+
+        @Override
+        public void destory() {
+            memory.destory();
+        }
+
+        @Override
+        public TableMeta find(String schema, String table) {
+            return memory.find(schema, table);
+        }
+
+        @Override
+        public boolean apply(EntryPosition position, String schema, String ddl, String extra) {
+            return memory.apply(position, schema, ddl, extra);
+        }
+
+        @Override
+        public boolean rollback(EntryPosition position) {
+            memory = new MemoryTableMeta();
+            return true;
+        }
+
+        @Override
+        public Map<String, String> snapshot() {
+            return memory.snapshot();
         }
     }
 
