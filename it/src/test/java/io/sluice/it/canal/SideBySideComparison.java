@@ -101,7 +101,7 @@ final class SideBySideComparison {
     static SideBySideComparison compare(List<SideBySideRow> canal, List<SideBySideRow> sluice) {
         SideBySideComparison c = new SideBySideComparison();
         for (SideBySideRow row : canal) {
-            if (row.statement && row.sql != null && !row.sql.isEmpty()) {
+            if (row.statement && !row.ddl && "QUERY".equals(row.type) && row.sql != null) {
                 c.statements
                         .computeIfAbsent(row.table + "|" + row.es, k -> new LinkedHashSet<>())
                         .add(row.sql);
