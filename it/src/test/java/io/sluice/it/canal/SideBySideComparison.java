@@ -1,0 +1,326 @@
+package io.sluice.it.canal;
+
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Pairs Canal's rows with Sluice's (by database, table, type, execute time and primary key, as
+ * canal-diff does; statements by database, table, type and time) and compares every field. Each
+ * difference is explained by one row of the deliberate-differences table ({@link Deliberate}) or by
+ * none.
+ */
+final class SideBySideComparison {
+
+    /** The rows of "Where Sluice differs from Canal, on purpose", one to one. */
+    enum Deliberate {
+        LATIN1_TEXT("latin1 text"),
+        DECIMAL_SCALE("DECIMAL scale"),
+        SQL_TYPE("`sqlType`"),
+        TIMESTAMP_ZONE("TIMESTAMP zone"),
+        STATEMENT_TEXTS("statement texts (MySQL rows-query, MariaDB annotate-rows events)"),
+        QUERY_DATABASE("`database` of such a `QUERY`"),
+        FLAT_OLD("flat `old` in multi-row messages"),
+        MESSAGE_KEY("message key"),
+        UNMATCHED_PARTITION("tables no `partitionHash` rule matches"),
+        PRIMARY_KEY_CHANGE("primary-key change"),
+        DDL_PLACEMENT("DDL placement"),
+        MESSAGE_ID("message `id`");
+
+        final String docRow;
+
+        Deliberate(String docRow) {
+            this.docRow = docRow;
+        }
+    }
+
+    /** One field that differs. */
+    static final class Difference {
+        final String field;
+        final String canal;
+        final String sluice;
+        final Deliberate why;
+        final String row;
+        final String statement;
+
+        Difference(
+                String field,
+                String canal,
+                String sluice,
+                Deliberate why,
+                String row,
+                String statement) {
+            this.field = field;
+            this.canal = canal;
+            this.sluice = sluice;
+            this.why = why;
+            this.row = row;
+            this.statement = statement;
+        }
+
+        @Override
+        public String toString() {
+            return field
+                    + ": Canal "
+                    + quoted(canal)
+                    + ", Sluice "
+                    + quoted(sluice)
+                    + "; row "
+                    + row
+                    + "; statement: "
+                    + statement;
+        }
+    }
+
+    private static final DateTimeFormatter DATETIME =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss[.SSSSSS][.SSS]");
+
+    /** The sqlType pairs Canal switches between with the values (bigint unsigned, SET, JSON). */
+    private static final Set<String> VALUE_DEPENDENT_SQL_TYPES =
+            Set.of("3|-5", "-5|3", "-7|2004", "2004|-7", "12|1111", "1111|12");
+
+    private final List<Difference> differences = new ArrayList<>();
+    private final Map<String, Deque<SideBySideRow>> sluice = new LinkedHashMap<>();
+
+    /** Canal's statement texts by table and time, to name the statement of a row. */
+    private final Map<String, Set<String>> statements = new LinkedHashMap<>();
+
+    int pairs;
+
+    static SideBySideComparison compare(List<SideBySideRow> canal, List<SideBySideRow> sluice) {
+        SideBySideComparison c = new SideBySideComparison();
+        for (SideBySideRow row : canal) {
+            if (row.statement && !row.ddl && "QUERY".equals(row.type) && row.sql != null) {
+                c.statements
+                        .computeIfAbsent(row.table + "|" + row.es, k -> new LinkedHashSet<>())
+                        .add(row.sql);
+            }
+        }
+        // A statement's copies: the one in Canal's partition pairs first.
+        sluice.stream()
+                .sorted((a, b) -> Integer.compare(a.partition, b.partition))
+                .forEach(
+                        r -> c.sluice.computeIfAbsent(r.pairKey(), k -> new ArrayDeque<>()).add(r));
+        List<SideBySideRow> unpaired = new ArrayList<>();
+        for (SideBySideRow row : canal) {
+            Deque<SideBySideRow> candidates = c.sluice.get(row.pairKey());
+            SideBySideRow match = candidates == null ? null : candidates.poll();
+            if (match == null) {
+                unpaired.add(row);
+            } else {
+                c.pairs++;
+                c.fields(row, match, false);
+            }
+        }
+        for (SideBySideRow row : unpaired) {
+            c.unpaired(row);
+        }
+        for (Deque<SideBySideRow> rest : c.sluice.values()) {
+            for (SideBySideRow row : rest) {
+                boolean copy = row.statement && row.ddl;
+                c.add(
+                        "only in Sluice",
+                        null,
+                        row.type + (row.statement ? " " + row.sql : ""),
+                        copy ? Deliberate.DDL_PLACEMENT : null,
+                        row);
+            }
+        }
+        return c;
+    }
+
+    List<Difference> differences() {
+        return differences;
+    }
+
+    private void unpaired(SideBySideRow canal) {
+        if (canal.statement && "QUERY".equals(canal.type) && !canal.ddl) {
+            add("only in Canal", canal.sql, null, Deliberate.STATEMENT_TEXTS, canal);
+            return;
+        }
+        if ("UPDATE".equals(canal.type) && !canal.keyText.equals(canal.oldKeyText)) {
+            String prefix = canal.database + "|" + canal.table + "|";
+            SideBySideRow delete = poll(prefix + "DELETE|" + canal.es + "|" + canal.oldKeyText);
+            SideBySideRow insert = poll(prefix + "INSERT|" + canal.es + "|" + canal.keyText);
+            if (delete != null && insert != null) {
+                pairs++;
+                add(
+                        "type",
+                        "UPDATE " + canal.oldKeyText + " -> " + canal.keyText,
+                        "DELETE + INSERT",
+                        Deliberate.PRIMARY_KEY_CHANGE,
+                        canal);
+                fields(canal, insert, true);
+                return;
+            }
+        }
+        add(
+                "only in Canal",
+                canal.type + (canal.statement ? " " + canal.sql : ""),
+                null,
+                null,
+                canal);
+    }
+
+    private SideBySideRow poll(String key) {
+        Deque<SideBySideRow> rows = sluice.get(key);
+        return rows == null ? null : rows.poll();
+    }
+
+    /** Every field of a pair; for a key change (Canal's UPDATE, Sluice's INSERT) the values. */
+    private void fields(SideBySideRow canal, SideBySideRow sluice, boolean keyChange) {
+        Set<String> names = new LinkedHashSet<>(canal.fields.keySet());
+        names.addAll(sluice.fields.keySet());
+        for (String field : names) {
+            String c = canal.fields.get(field);
+            String s = sluice.fields.get(field);
+            boolean cHas = canal.fields.containsKey(field);
+            boolean sHas = sluice.fields.containsKey(field);
+            if (cHas == sHas && Objects.equals(c, s)) {
+                continue;
+            }
+            Deliberate why = explain(field, c, s, cHas, sHas, canal, sluice, keyChange);
+            if (keyChange && why == null && !isValueField(field)) {
+                why = Deliberate.PRIMARY_KEY_CHANGE; // Types, flags and images of another event.
+            }
+            add(field, cHas ? c : "(absent)", sHas ? s : "(absent)", why, canal);
+        }
+    }
+
+    private static boolean isValueField(String field) {
+        return field.startsWith("data.")
+                || (field.startsWith("after.")
+                        && (field.endsWith(".value") || field.endsWith(".isNull")))
+                || field.startsWith("mysqlType.")
+                || field.startsWith("sqlType.")
+                || field.endsWith(".mysqlType")
+                || field.endsWith(".sqlType");
+    }
+
+    private static Deliberate explain(
+            String field,
+            String c,
+            String s,
+            boolean cHas,
+            boolean sHas,
+            SideBySideRow canal,
+            SideBySideRow sluice,
+            boolean keyChange) {
+        if (field.equals("id")) {
+            return Deliberate.MESSAGE_ID;
+        }
+        if (field.equals("key") && "false".equals(c) && "true".equals(s)) {
+            return Deliberate.MESSAGE_KEY;
+        }
+        if (field.equals("partition") && canal.statement && canal.ddl) {
+            return Deliberate.DDL_PLACEMENT;
+        }
+        if ((field.equals("database") || field.equals("header.schemaName"))
+                && "QUERY".equals(canal.type)
+                && "".equals(c)) {
+            return Deliberate.QUERY_DATABASE;
+        }
+        if (field.startsWith("old.")) {
+            String column = field.substring(4);
+            String data = canal.fields.get("data." + column);
+            if (cHas && !sHas && Objects.equals(c, data)) {
+                return Deliberate.FLAT_OLD;
+            }
+        }
+        if ((field.startsWith("sqlType.") || field.endsWith(".sqlType"))
+                && VALUE_DEPENDENT_SQL_TYPES.contains(c + "|" + s)) {
+            return Deliberate.SQL_TYPE;
+        }
+        String column = column(field);
+        if (column != null && cHas && sHas) {
+            return valueDifference(canal.mysqlTypes.getOrDefault(column, ""), c, s);
+        }
+        return null;
+    }
+
+    /** The column of a value field ({@code data.c}, {@code old.c}, {@code after.c.value}). */
+    private static String column(String field) {
+        if (field.startsWith("data.") || field.startsWith("old.")) {
+            return field.substring(field.indexOf('.') + 1);
+        }
+        if ((field.startsWith("after.") || field.startsWith("before."))
+                && field.endsWith(".value")) {
+            return field.substring(field.indexOf('.') + 1, field.length() - ".value".length());
+        }
+        return null;
+    }
+
+    static Deliberate valueDifference(String mysqlType, String canal, String sluice) {
+        if (canal == null || sluice == null) {
+            return null;
+        }
+        String type = mysqlType.toLowerCase();
+        if (type.startsWith("decimal") && numericallyEqual(canal, sluice)) {
+            return Deliberate.DECIMAL_SCALE;
+        }
+        if (canal.indexOf('\ufffd') >= 0 && latin1AsUtf8(sluice).equals(canal)) {
+            return Deliberate.LATIN1_TEXT;
+        }
+        if (type.startsWith("timestamp") && zoneShift(canal, sluice)) {
+            return Deliberate.TIMESTAMP_ZONE;
+        }
+        return null;
+    }
+
+    private void add(String field, String c, String s, Deliberate why, SideBySideRow row) {
+        String statement;
+        if (row.statement) {
+            statement = row.sql;
+        } else {
+            Set<String> texts = statements.get(row.table + "|" + row.es);
+            statement =
+                    texts == null
+                            ? "(a statement on " + row.table + " at es=" + row.es + ")"
+                            : String.join(" | ", texts);
+        }
+        differences.add(new Difference(field, c, s, why, row.describe(), statement));
+    }
+
+    private static boolean numericallyEqual(String a, String b) {
+        try {
+            return new BigDecimal(a).compareTo(new BigDecimal(b)) == 0;
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
+    /** What Canal makes of latin1 text: each non-ASCII byte undecodable as UTF-8. */
+    private static String latin1AsUtf8(String text) {
+        StringBuilder out = new StringBuilder(text.length());
+        text.chars().forEach(ch -> out.append(ch < 0x80 ? (char) ch : '\ufffd'));
+        return out.toString();
+    }
+
+    private static boolean zoneShift(String a, String b) {
+        try {
+            Duration shift =
+                    Duration.between(
+                            LocalDateTime.parse(a, DATETIME), LocalDateTime.parse(b, DATETIME));
+            return !shift.isZero()
+                    && shift.abs().compareTo(Duration.ofHours(26)) <= 0
+                    && shift.toSeconds() % (15 * 60) == 0;
+        } catch (DateTimeParseException e) {
+            return false;
+        }
+    }
+
+    private static String quoted(String value) {
+        return value == null ? "null" : "\"" + value + "\"";
+    }
+}
