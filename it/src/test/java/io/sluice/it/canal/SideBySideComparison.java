@@ -8,12 +8,14 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Pairs Canal's rows with Sluice's (by database, table, type, execute time and primary key, as
@@ -28,6 +30,8 @@ final class SideBySideComparison {
         LATIN1_TEXT("latin1 text"),
         DECIMAL_SCALE("DECIMAL scale"),
         SQL_TYPE("`sqlType`"),
+        SCHEMA_SOURCE("`mysqlType` of a table created or altered while capturing"),
+        BINARY_PADDING("BINARY(n) trailing zero bytes"),
         TIMESTAMP_ZONE("TIMESTAMP zone"),
         STATEMENT_TEXTS("statement texts (MySQL rows-query, MariaDB annotate-rows events)"),
         QUERY_DATABASE("`database` of such a `QUERY`"),
@@ -35,8 +39,14 @@ final class SideBySideComparison {
         MESSAGE_KEY("message key"),
         UNMATCHED_PARTITION("tables no `partitionHash` rule matches"),
         PRIMARY_KEY_CHANGE("primary-key change"),
+        ALTER_DATABASE("`ALTER DATABASE`"),
         DDL_PLACEMENT("DDL placement"),
-        MESSAGE_ID("message `id`");
+        MESSAGE_ID("message `id`"),
+        DROP_TABLE_TEXT("`DROP TABLE` text"),
+        QUOTED_DATABASE("`database` of `CREATE`/`DROP DATABASE` with a quoted name"),
+        EVENT_LENGTH_TABLE_ID("binary `eventLength`, `tableId`"),
+        ROWS_COUNT("binary `rowsCount`"),
+        ROW_OFFSET("binary `logfileOffset` of MariaDB rows");
 
         final String docRow;
 
@@ -90,7 +100,22 @@ final class SideBySideComparison {
     private static final Set<String> VALUE_DEPENDENT_SQL_TYPES =
             Set.of("3|-5", "-5|3", "-7|2004", "2004|-7", "12|1111", "1111|12");
 
+    /** A statement Canal does not write (its DDL parser gives it no type). */
+    private static final Pattern ALTER_DATABASE =
+            Pattern.compile("^\\s*ALTER\\s+(DATABASE|SCHEMA)\\b", Pattern.CASE_INSENSITIVE);
+
+    /** Canal's sqlType for an unsigned value beyond the signed range, and the declared type's. */
+    private static final Set<String> UNSIGNED_WIDENED = Set.of("5|-6", "4|5", "-5|4", "3|-5");
+
+    /** A display width, which Canal keeps only as the DDL's text has it. */
+    private static final Pattern WIDTH =
+            Pattern.compile("^(tinyint|smallint|mediumint|int|bigint|year)\\(\\d+\\)");
+
     private final List<Difference> differences = new ArrayList<>();
+
+    /** The pair keys of statements Canal and Sluice both wrote. */
+    private final Set<String> pairedStatements = new HashSet<>();
+
     private final Map<String, Deque<SideBySideRow>> sluice = new LinkedHashMap<>();
 
     /** Canal's statement texts by table and time, to name the statement of a row. */
@@ -120,6 +145,9 @@ final class SideBySideComparison {
                 unpaired.add(row);
             } else {
                 c.pairs++;
+                if (row.statement) {
+                    c.pairedStatements.add(row.pairKey());
+                }
                 c.fields(row, match, false);
             }
         }
@@ -128,12 +156,21 @@ final class SideBySideComparison {
         }
         for (Deque<SideBySideRow> rest : c.sluice.values()) {
             for (SideBySideRow row : rest) {
-                boolean copy = row.statement && row.ddl;
+                // A statement Sluice wrote to more partitions than Canal's one.
+                boolean copy =
+                        row.statement && row.ddl && c.pairedStatements.contains(row.pairKey());
+                boolean alterDatabase =
+                        row.statement
+                                && row.ddl
+                                && row.sql != null
+                                && ALTER_DATABASE.matcher(row.sql).find();
                 c.add(
                         "only in Sluice",
                         null,
                         row.type + (row.statement ? " " + row.sql : ""),
-                        copy ? Deliberate.DDL_PLACEMENT : null,
+                        copy
+                                ? Deliberate.DDL_PLACEMENT
+                                : alterDatabase ? Deliberate.ALTER_DATABASE : null,
                         row);
             }
         }
@@ -148,6 +185,18 @@ final class SideBySideComparison {
         if (canal.statement && "QUERY".equals(canal.type) && !canal.ddl) {
             add("only in Canal", canal.sql, null, Deliberate.STATEMENT_TEXTS, canal);
             return;
+        }
+        if (canal.statement && canal.ddl && canal.database.startsWith("`")) {
+            String bare = canal.database.substring(1, canal.database.length() - 1);
+            String key =
+                    bare + "|" + canal.table + "|" + canal.type + "|" + canal.es + "|statement";
+            SideBySideRow match = poll(key);
+            if (match != null) {
+                pairs++;
+                pairedStatements.add(key);
+                fields(canal, match, false);
+                return;
+            }
         }
         if ("UPDATE".equals(canal.type) && !canal.keyText.equals(canal.oldKeyText)) {
             String prefix = canal.database + "|" + canal.table + "|";
@@ -191,7 +240,7 @@ final class SideBySideComparison {
                 continue;
             }
             Deliberate why = explain(field, c, s, cHas, sHas, canal, sluice, keyChange);
-            if (keyChange && why == null && !isValueField(field)) {
+            if (keyChange && why == null && (!isValueField(field) || field.startsWith("before."))) {
                 why = Deliberate.PRIMARY_KEY_CHANGE; // Types, flags and images of another event.
             }
             add(field, cHas ? c : "(absent)", sHas ? s : "(absent)", why, canal);
@@ -231,6 +280,14 @@ final class SideBySideComparison {
                 && "".equals(c)) {
             return Deliberate.QUERY_DATABASE;
         }
+        if ((field.equals("database")
+                        || field.equals("header.schemaName")
+                        || field.equals("rowChange.ddlSchemaName"))
+                && canal.statement
+                && c != null
+                && ("`" + s + "`").equals(c)) {
+            return Deliberate.QUOTED_DATABASE;
+        }
         if (field.startsWith("old.")) {
             String column = field.substring(4);
             String data = canal.fields.get("data." + column);
@@ -242,11 +299,81 @@ final class SideBySideComparison {
                 && VALUE_DEPENDENT_SQL_TYPES.contains(c + "|" + s)) {
             return Deliberate.SQL_TYPE;
         }
+        String typed = typedColumn(field);
+        String mysqlType = typed == null ? "" : canal.mysqlTypes.getOrDefault(typed, "");
+        if ((field.startsWith("sqlType.") || field.endsWith(".sqlType"))
+                && mysqlType.toLowerCase().contains("unsigned")
+                && UNSIGNED_WIDENED.contains(c + "|" + s)) {
+            return Deliberate.SQL_TYPE;
+        }
+        if ((field.startsWith("sqlType.") || field.endsWith(".sqlType"))
+                && mysqlType.equals("JSON")
+                && "2004|2005".equals(c + "|" + s)) {
+            return Deliberate.SCHEMA_SOURCE;
+        }
+        if ((field.startsWith("mysqlType.") || field.endsWith(".mysqlType"))
+                && c != null
+                && s != null
+                && serverForm(c).equals(serverForm(s))) {
+            return Deliberate.SCHEMA_SOURCE;
+        }
+        if ((field.equals("sql") || field.equals("rowChange.sql"))
+                && "ERASE".equals(canal.type)
+                && c != null
+                && c.endsWith("/* generated by server */")
+                && ("DROP TABLE `" + canal.database + "`.`" + canal.table + "`").equals(s)) {
+            return Deliberate.DROP_TABLE_TEXT;
+        }
+        if (field.equals("header.eventLength") && "0".equals(s)
+                || field.equals("rowChange.tableId") && "0".equals(s)) {
+            return Deliberate.EVENT_LENGTH_TABLE_ID;
+        }
+        if (field.equals("header.props")
+                && !canal.statement
+                && c != null
+                && c.matches("\\[rowsCount=\\d+\\]")
+                && "[rowsCount=1]".equals(s)) {
+            return Deliberate.ROWS_COUNT;
+        }
+        if (field.equals("header.logfileOffset")
+                && !canal.statement
+                && c != null
+                && c.startsWith("-")
+                && s != null
+                && !s.startsWith("-")) {
+            return Deliberate.ROW_OFFSET;
+        }
         String column = column(field);
         if (column != null && cHas && sHas) {
             return valueDifference(canal.mysqlTypes.getOrDefault(column, ""), c, s);
         }
         return null;
+    }
+
+    /** The column of a value or type field, or null. */
+    private static String typedColumn(String field) {
+        if (field.startsWith("sqlType.") || field.startsWith("mysqlType.")) {
+            return field.substring(field.indexOf('.') + 1);
+        }
+        if ((field.startsWith("after.") || field.startsWith("before."))
+                && (field.endsWith(".sqlType") || field.endsWith(".mysqlType"))) {
+            return field.substring(field.indexOf('.') + 1, field.lastIndexOf('.'));
+        }
+        return column(field);
+    }
+
+    /**
+     * A type text without what only the source of Canal's schema changes: case, display widths, the
+     * aliases BOOLEAN and (MariaDB) JSON.
+     */
+    private static String serverForm(String type) {
+        String t = type.toLowerCase();
+        if (t.equals("boolean") || t.equals("bool")) {
+            t = "tinyint(1)";
+        } else if (t.equals("json")) {
+            t = "longtext";
+        }
+        return WIDTH.matcher(t).replaceFirst("$1");
     }
 
     /** The column of a value field ({@code data.c}, {@code old.c}, {@code after.c.value}). */
@@ -266,6 +393,12 @@ final class SideBySideComparison {
             return null;
         }
         String type = mysqlType.toLowerCase();
+        if (type.startsWith("binary(")
+                && sluice.length() > canal.length()
+                && sluice.startsWith(canal)
+                && sluice.substring(canal.length()).chars().allMatch(ch -> ch == 0)) {
+            return Deliberate.BINARY_PADDING;
+        }
         if (type.startsWith("decimal") && numericallyEqual(canal, sluice)) {
             return Deliberate.DECIMAL_SCALE;
         }

@@ -9,6 +9,8 @@ enum DeliberateDifference {
     LATIN1_TEXT("latin1 text"),
     DECIMAL_SCALE("DECIMAL scale"),
     SQL_TYPE("`sqlType`"),
+    SCHEMA_SOURCE("`mysqlType` of a table created or altered while capturing"),
+    BINARY_PADDING("BINARY(n) trailing zero bytes"),
     TIMESTAMP_ZONE("TIMESTAMP zone"),
     STATEMENT_TEXTS("statement texts (MySQL rows-query, MariaDB annotate-rows events)"),
     QUERY_DATABASE("`database` of such a `QUERY`"),
@@ -18,7 +20,12 @@ enum DeliberateDifference {
     PRIMARY_KEY_CHANGE("primary-key change"),
     ALTER_DATABASE("`ALTER DATABASE`"),
     DDL_PLACEMENT("DDL placement"),
-    MESSAGE_ID("message `id`");
+    MESSAGE_ID("message `id`"),
+    DROP_TABLE_TEXT("`DROP TABLE` text"),
+    QUOTED_DATABASE("`database` of `CREATE`/`DROP DATABASE` with a quoted name"),
+    EVENT_LENGTH_TABLE_ID("binary `eventLength`, `tableId`"),
+    ROWS_COUNT("binary `rowsCount`"),
+    ROW_OFFSET("binary `logfileOffset` of MariaDB rows");
 
     /** The row's first cell in the documentation table. */
     final String docRow;

@@ -20,6 +20,9 @@ final class RowComparison {
     private static final Set<String> VALUE_DEPENDENT_SQL_TYPES =
             Set.of("3|-5", "-5|3", "-7|2004", "2004|-7", "12|1111", "1111|12");
 
+    /** Canal's sqlType for an unsigned value beyond the signed range, and the declared type's. */
+    private static final Set<String> UNSIGNED_WIDENED = Set.of("5|-6", "4|5", "-5|4", "3|-5");
+
     private RowComparison() {}
 
     static void compare(FlatRow canal, FlatRow sluice, DiffReport report) {
@@ -164,9 +167,15 @@ final class RowComparison {
             String cv = c.get(column);
             String sv = s.get(column);
             if (!Objects.equals(cv, sv)) {
+                boolean unsigned =
+                        canal.typeMap("mysqlType")
+                                .getOrDefault(column, "")
+                                .toLowerCase()
+                                .contains("unsigned");
                 boolean valueDependent =
                         prefix.equals("sqlType.")
-                                && VALUE_DEPENDENT_SQL_TYPES.contains(cv + "|" + sv);
+                                && (VALUE_DEPENDENT_SQL_TYPES.contains(cv + "|" + sv)
+                                        || unsigned && UNSIGNED_WIDENED.contains(cv + "|" + sv));
                 report.add(
                         prefix + column,
                         valueDependent ? DeliberateDifference.SQL_TYPE : null,

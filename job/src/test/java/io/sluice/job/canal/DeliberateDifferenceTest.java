@@ -1,5 +1,7 @@
 package io.sluice.job.canal;
 
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
+
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -56,5 +58,36 @@ class DeliberateDifferenceTest {
                         RowComparison.valueDifference(
                                 "datetime", "2024-03-01 20:00:00", "2024-03-01 12:00:00"))
                 .isNull();
+    }
+
+    @Test
+    void unsignedWideningIsTheDocumentedSqlType() throws IOException {
+        // Canal moves an unsigned value beyond the signed range one size up; Sluice keeps the type.
+        assertThat(sqlTypeDifference("tinyint(3) unsigned", 5, -6)).isZero();
+        assertThat(sqlTypeDifference("smallint(5) unsigned", 4, 5)).isZero();
+        assertThat(sqlTypeDifference("int(10) unsigned", -5, 4)).isZero();
+        assertThat(sqlTypeDifference("bigint(20) unsigned", 3, -5)).isZero();
+        // The same codes on a signed column are a real difference.
+        assertThat(sqlTypeDifference("int(11)", -5, 4)).isEqualTo(1);
+    }
+
+    /** The undocumented differences of one row whose column c has these sqlTypes. */
+    private static long sqlTypeDifference(String mysqlType, int canal, int sluice)
+            throws IOException {
+        DiffReport report = new DiffReport();
+        RowComparison.compareValues(row(mysqlType, canal), row(mysqlType, sluice), report);
+        return report.undocumented();
+    }
+
+    private static FlatRow row(String mysqlType, int sqlType) throws IOException {
+        String json =
+                "{\"database\":\"d\",\"table\":\"t\",\"type\":\"INSERT\",\"isDdl\":false,"
+                        + "\"data\":[{\"c\":\"4294967295\"}],\"old\":null,"
+                        + "\"sqlType\":{\"c\":"
+                        + sqlType
+                        + "},\"mysqlType\":{\"c\":\""
+                        + mysqlType
+                        + "\"}}";
+        return FlatRow.of("topic", 0, 0, false, new ObjectMapper().readTree(json)).get(0);
     }
 }
