@@ -8,14 +8,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Moves the server's binlog every few milliseconds: one-row updates, each its own transaction, in a
- * database of its own that no job captures. Flink CDC backfills a snapshot chunk whenever the
+ * Moves the server's binlog about every millisecond: one-row updates, each its own transaction, in
+ * a database of its own that no job captures. Flink CDC backfills a snapshot chunk whenever the
  * binlog moved between the chunk's low and high watermark, whatever the write; reading a chunk of
  * 50 rows takes a few milliseconds, so without such a stream most chunks would need no backfill.
  */
 final class BinlogNoise {
 
-    private static final long PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+    private static final long PAUSE_NANOS = TimeUnit.MICROSECONDS.toNanos(500);
 
     private final MariaDbServer mariaDb;
     private final String database;
