@@ -96,17 +96,20 @@ class FilterITCase {
                 rows.addAll(CanalMessages.decode(format, value));
             }
 
-            assertThat(rows)
-                    .extracting(r -> r.type + " " + r.table + " " + r.data.get("id"))
+            List<String> seen = new ArrayList<>();
+            for (Row row : rows) {
+                seen.add(row.type + " " + row.table + " " + row.data.get("id"));
+            }
+            // The snapshot reads the two tables in no fixed order; the binlog comes after.
+            assertThat(seen.subList(0, 2))
+                    .containsExactlyInAnyOrder("INSERT users 1", "INSERT orders 1");
+            assertThat(seen.subList(2, seen.size()))
                     .as("the update of secret alone is dropped")
-                    .containsExactly(
-                            "INSERT users 1",
-                            "INSERT orders 1",
-                            "UPDATE users 1",
-                            "INSERT orders 2");
-            Row user = rows.get(0);
+                    .containsExactly("UPDATE users 1", "INSERT orders 2");
+            // Flat data is a map to Canal's FlatMessage: its order is not part of the format.
+            Row user = rows.get(seen.indexOf("INSERT users 1"));
             assertThat(user.data)
-                    .containsExactly(
+                    .containsOnly(
                             Map.entry("id", "1"),
                             Map.entry("email", sha256("a@b.c")),
                             Map.entry("phone", "555"),
@@ -121,9 +124,8 @@ class FilterITCase {
                     .containsEntry("email", sha256("x@y.z"))
                     .doesNotContainKey("secret");
             assertThat(update.old).containsExactly(Map.entry("email", sha256("a@b.c")));
-            Row order = rows.get(1);
-            assertThat(order.data)
-                    .containsExactly(Map.entry("id", "1"), Map.entry("status", "paid"));
+            Row order = rows.get(seen.indexOf("INSERT orders 1"));
+            assertThat(order.data).containsOnly(Map.entry("id", "1"), Map.entry("status", "paid"));
             assertThat(order.mysqlType).containsOnlyKeys("id", "status");
             assertThat(order.sqlType).containsOnlyKeys("id", "status");
         } finally {
