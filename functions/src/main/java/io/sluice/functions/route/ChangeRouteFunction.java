@@ -101,7 +101,11 @@ public final class ChangeRouteFunction extends RichFlatMapFunction<RoutedChange,
         FanOut.checkParallelism(getRuntimeContext(), parallelism, "route");
         keys = new MessageKeyEncoder();
         counts = countsFactory.create();
-        filter = filters == null ? null : new ChangeFilter(filters);
+        // Nothing configured: no per-change check at all.
+        filter =
+                filters == null || !(filters.dropsChanges() || filters.shapesColumns())
+                        ? null
+                        : new ChangeFilter(filters);
         // A path id counts among the copies Normalize made: chained, it made one, whichever
         // subtask reads the binlog.
         origin = fannedIn ? getRuntimeContext().getTaskInfo().getIndexOfThisSubtask() : 0;
