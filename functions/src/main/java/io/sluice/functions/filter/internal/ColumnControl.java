@@ -7,6 +7,7 @@ import io.sluice.serializers.event.ChangeEvent;
 import io.sluice.serializers.event.RowImage;
 import io.sluice.serializers.event.TableSchema;
 
+import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 
@@ -19,7 +20,7 @@ import java.security.NoSuchAlgorithmException;
 public final class ColumnControl {
 
     private static final int MAX_CACHED = 4096;
-    private static final byte[] HEX = "0123456789abcdef".getBytes();
+    private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
 
     private final FilterSettings settings;
     private final IdentityCache<TableSchema, ColumnPlan> plans;

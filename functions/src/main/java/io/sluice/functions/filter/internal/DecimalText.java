@@ -15,6 +15,9 @@ final class DecimalText implements Serializable {
 
     private static final long serialVersionUID = 1L;
 
+    /** What {@link #compareTo} returns for text that is no number: no comparison holds. */
+    static final int NOT_COMPARABLE = Integer.MIN_VALUE;
+
     private final int sign;
     private final byte[] integer;
     private final byte[] fraction;
@@ -44,12 +47,20 @@ final class DecimalText implements Serializable {
         return new DecimalText(sign, integer, fraction, Double.parseDouble(text.trim()));
     }
 
-    /** The value in {@code utf8[off, off+len)} compared with this literal (negative: smaller). */
+    /**
+     * The value in {@code utf8[off, off+len)} compared with this literal (negative: smaller), or
+     * {@link #NOT_COMPARABLE}.
+     */
     int compareTo(byte[] utf8, int off, int len) {
         long shape = scan(utf8, off, off + len);
         if (shape < 0) {
-            double d = Double.parseDouble(new String(utf8, off, len, StandardCharsets.US_ASCII));
-            return Double.compare(d, value);
+            try {
+                double d =
+                        Double.parseDouble(new String(utf8, off, len, StandardCharsets.US_ASCII));
+                return Double.compare(d, value);
+            } catch (NumberFormatException e) {
+                return NOT_COMPARABLE;
+            }
         }
         int s = sign(shape);
         if (s != sign) {

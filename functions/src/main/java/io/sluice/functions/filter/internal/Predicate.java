@@ -172,10 +172,13 @@ final class Predicate {
         public Test compile(TableSchema schema, String option, String pattern) {
             int c = indexIn(schema, option, pattern);
             if (number != null && isNumeric(schema.sqlType(c))) {
-                return row ->
-                        !row.isNull(c)
-                                && op.holds(
-                                        number.compareTo(row.utf8(), row.start(c), row.length(c)));
+                return row -> {
+                    if (row.isNull(c)) {
+                        return false;
+                    }
+                    int cmp = number.compareTo(row.utf8(), row.start(c), row.length(c));
+                    return cmp != DecimalText.NOT_COMPARABLE && op.holds(cmp);
+                };
             }
             return row -> {
                 if (row.isNull(c)) {
