@@ -18,6 +18,7 @@ import io.sluice.functions.encode.ChangeEventEncodeFunction;
 import io.sluice.functions.encode.EncodeOptions;
 import io.sluice.functions.encode.MessageFormat;
 import io.sluice.functions.encode.internal.LargeMessageSettings;
+import io.sluice.functions.filter.internal.FilterSettings;
 import io.sluice.functions.normalize.ChangeNormalizer;
 import io.sluice.functions.route.ChangePartitioner;
 import io.sluice.functions.route.ChangeRouteFunction;
@@ -170,7 +171,8 @@ public final class SluiceJob {
                                 partitionCounts,
                                 parallelism.route,
                                 !routeChained,
-                                parallelism.encodeFannedIn() ? parallelism.encode : 0))
+                                parallelism.encodeFannedIn() ? parallelism.encode : 0,
+                                FilterSettings.from(config)))
                 .returns(new RoutedChangeTypeInfo())
                 .uid(ROUTE_UID)
                 .name("Route")
@@ -189,7 +191,8 @@ public final class SluiceJob {
                                 format,
                                 parallelism.encode,
                                 parallelism.encodeFannedIn(),
-                                LargeMessageSettings.from(config, format, messageLimits)))
+                                LargeMessageSettings.from(config, format, messageLimits),
+                                FilterSettings.from(config)))
                 .returns(new SinkMessageTypeInfo())
                 .uid(ENCODE_UID)
                 .name("Encode " + format)

@@ -5,6 +5,7 @@ import org.apache.flink.runtime.execution.SuppressRestartsException;
 
 import io.sluice.functions.encode.EncodeOptions;
 import io.sluice.functions.encode.internal.LargeMessageSettings;
+import io.sluice.functions.filter.internal.FilterSettings;
 import io.sluice.functions.sink.KafkaSinkFactory;
 import io.sluice.functions.sink.SinkFactory;
 import io.sluice.functions.sink.SinkOptions;
@@ -41,6 +42,8 @@ public final class SluiceValidate {
             // The large-message options the job checks as it is built.
             LargeMessageSettings.from(
                     config, config.get(EncodeOptions.FORMAT), SinkFactory.messageLimits(config));
+            // The filter options, parsed as the job parses them.
+            FilterSettings.from(config);
         } catch (IllegalArgumentException e) {
             return e.getMessage();
         }

@@ -7,6 +7,8 @@ import org.apache.flink.metrics.MetricGroup;
 
 import io.sluice.functions.encode.internal.LargeMessageGuard;
 import io.sluice.functions.encode.internal.LargeMessageSettings;
+import io.sluice.functions.filter.internal.ColumnControl;
+import io.sluice.functions.filter.internal.FilterSettings;
 import io.sluice.functions.route.FanOut;
 import io.sluice.functions.route.RoutedChange;
 import io.sluice.functions.sink.SinkMessage;
@@ -28,6 +30,9 @@ import java.util.List;
  * <p>A message above its sink's limit is handled by the large-message policy ({@link
  * LargeMessageGuard}) before it leaves.
  *
+ * <p>A row of a table whose columns the filter options cut or mask is encoded as {@link
+ * ColumnControl} shapes it, so both formats carry the same columns.
+ *
  * <p>Metrics in group {@code sluice}: see {@link EncodeMetrics} and {@link LargeMessageGuard}.
  */
 @Internal
@@ -39,6 +44,7 @@ public final class ChangeEventEncodeFunction extends RichMapFunction<RoutedChang
     private final int parallelism;
     private final boolean fannedIn;
     private final LargeMessageSettings largeMessages;
+    private final FilterSettings filters;
 
     private transient ChangeEncoder encoder;
     private transient List<ChangeEvent> one;
@@ -46,6 +52,7 @@ public final class ChangeEventEncodeFunction extends RichMapFunction<RoutedChang
     private transient int subtask;
     private transient EncodeMetrics metrics;
     private transient LargeMessageGuard guard;
+    private transient ColumnControl columns;
 
     /**
      * @param parallelism this operator's parallelism
@@ -65,6 +72,19 @@ public final class ChangeEventEncodeFunction extends RichMapFunction<RoutedChang
             int parallelism,
             boolean fannedIn,
             LargeMessageSettings largeMessages) {
+        this(format, parallelism, fannedIn, largeMessages, null);
+    }
+
+    /**
+     * @param filters which columns each table's messages carry, masked how; null for all
+     */
+    public ChangeEventEncodeFunction(
+            MessageFormat format,
+            int parallelism,
+            boolean fannedIn,
+            LargeMessageSettings largeMessages,
+            FilterSettings filters) {
+        this.filters = filters == null || !filters.shapesColumns() ? null : filters;
         this.format = format;
         this.parallelism = parallelism;
         this.fannedIn = fannedIn;
@@ -85,6 +105,7 @@ public final class ChangeEventEncodeFunction extends RichMapFunction<RoutedChang
                 largeMessages == null
                         ? null
                         : new LargeMessageGuard(largeMessages, encoder, sluice);
+        columns = filters == null ? null : new ColumnControl(filters);
     }
 
     @Override
@@ -96,7 +117,7 @@ public final class ChangeEventEncodeFunction extends RichMapFunction<RoutedChang
 
     @Override
     public SinkMessage map(RoutedChange routed) {
-        ChangeEvent change = routed.change();
+        ChangeEvent change = columns == null ? routed.change() : columns.apply(routed.change());
         one.set(0, change);
         long id = nextId++;
         byte[] value = encoder.encode(one, id, System.currentTimeMillis());

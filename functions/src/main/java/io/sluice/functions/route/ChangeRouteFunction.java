@@ -5,6 +5,8 @@ import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichFlatMapFunction;
 import org.apache.flink.util.Collector;
 
+import io.sluice.functions.filter.internal.ChangeFilter;
+import io.sluice.functions.filter.internal.FilterSettings;
 import io.sluice.serializers.event.ChangeEvent;
 import io.sluice.serializers.key.MessageKeyEncoder;
 
@@ -20,6 +22,9 @@ import io.sluice.serializers.key.MessageKeyEncoder;
  * not copied to the other partitions the statement's rows may reach: one copy per statement, as
  * Canal writes, and a QUERY per partition would multiply every DML statement by the partition
  * count.
+ *
+ * <p>Changes the filter options drop ({@link ChangeFilter}) are dropped here, before they take a
+ * path: every copy of a dropped statement goes, and nothing later waits for a dropped change.
  */
 @Internal
 public final class ChangeRouteFunction extends RichFlatMapFunction<RoutedChange, RoutedChange> {
@@ -33,8 +38,10 @@ public final class ChangeRouteFunction extends RichFlatMapFunction<RoutedChange,
     private final int parallelism;
     private final boolean fannedIn;
     private final int encodeFanOut;
+    private final FilterSettings filters;
 
     private transient MessageKeyEncoder keys;
+    private transient ChangeFilter filter;
     private transient PartitionCounts counts;
     private transient int origin;
 
@@ -56,6 +63,30 @@ public final class ChangeRouteFunction extends RichFlatMapFunction<RoutedChange,
             int parallelism,
             boolean fannedIn,
             int encodeFanOut) {
+        this(
+                router,
+                partitions,
+                ddlPartitions,
+                countsFactory,
+                parallelism,
+                fannedIn,
+                encodeFanOut,
+                null);
+    }
+
+    /**
+     * @param filters which changes are dropped; null for none
+     */
+    public ChangeRouteFunction(
+            TopicRouter router,
+            PartitionRules partitions,
+            DdlPartitions ddlPartitions,
+            PartitionCounts.Factory countsFactory,
+            int parallelism,
+            boolean fannedIn,
+            int encodeFanOut,
+            FilterSettings filters) {
+        this.filters = filters;
         this.router = router;
         this.partitions = partitions;
         this.ddlPartitions = ddlPartitions;
@@ -70,6 +101,11 @@ public final class ChangeRouteFunction extends RichFlatMapFunction<RoutedChange,
         FanOut.checkParallelism(getRuntimeContext(), parallelism, "route");
         keys = new MessageKeyEncoder();
         counts = countsFactory.create();
+        // Nothing configured: no per-change check at all.
+        filter =
+                filters == null || !(filters.dropsChanges() || filters.shapesColumns())
+                        ? null
+                        : new ChangeFilter(filters);
         // A path id counts among the copies Normalize made: chained, it made one, whichever
         // subtask reads the binlog.
         origin = fannedIn ? getRuntimeContext().getTaskInfo().getIndexOfThisSubtask() : 0;
@@ -85,13 +121,16 @@ public final class ChangeRouteFunction extends RichFlatMapFunction<RoutedChange,
     @Override
     public void flatMap(RoutedChange in, Collector<RoutedChange> out) {
         ChangeEvent change = in.change();
+        if (filter != null && !filter.keeps(change)) {
+            return;
+        }
         String topic = router.topicOf(change.schema());
         int count = counts.countOf(topic);
         if (change.isRow()) {
             int partition =
                     PartitionRules.partition(
                             partitions.hasherFor(change.schema()).hash(change.data()), count);
-            if (!change.query().isEmpty()) {
+            if (!change.query().isEmpty() && (filter == null || filter.keepsQueryOf(change))) {
                 out.collect(
                         new RoutedChange(
                                 ChangeEvent.queryOf(change),

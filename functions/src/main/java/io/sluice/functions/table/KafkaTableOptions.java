@@ -9,6 +9,7 @@ import org.apache.flink.table.factories.FactoryUtil;
 
 import io.sluice.functions.encode.EncodeOptions;
 import io.sluice.functions.encode.MessageFormat;
+import io.sluice.functions.filter.FilterOptions;
 import io.sluice.functions.route.DdlPartitions;
 import io.sluice.functions.route.PartitionOptions;
 import io.sluice.functions.route.PartitionRules.Unmatched;
@@ -135,6 +136,36 @@ public final class KafkaTableOptions {
                     .stringType()
                     .noDefaultValue()
                     .withDescription(LargeMessageOptions.DEAD_LETTER_TOPIC.description());
+
+    public static final ConfigOption<String> COLUMNS_INCLUDE =
+            ConfigOptions.key("columns.include")
+                    .stringType()
+                    .defaultValue("")
+                    .withDescription(FilterOptions.COLUMNS_INCLUDE.description());
+
+    public static final ConfigOption<String> COLUMNS_EXCLUDE =
+            ConfigOptions.key("columns.exclude")
+                    .stringType()
+                    .defaultValue("")
+                    .withDescription(FilterOptions.COLUMNS_EXCLUDE.description());
+
+    public static final ConfigOption<String> COLUMNS_MASK =
+            ConfigOptions.key("columns.mask")
+                    .stringType()
+                    .defaultValue("")
+                    .withDescription(FilterOptions.COLUMNS_MASK.description());
+
+    public static final ConfigOption<String> MASK_SALT =
+            ConfigOptions.key("mask-salt")
+                    .stringType()
+                    .defaultValue("")
+                    .withDescription(FilterOptions.MASK_SALT.description());
+
+    public static final ConfigOption<Boolean> DROP_EMPTY_UPDATES =
+            ConfigOptions.key("drop-empty-updates")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(FilterOptions.DROP_EMPTY_UPDATES.description());
 
     /** Flink's own {@code sink.parallelism}: the encoders' and the Kafka writers' parallelism. */
     public static final ConfigOption<Integer> SINK_PARALLELISM = FactoryUtil.SINK_PARALLELISM;

@@ -11,6 +11,7 @@ import org.apache.flink.table.factories.DynamicTableSinkFactory;
 import org.apache.flink.table.factories.FactoryUtil;
 
 import io.sluice.functions.encode.EncodeOptions;
+import io.sluice.functions.filter.FilterOptions;
 import io.sluice.functions.route.PartitionOptions;
 import io.sluice.functions.route.RouteOptions;
 import io.sluice.functions.sink.LargeMessageOptions;
@@ -44,6 +45,11 @@ final class MessageSinkTables {
                     KafkaTableOptions.LARGE_MESSAGE_MAX_BYTES,
                     KafkaTableOptions.LARGE_MESSAGE_CLAIM_CHECK_PATH,
                     KafkaTableOptions.LARGE_MESSAGE_DEAD_LETTER_TOPIC,
+                    KafkaTableOptions.COLUMNS_INCLUDE,
+                    KafkaTableOptions.COLUMNS_EXCLUDE,
+                    KafkaTableOptions.COLUMNS_MASK,
+                    KafkaTableOptions.MASK_SALT,
+                    KafkaTableOptions.DROP_EMPTY_UPDATES,
                     KafkaTableOptions.SINK_PARALLELISM);
 
     private MessageSinkTables() {}
@@ -66,7 +72,12 @@ final class MessageSinkTables {
                         LargeMessageOptions.CLAIM_CHECK_PATH)
                 .map(
                         KafkaTableOptions.LARGE_MESSAGE_DEAD_LETTER_TOPIC,
-                        LargeMessageOptions.DEAD_LETTER_TOPIC);
+                        LargeMessageOptions.DEAD_LETTER_TOPIC)
+                .map(KafkaTableOptions.COLUMNS_INCLUDE, FilterOptions.COLUMNS_INCLUDE)
+                .map(KafkaTableOptions.COLUMNS_EXCLUDE, FilterOptions.COLUMNS_EXCLUDE)
+                .map(KafkaTableOptions.COLUMNS_MASK, FilterOptions.COLUMNS_MASK)
+                .map(KafkaTableOptions.MASK_SALT, FilterOptions.MASK_SALT)
+                .map(KafkaTableOptions.DROP_EMPTY_UPDATES, FilterOptions.DROP_EMPTY_UPDATES);
     }
 
     /** {@code own} options plus {@link #ENCODE_AND_ROUTE}. */

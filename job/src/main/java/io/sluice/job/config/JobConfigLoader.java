@@ -5,6 +5,7 @@ import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 
 import io.sluice.functions.encode.EncodeOptions;
+import io.sluice.functions.filter.FilterOptions;
 import io.sluice.functions.route.PartitionOptions;
 import io.sluice.functions.route.RouteOptions;
 import io.sluice.functions.sink.KafkaSinkOptions;
@@ -62,6 +63,7 @@ public final class JobConfigLoader {
         register(RouteOptions.class);
         register(PartitionOptions.class);
         register(EncodeOptions.class);
+        register(FilterOptions.class);
     }
 
     private JobConfigLoader() {}

@@ -19,6 +19,7 @@ import org.apache.flink.table.types.DataType;
 import io.sluice.functions.encode.EncodeOptions;
 import io.sluice.functions.encode.MessageFormat;
 import io.sluice.functions.encode.internal.LargeMessageSettings;
+import io.sluice.functions.filter.internal.FilterSettings;
 import io.sluice.functions.route.PartitionCounts;
 import io.sluice.functions.route.PartitionOptions;
 import io.sluice.functions.route.PartitionOwnerPartitioner;
@@ -94,6 +95,7 @@ public final class MessageTableSink implements DynamicTableSink, SupportsWriting
         Sink<SinkMessage> sink;
         PartitionCounts.Factory counts;
         LargeMessageSettings largeMessages;
+        FilterSettings filters;
         MessageFormat format = config.get(EncodeOptions.FORMAT);
         try {
             // Built and checked while the statement is planned, without reaching a broker.
@@ -101,6 +103,7 @@ public final class MessageTableSink implements DynamicTableSink, SupportsWriting
             counts = SinkFactory.partitionCounts(config);
             largeMessages =
                     LargeMessageSettings.from(config, format, SinkFactory.messageLimits(config));
+            filters = FilterSettings.from(config);
         } catch (IllegalArgumentException e) {
             throw options.failure(table, connector, e);
         }
@@ -112,6 +115,7 @@ public final class MessageTableSink implements DynamicTableSink, SupportsWriting
                         config.get(PartitionOptions.DDL_PARTITIONS),
                         counts,
                         largeMessages,
+                        filters,
                         fieldOf(TOPIC),
                         fieldOf(KEY));
         String name = table.asSummaryString();

@@ -12,6 +12,9 @@ import org.apache.flink.util.Collector;
 import io.sluice.functions.encode.MessageFormat;
 import io.sluice.functions.encode.internal.LargeMessageGuard;
 import io.sluice.functions.encode.internal.LargeMessageSettings;
+import io.sluice.functions.filter.internal.ChangeFilter;
+import io.sluice.functions.filter.internal.ColumnControl;
+import io.sluice.functions.filter.internal.FilterSettings;
 import io.sluice.functions.route.DdlPartitions;
 import io.sluice.functions.route.PartitionCounts;
 import io.sluice.functions.route.PartitionRules;
@@ -35,7 +38,9 @@ import java.util.Map;
  * each. Each message is ranked by the statements its path had passed (the input's watermark), so
  * that each partition's owner ({@link StatementOrderOperator}) places the statement after every
  * earlier row and before every later one, whichever path brought them. A message above its sink's
- * limit is handled by the large-message policy ({@link LargeMessageGuard}).
+ * limit is handled by the large-message policy ({@link LargeMessageGuard}). The sink table's column
+ * options cut and mask the message's columns ({@link ColumnControl}) and {@code drop-empty-updates}
+ * drops an UPDATE of cut columns alone.
  */
 @Internal
 final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessage> {
@@ -48,6 +53,7 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
     private final PartitionRules partitions;
     private final DdlPartitions ddlPartitions;
     private final LargeMessageSettings largeMessages;
+    private final FilterSettings filters;
     private final PartitionCounts.Factory countsFactory;
     private final int topicField;
     private final int keyField;
@@ -62,6 +68,8 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
     private transient Map<StringData, String> topics;
     private transient int origin;
     private transient LargeMessageGuard guard;
+    private transient ColumnControl columns;
+    private transient ChangeFilter filter;
 
     /**
      * @param topicField the row position of the {@code topic} metadata, or -1
@@ -74,8 +82,10 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
             DdlPartitions ddlPartitions,
             PartitionCounts.Factory countsFactory,
             LargeMessageSettings largeMessages,
+            FilterSettings filters,
             int topicField,
             int keyField) {
+        this.filters = filters;
         this.format = format;
         this.router = router;
         this.partitions = partitions;
@@ -100,6 +110,8 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
         counts = countsFactory.create();
         topics = new HashMap<>();
         origin = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
+        columns = filters.shapesColumns() ? new ColumnControl(filters) : null;
+        filter = filters.dropsChanges() ? new ChangeFilter(filters) : null;
     }
 
     @Override
@@ -115,7 +127,12 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
     @Override
     public void processElement(RowData row, Context context, Collector<SinkMessage> out) {
         ChangeEvent change = row.<ChangeEvent>getRawValue(0).toObject(serializer);
-        one.set(0, change);
+        if (filter != null && !filter.keeps(change)) {
+            return;
+        }
+        // Partition and key come from the whole change; the message carries the shaped one.
+        ChangeEvent shaped = columns == null ? change : columns.apply(change);
+        one.set(0, shaped);
         long id = nextId++;
         byte[] value = encoder.encode(one, id, System.currentTimeMillis());
         String topic = topicOf(row, change);
@@ -132,7 +149,7 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
                             partitions.hasherFor(change.schema()).hash(change.data()),
                             counts.countOf(topic));
             emit(
-                    change,
+                    shaped,
                     message(
                             topic,
                             partition,
@@ -149,7 +166,7 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
                 partition < to;
                 partition++) {
             // One encoding shared by every copy: messages are immutable.
-            emit(change, message(topic, partition, key, value, change, rank), id, out);
+            emit(shaped, message(topic, partition, key, value, change, rank), id, out);
         }
     }
 

@@ -10,6 +10,7 @@ import org.apache.flink.table.data.RowData;
 
 import io.sluice.functions.encode.MessageFormat;
 import io.sluice.functions.encode.internal.LargeMessageSettings;
+import io.sluice.functions.filter.internal.FilterSettings;
 import io.sluice.functions.route.DdlPartitions;
 import io.sluice.functions.route.PartitionCounts;
 import io.sluice.functions.route.PartitionOptions;
@@ -81,6 +82,7 @@ class RowMessageEncodeFunctionTest {
                         ddl,
                         new Fixed(),
                         LargeMessageSettings.from(config, MessageFormat.CANAL_FLAT, Unlimited::new),
+                        FilterSettings.from(config),
                         -1,
                         -1);
         try (OneInputStreamOperatorTestHarness<RowData, SinkMessage> harness =
