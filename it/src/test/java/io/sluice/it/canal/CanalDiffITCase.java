@@ -218,7 +218,10 @@ class CanalDiffITCase {
                 }
             } else if ("DELETE".equals(flat.getType()) && "fig".equals(rowName)) {
                 deletes.put(flat.getEs(), flat); // The first half of the key change.
-            } else if ("INSERT".equals(flat.getType()) && deletes.containsKey(flat.getEs())) {
+            } else if ("INSERT".equals(flat.getType())
+                    && "fig".equals(rowName)
+                    && deletes.containsKey(flat.getEs())) {
+                // The second half: the same row (other statements may share its second).
                 FlatMessage update = deletes.remove(flat.getEs());
                 update.setType("UPDATE");
                 update.setData(flat.getData());

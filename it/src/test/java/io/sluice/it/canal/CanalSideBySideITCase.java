@@ -13,6 +13,7 @@ import io.sluice.it.server.KafkaExtension;
 import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
 import io.sluice.it.server.SqlScript;
+import io.sluice.job.canal.DeliberateDifference;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -179,21 +180,21 @@ class CanalSideBySideITCase {
         assertThat(documented)
                 .as("the rows of '%s' in docs/canal-compatibility.md", DOC_TABLE)
                 .containsExactlyInAnyOrderElementsOf(
-                        Arrays.stream(SideBySideComparison.Deliberate.values())
-                                .map(d -> d.docRow)
+                        Arrays.stream(DeliberateDifference.values())
+                                .map(d -> d.docRow())
                                 .collect(Collectors.toList()));
         SideBySideComparison comparison = SideBySideComparison.compare(canal, sluice);
         assertThat(comparison.pairs).as("%s pairs", format).isGreaterThan(20);
         List<String> failures = new ArrayList<>();
         Map<String, Integer> explained = new LinkedHashMap<>();
         for (SideBySideComparison.Difference d : comparison.differences()) {
-            if (d.why != null && documented.contains(d.why.docRow)) {
-                explained.merge(d.why.docRow, 1, Integer::sum);
+            if (d.why != null && documented.contains(d.why.docRow())) {
+                explained.merge(d.why.docRow(), 1, Integer::sum);
             } else if (d.why != null) {
                 failures.add(
                         d
                                 + " (explained by '"
-                                + d.why.docRow
+                                + d.why.docRow()
                                 + "', which docs/canal-compatibility.md does not list)");
             } else {
                 failures.add(d.toString());

@@ -1,10 +1,8 @@
 package io.sluice.it.canal;
 
-import java.math.BigDecimal;
-import java.time.Duration;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
+import io.sluice.job.canal.DeliberateDifference;
+import io.sluice.job.canal.ValueDifferences;
+
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -20,47 +18,17 @@ import java.util.regex.Pattern;
 /**
  * Pairs Canal's rows with Sluice's (by database, table, type, execute time and primary key, as
  * canal-diff does; statements by database, table, type and time) and compares every field. Each
- * difference is explained by one row of the deliberate-differences table ({@link Deliberate}) or by
- * none.
+ * difference is explained by one row of the deliberate-differences table ({@link
+ * DeliberateDifference}, which canal-diff uses too) or by none.
  */
 final class SideBySideComparison {
-
-    /** The rows of "Where Sluice differs from Canal, on purpose", one to one. */
-    enum Deliberate {
-        LATIN1_TEXT("latin1 text"),
-        DECIMAL_SCALE("DECIMAL scale"),
-        SQL_TYPE("`sqlType`"),
-        SCHEMA_SOURCE("`mysqlType` of a table created or altered while capturing"),
-        BINARY_PADDING("BINARY(n) trailing zero bytes"),
-        TIMESTAMP_ZONE("TIMESTAMP zone"),
-        STATEMENT_TEXTS("statement texts (MySQL rows-query, MariaDB annotate-rows events)"),
-        QUERY_DATABASE("`database` of such a `QUERY`"),
-        FLAT_OLD("flat `old` in multi-row messages"),
-        MESSAGE_KEY("message key"),
-        UNMATCHED_PARTITION("tables no `partitionHash` rule matches"),
-        PRIMARY_KEY_CHANGE("primary-key change"),
-        ALTER_DATABASE("`ALTER DATABASE`"),
-        DDL_PLACEMENT("DDL placement"),
-        MESSAGE_ID("message `id`"),
-        DROP_TABLE_TEXT("`DROP TABLE` text"),
-        QUOTED_DATABASE("`database` of `CREATE`/`DROP DATABASE` with a quoted name"),
-        EVENT_LENGTH_TABLE_ID("binary `eventLength`, `tableId`"),
-        ROWS_COUNT("binary `rowsCount`"),
-        ROW_OFFSET("binary `logfileOffset` of MariaDB rows");
-
-        final String docRow;
-
-        Deliberate(String docRow) {
-            this.docRow = docRow;
-        }
-    }
 
     /** One field that differs. */
     static final class Difference {
         final String field;
         final String canal;
         final String sluice;
-        final Deliberate why;
+        final DeliberateDifference why;
         final String row;
         final String statement;
 
@@ -68,7 +36,7 @@ final class SideBySideComparison {
                 String field,
                 String canal,
                 String sluice,
-                Deliberate why,
+                DeliberateDifference why,
                 String row,
                 String statement) {
             this.field = field;
@@ -93,19 +61,9 @@ final class SideBySideComparison {
         }
     }
 
-    private static final DateTimeFormatter DATETIME =
-            DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss[.SSSSSS][.SSS]");
-
-    /** The sqlType pairs Canal switches between with the values (bigint unsigned, SET, JSON). */
-    private static final Set<String> VALUE_DEPENDENT_SQL_TYPES =
-            Set.of("3|-5", "-5|3", "-7|2004", "2004|-7", "12|1111", "1111|12");
-
     /** A statement Canal does not write (its DDL parser gives it no type). */
     private static final Pattern ALTER_DATABASE =
             Pattern.compile("^\\s*ALTER\\s+(DATABASE|SCHEMA)\\b", Pattern.CASE_INSENSITIVE);
-
-    /** Canal's sqlType for an unsigned value beyond the signed range, and the declared type's. */
-    private static final Set<String> UNSIGNED_WIDENED = Set.of("5|-6", "4|5", "-5|4", "3|-5");
 
     /** A display width, which Canal keeps only as the DDL's text has it. */
     private static final Pattern WIDTH =
@@ -169,8 +127,8 @@ final class SideBySideComparison {
                         null,
                         row.type + (row.statement ? " " + row.sql : ""),
                         copy
-                                ? Deliberate.DDL_PLACEMENT
-                                : alterDatabase ? Deliberate.ALTER_DATABASE : null,
+                                ? DeliberateDifference.DDL_PLACEMENT
+                                : alterDatabase ? DeliberateDifference.ALTER_DATABASE : null,
                         row);
             }
         }
@@ -183,7 +141,7 @@ final class SideBySideComparison {
 
     private void unpaired(SideBySideRow canal) {
         if (canal.statement && "QUERY".equals(canal.type) && !canal.ddl) {
-            add("only in Canal", canal.sql, null, Deliberate.STATEMENT_TEXTS, canal);
+            add("only in Canal", canal.sql, null, DeliberateDifference.STATEMENT_TEXTS, canal);
             return;
         }
         if (canal.statement && canal.ddl && canal.database.startsWith("`")) {
@@ -208,7 +166,7 @@ final class SideBySideComparison {
                         "type",
                         "UPDATE " + canal.oldKeyText + " -> " + canal.keyText,
                         "DELETE + INSERT",
-                        Deliberate.PRIMARY_KEY_CHANGE,
+                        DeliberateDifference.PRIMARY_KEY_CHANGE,
                         canal);
                 fields(canal, insert, true);
                 return;
@@ -239,9 +197,11 @@ final class SideBySideComparison {
             if (cHas == sHas && Objects.equals(c, s)) {
                 continue;
             }
-            Deliberate why = explain(field, c, s, cHas, sHas, canal, sluice, keyChange);
+            DeliberateDifference why = explain(field, c, s, cHas, sHas, canal, sluice, keyChange);
             if (keyChange && why == null && (!isValueField(field) || field.startsWith("before."))) {
-                why = Deliberate.PRIMARY_KEY_CHANGE; // Types, flags and images of another event.
+                why =
+                        DeliberateDifference
+                                .PRIMARY_KEY_CHANGE; // Types, flags and images of another event.
             }
             add(field, cHas ? c : "(absent)", sHas ? s : "(absent)", why, canal);
         }
@@ -257,7 +217,7 @@ final class SideBySideComparison {
                 || field.endsWith(".sqlType");
     }
 
-    private static Deliberate explain(
+    private static DeliberateDifference explain(
             String field,
             String c,
             String s,
@@ -267,18 +227,18 @@ final class SideBySideComparison {
             SideBySideRow sluice,
             boolean keyChange) {
         if (field.equals("id")) {
-            return Deliberate.MESSAGE_ID;
+            return DeliberateDifference.MESSAGE_ID;
         }
         if (field.equals("key") && "false".equals(c) && "true".equals(s)) {
-            return Deliberate.MESSAGE_KEY;
+            return DeliberateDifference.MESSAGE_KEY;
         }
         if (field.equals("partition") && canal.statement && canal.ddl) {
-            return Deliberate.DDL_PLACEMENT;
+            return DeliberateDifference.DDL_PLACEMENT;
         }
         if ((field.equals("database") || field.equals("header.schemaName"))
                 && "QUERY".equals(canal.type)
                 && "".equals(c)) {
-            return Deliberate.QUERY_DATABASE;
+            return DeliberateDifference.QUERY_DATABASE;
         }
         if ((field.equals("database")
                         || field.equals("header.schemaName")
@@ -286,54 +246,49 @@ final class SideBySideComparison {
                 && canal.statement
                 && c != null
                 && ("`" + s + "`").equals(c)) {
-            return Deliberate.QUOTED_DATABASE;
+            return DeliberateDifference.QUOTED_DATABASE;
         }
         if (field.startsWith("old.")) {
             String column = field.substring(4);
             String data = canal.fields.get("data." + column);
             if (cHas && !sHas && Objects.equals(c, data)) {
-                return Deliberate.FLAT_OLD;
+                return DeliberateDifference.FLAT_OLD;
             }
-        }
-        if ((field.startsWith("sqlType.") || field.endsWith(".sqlType"))
-                && VALUE_DEPENDENT_SQL_TYPES.contains(c + "|" + s)) {
-            return Deliberate.SQL_TYPE;
         }
         String typed = typedColumn(field);
         String mysqlType = typed == null ? "" : canal.mysqlTypes.getOrDefault(typed, "");
         if ((field.startsWith("sqlType.") || field.endsWith(".sqlType"))
-                && mysqlType.toLowerCase().contains("unsigned")
-                && UNSIGNED_WIDENED.contains(c + "|" + s)) {
-            return Deliberate.SQL_TYPE;
+                && ValueDifferences.valueDependentSqlType(mysqlType, c, s)) {
+            return DeliberateDifference.SQL_TYPE;
         }
         if ((field.startsWith("sqlType.") || field.endsWith(".sqlType"))
                 && mysqlType.equals("JSON")
                 && "2004|2005".equals(c + "|" + s)) {
-            return Deliberate.SCHEMA_SOURCE;
+            return DeliberateDifference.SCHEMA_SOURCE;
         }
         if ((field.startsWith("mysqlType.") || field.endsWith(".mysqlType"))
                 && c != null
                 && s != null
                 && serverForm(c).equals(serverForm(s))) {
-            return Deliberate.SCHEMA_SOURCE;
+            return DeliberateDifference.SCHEMA_SOURCE;
         }
         if ((field.equals("sql") || field.equals("rowChange.sql"))
                 && "ERASE".equals(canal.type)
                 && c != null
                 && c.endsWith("/* generated by server */")
                 && ("DROP TABLE `" + canal.database + "`.`" + canal.table + "`").equals(s)) {
-            return Deliberate.DROP_TABLE_TEXT;
+            return DeliberateDifference.DROP_TABLE_TEXT;
         }
         if (field.equals("header.eventLength") && "0".equals(s)
                 || field.equals("rowChange.tableId") && "0".equals(s)) {
-            return Deliberate.EVENT_LENGTH_TABLE_ID;
+            return DeliberateDifference.EVENT_LENGTH_TABLE_ID;
         }
         if (field.equals("header.props")
                 && !canal.statement
                 && c != null
                 && c.matches("\\[rowsCount=\\d+\\]")
                 && "[rowsCount=1]".equals(s)) {
-            return Deliberate.ROWS_COUNT;
+            return DeliberateDifference.ROWS_COUNT;
         }
         if (field.equals("header.logfileOffset")
                 && !canal.statement
@@ -341,11 +296,12 @@ final class SideBySideComparison {
                 && c.startsWith("-")
                 && s != null
                 && !s.startsWith("-")) {
-            return Deliberate.ROW_OFFSET;
+            return DeliberateDifference.ROW_OFFSET;
         }
         String column = column(field);
         if (column != null && cHas && sHas) {
-            return valueDifference(canal.mysqlTypes.getOrDefault(column, ""), c, s);
+            return ValueDifferences.valueDifference(
+                    canal.mysqlTypes.getOrDefault(column, ""), c, s);
         }
         return null;
     }
@@ -388,30 +344,8 @@ final class SideBySideComparison {
         return null;
     }
 
-    static Deliberate valueDifference(String mysqlType, String canal, String sluice) {
-        if (canal == null || sluice == null) {
-            return null;
-        }
-        String type = mysqlType.toLowerCase();
-        if (type.startsWith("binary(")
-                && sluice.length() > canal.length()
-                && sluice.startsWith(canal)
-                && sluice.substring(canal.length()).chars().allMatch(ch -> ch == 0)) {
-            return Deliberate.BINARY_PADDING;
-        }
-        if (type.startsWith("decimal") && numericallyEqual(canal, sluice)) {
-            return Deliberate.DECIMAL_SCALE;
-        }
-        if (canal.indexOf('\ufffd') >= 0 && latin1AsUtf8(sluice).equals(canal)) {
-            return Deliberate.LATIN1_TEXT;
-        }
-        if (type.startsWith("timestamp") && zoneShift(canal, sluice)) {
-            return Deliberate.TIMESTAMP_ZONE;
-        }
-        return null;
-    }
-
-    private void add(String field, String c, String s, Deliberate why, SideBySideRow row) {
+    private void add(
+            String field, String c, String s, DeliberateDifference why, SideBySideRow row) {
         String statement;
         if (row.statement) {
             statement = row.sql;
@@ -423,34 +357,6 @@ final class SideBySideComparison {
                             : String.join(" | ", texts);
         }
         differences.add(new Difference(field, c, s, why, row.describe(), statement));
-    }
-
-    private static boolean numericallyEqual(String a, String b) {
-        try {
-            return new BigDecimal(a).compareTo(new BigDecimal(b)) == 0;
-        } catch (NumberFormatException e) {
-            return false;
-        }
-    }
-
-    /** What Canal makes of latin1 text: each non-ASCII byte undecodable as UTF-8. */
-    private static String latin1AsUtf8(String text) {
-        StringBuilder out = new StringBuilder(text.length());
-        text.chars().forEach(ch -> out.append(ch < 0x80 ? (char) ch : '\ufffd'));
-        return out.toString();
-    }
-
-    private static boolean zoneShift(String a, String b) {
-        try {
-            Duration shift =
-                    Duration.between(
-                            LocalDateTime.parse(a, DATETIME), LocalDateTime.parse(b, DATETIME));
-            return !shift.isZero()
-                    && shift.abs().compareTo(Duration.ofHours(26)) <= 0
-                    && shift.toSeconds() % (15 * 60) == 0;
-        } catch (DateTimeParseException e) {
-            return false;
-        }
     }
 
     private static String quoted(String value) {

@@ -1,11 +1,15 @@
 package io.sluice.job.canal;
 
+import org.apache.flink.annotation.Internal;
+
 /**
  * The rows of the table "Where Sluice differs from Canal, on purpose" in {@code
  * docs/canal-compatibility.md}, one to one (a test holds them equal): a difference canal-diff finds
- * is documented when it is one of these.
+ * is documented when it is one of these, and so is one that CanalSideBySideITCase finds between a
+ * real Canal server's output and Sluice's.
  */
-enum DeliberateDifference {
+@Internal
+public enum DeliberateDifference {
     LATIN1_TEXT("latin1 text"),
     DECIMAL_SCALE("DECIMAL scale"),
     SQL_TYPE("`sqlType`"),
@@ -27,10 +31,14 @@ enum DeliberateDifference {
     ROWS_COUNT("binary `rowsCount`"),
     ROW_OFFSET("binary `logfileOffset` of MariaDB rows");
 
-    /** The row's first cell in the documentation table. */
-    final String docRow;
+    private final String docRow;
 
     DeliberateDifference(String docRow) {
         this.docRow = docRow;
+    }
+
+    /** The row's first cell in the documentation table. */
+    public String docRow() {
+        return docRow;
     }
 }

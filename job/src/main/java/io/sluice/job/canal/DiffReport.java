@@ -67,7 +67,7 @@ final class DiffReport {
                     "%n%-28s %6d  %s%n",
                     group.field,
                     group.count,
-                    group.why == null ? "NOT DOCUMENTED" : "documented: " + group.why.docRow);
+                    group.why == null ? "NOT DOCUMENTED" : "documented: " + group.why.docRow());
             for (Example e : group.examples) {
                 out.printf(
                         "    %s: Canal %s%s, Sluice %s%s%n",
@@ -98,7 +98,7 @@ final class DiffReport {
             ObjectNode node = differences.addObject();
             node.put("field", group.field).put("count", group.count);
             node.put("documented", group.why != null);
-            node.put("deliberate", group.why == null ? null : group.why.docRow);
+            node.put("deliberate", group.why == null ? null : group.why.docRow());
             ArrayNode examples = node.putArray("examples");
             for (Example e : group.examples) {
                 examples.addObject()

@@ -1,10 +1,5 @@
 package io.sluice.job.canal;
 
-import java.math.BigDecimal;
-import java.time.Duration;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Objects;
@@ -12,16 +7,6 @@ import java.util.Set;
 
 /** Compares a paired Canal row and Sluice row field by field, classifying each difference. */
 final class RowComparison {
-
-    private static final DateTimeFormatter DATETIME =
-            DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss[.SSSSSS][.SSS]");
-
-    /** The sqlType pairs Canal switches between with the values (bigint unsigned, SET, JSON). */
-    private static final Set<String> VALUE_DEPENDENT_SQL_TYPES =
-            Set.of("3|-5", "-5|3", "-7|2004", "2004|-7", "12|1111", "1111|12");
-
-    /** Canal's sqlType for an unsigned value beyond the signed range, and the declared type's. */
-    private static final Set<String> UNSIGNED_WIDENED = Set.of("5|-6", "4|5", "-5|4", "3|-5");
 
     private RowComparison() {}
 
@@ -114,7 +99,7 @@ final class RowComparison {
             } else if (!Objects.equals(c.get(column), s.get(column))) {
                 report.add(
                         prefix + column,
-                        valueDifference(
+                        ValueDifferences.valueDifference(
                                 mysqlTypes.getOrDefault(column, ""), c.get(column), s.get(column)),
                         canal,
                         sluice,
@@ -167,15 +152,12 @@ final class RowComparison {
             String cv = c.get(column);
             String sv = s.get(column);
             if (!Objects.equals(cv, sv)) {
-                boolean unsigned =
-                        canal.typeMap("mysqlType")
-                                .getOrDefault(column, "")
-                                .toLowerCase()
-                                .contains("unsigned");
                 boolean valueDependent =
                         prefix.equals("sqlType.")
-                                && (VALUE_DEPENDENT_SQL_TYPES.contains(cv + "|" + sv)
-                                        || unsigned && UNSIGNED_WIDENED.contains(cv + "|" + sv));
+                                && ValueDifferences.valueDependentSqlType(
+                                        canal.typeMap("mysqlType").getOrDefault(column, ""),
+                                        cv,
+                                        sv);
                 report.add(
                         prefix + column,
                         valueDependent ? DeliberateDifference.SQL_TYPE : null,
@@ -184,53 +166,6 @@ final class RowComparison {
                         cv,
                         sv);
             }
-        }
-    }
-
-    /** The documented difference a differing value is, or null. */
-    static DeliberateDifference valueDifference(String mysqlType, String canal, String sluice) {
-        if (canal == null || sluice == null) {
-            return null;
-        }
-        String type = mysqlType.toLowerCase();
-        if (type.startsWith("decimal") && numericallyEqual(canal, sluice)) {
-            return DeliberateDifference.DECIMAL_SCALE;
-        }
-        if (canal.indexOf('\ufffd') >= 0 && latin1AsUtf8(sluice).equals(canal)) {
-            return DeliberateDifference.LATIN1_TEXT;
-        }
-        if (type.startsWith("timestamp") && zoneShift(canal, sluice)) {
-            return DeliberateDifference.TIMESTAMP_ZONE;
-        }
-        return null;
-    }
-
-    private static boolean numericallyEqual(String a, String b) {
-        try {
-            return new BigDecimal(a).compareTo(new BigDecimal(b)) == 0;
-        } catch (NumberFormatException e) {
-            return false;
-        }
-    }
-
-    /** What Canal makes of latin1 text: each non-ASCII character, one byte, undecodable. */
-    private static String latin1AsUtf8(String text) {
-        StringBuilder out = new StringBuilder(text.length());
-        text.chars().forEach(c -> out.append(c < 0x80 ? (char) c : '\ufffd'));
-        return out.toString();
-    }
-
-    /** The same instant written in two zones: a whole number of quarter hours apart. */
-    private static boolean zoneShift(String a, String b) {
-        try {
-            Duration shift =
-                    Duration.between(
-                            LocalDateTime.parse(a, DATETIME), LocalDateTime.parse(b, DATETIME));
-            return !shift.isZero()
-                    && shift.abs().compareTo(Duration.ofHours(26)) <= 0
-                    && shift.toSeconds() % (15 * 60) == 0;
-        } catch (DateTimeParseException e) {
-            return false;
         }
     }
 }

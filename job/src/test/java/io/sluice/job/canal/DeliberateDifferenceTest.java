@@ -34,30 +34,33 @@ class DeliberateDifferenceTest {
         assertThat(rows)
                 .containsExactlyElementsOf(
                         Arrays.stream(DeliberateDifference.values())
-                                .map(d -> d.docRow)
+                                .map(d -> d.docRow())
                                 .collect(Collectors.toList()));
     }
 
     @Test
     void classifiesValues() {
-        assertThat(RowComparison.valueDifference("decimal(10,2)", "10.0", "10.00"))
+        assertThat(ValueDifferences.valueDifference("decimal(10,2)", "10.0", "10.00"))
                 .isEqualTo(DeliberateDifference.DECIMAL_SCALE);
-        assertThat(RowComparison.valueDifference("decimal(10,2)", "10.1", "10.00")).isNull();
-        assertThat(RowComparison.valueDifference("varchar(16)", "caf\ufffd", "café"))
+        assertThat(ValueDifferences.valueDifference("decimal(10,2)", "10.1", "10.00")).isNull();
+        assertThat(ValueDifferences.valueDifference("varchar(16)", "caf\ufffd", "café"))
                 .isEqualTo(DeliberateDifference.LATIN1_TEXT);
-        assertThat(RowComparison.valueDifference("varchar(16)", "cafe", "café")).isNull();
+        assertThat(ValueDifferences.valueDifference("varchar(16)", "cafe", "café")).isNull();
         assertThat(
-                        RowComparison.valueDifference(
+                        ValueDifferences.valueDifference(
                                 "timestamp", "2024-03-01 20:00:00", "2024-03-01 12:00:00"))
                 .isEqualTo(DeliberateDifference.TIMESTAMP_ZONE);
         assertThat(
-                        RowComparison.valueDifference(
+                        ValueDifferences.valueDifference(
                                 "timestamp", "2024-03-01 20:00:07", "2024-03-01 12:00:00"))
                 .isNull();
         assertThat(
-                        RowComparison.valueDifference(
+                        ValueDifferences.valueDifference(
                                 "datetime", "2024-03-01 20:00:00", "2024-03-01 12:00:00"))
                 .isNull();
+        assertThat(ValueDifferences.valueDifference("binary(4)", "ab", "ab\0\0"))
+                .isEqualTo(DeliberateDifference.BINARY_PADDING);
+        assertThat(ValueDifferences.valueDifference("binary(4)", "ab", "abc\0")).isNull();
     }
 
     @Test
