@@ -6,21 +6,16 @@
 
 SET 'execution.checkpointing.interval' = '5s';
 
--- Every change of the selected tables, read by ONE binlog reader. 'change' carries the whole
--- change event (no per-column conversion); the other columns are metadata, computed per row
--- only because they are declared: declare just the ones the statements use.
-CREATE TABLE binlog (
-    change RAW('io.sluice.serializers.event.ChangeEvent', 'ADdpby5zbHVpY2UuZnVuY3Rpb25zLnR5cGVzLkNoYW5nZUV2ZW50U2VyaWFsaXplclNuYXBzaG90AAAAAQAAAAI='),
-    `database` STRING METADATA VIRTUAL,
-    `table` STRING METADATA VIRTUAL,
-    `type` STRING METADATA VIRTUAL
-) WITH (
-    'connector' = 'sluice-mysql',
+-- The server's databases as change tables: cdc.<database>.changes holds every change of the
+-- tables 'table-pattern' matches, read by ONE binlog reader. Each row is one change, with the
+-- columns change, `database`, `table`, `type`, data, old, ... (docs/sql.md): no schema to write.
+CREATE CATALOG cdc WITH (
+    'type' = 'sluice',
     'hostname' = '${SOURCE_HOST}',
     'port' = '${SOURCE_PORT}',
     'username' = '${SOURCE_USER}',
     'password' = '${SOURCE_PASSWORD}',
-    'tables' = '${DATABASE}.order.*;${DATABASE}.users'
+    'table-pattern' = 'order.*|users'
 );
 
 CREATE TABLE mq (
@@ -30,7 +25,7 @@ CREATE TABLE mq (
     'bootstrap-servers' = '${KAFKA}',
     'format' = 'canal-flat',
     'transactional-id-prefix' = '${DATABASE}-dynamic-topic'
-) LIKE binlog (EXCLUDING ALL);
+) LIKE cdc.${DATABASE}.changes (EXCLUDING ALL);
 
 INSERT INTO mq
 SELECT change,
@@ -39,4 +34,4 @@ SELECT change,
            WHEN `table` LIKE 'order%' THEN CONCAT(`database`, '_orders')
            ELSE CONCAT(`database`, '_', `table`)
        END AS topic
-FROM binlog;
+FROM cdc.${DATABASE}.changes;

@@ -1,28 +1,24 @@
 -- One topic per table: what Canal's canal.mq.dynamicTopic=.*\\..* does, topic "<database>_<table>".
+--   ./sluice sql sql/one-topic-per-table.sql      (against embedded demo servers)
 --   flink run -c io.sluice.job.SluiceSqlRunner sluice-job-*-job.jar sql/one-topic-per-table.sql \
 --       --define SOURCE_HOST=db --define SOURCE_PORT=3306 --define SOURCE_USER=cdc \
 --       --define SOURCE_PASSWORD=... --define DATABASE=shop --define KAFKA=kafka:9092
 
 SET 'execution.checkpointing.interval' = '5s';
 
--- Every change of the selected tables, read by ONE binlog reader. 'change' carries the whole
--- change event (no per-column conversion); the other columns are metadata, computed per row
--- only because they are declared: declare just the ones the statements use.
-CREATE TABLE binlog (
-    change RAW('io.sluice.serializers.event.ChangeEvent', 'ADdpby5zbHVpY2UuZnVuY3Rpb25zLnR5cGVzLkNoYW5nZUV2ZW50U2VyaWFsaXplclNuYXBzaG90AAAAAQAAAAI='),
-    `database` STRING METADATA VIRTUAL,
-    `table` STRING METADATA VIRTUAL,
-    `type` STRING METADATA VIRTUAL
-) WITH (
-    'connector' = 'sluice-mysql',
+-- The server's databases as change tables: cdc.<database>.changes holds every change of the
+-- tables 'table-pattern' matches, read by ONE binlog reader. Each row is one change, with the
+-- columns change, `database`, `table`, `type`, data, old, ... (docs/sql.md): no schema to write.
+CREATE CATALOG cdc WITH (
+    'type' = 'sluice',
     'hostname' = '${SOURCE_HOST}',
     'port' = '${SOURCE_PORT}',
     'username' = '${SOURCE_USER}',
     'password' = '${SOURCE_PASSWORD}',
-    'tables' = '${DATABASE}.order.*;${DATABASE}.users'
+    'table-pattern' = 'order.*|users'
 );
 
--- The sink takes the change column from the source (LIKE) and a writable 'topic'.
+-- The sink copies the change column from the catalog's table (LIKE) and adds a writable 'topic'.
 CREATE TABLE mq (
     topic STRING METADATA
 ) WITH (
@@ -30,8 +26,8 @@ CREATE TABLE mq (
     'bootstrap-servers' = '${KAFKA}',
     'format' = 'canal-flat',
     'transactional-id-prefix' = '${DATABASE}-per-table'
-) LIKE binlog (EXCLUDING ALL);
+) LIKE cdc.${DATABASE}.changes (EXCLUDING ALL);
 
 INSERT INTO mq
 SELECT change, CONCAT(`database`, '_', `table`) AS topic
-FROM binlog;
+FROM cdc.${DATABASE}.changes;

@@ -17,6 +17,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import io.sluice.functions.encode.ChangeEventEncodeFunction;
 import io.sluice.functions.encode.EncodeOptions;
 import io.sluice.functions.encode.MessageFormat;
+import io.sluice.functions.encode.internal.LargeMessageSettings;
+import io.sluice.functions.filter.internal.FilterSettings;
 import io.sluice.functions.normalize.ChangeNormalizer;
 import io.sluice.functions.route.ChangePartitioner;
 import io.sluice.functions.route.ChangeRouteFunction;
@@ -27,6 +29,7 @@ import io.sluice.functions.route.PartitionOwnerPartitioner;
 import io.sluice.functions.route.RouteOptions;
 import io.sluice.functions.route.RoutedChange;
 import io.sluice.functions.route.SelfKeySelector;
+import io.sluice.functions.sink.MessageLimits;
 import io.sluice.functions.sink.SinkFactory;
 import io.sluice.functions.sink.SinkMessage;
 import io.sluice.functions.sink.SinkOptions;
@@ -61,6 +64,7 @@ public final class SluiceJob {
     private final Source<ChangeEvent, ?, ?> source;
     private final Sink<SinkMessage> sink;
     private final PartitionCounts.Factory partitionCounts;
+    private final MessageLimits.Factory messageLimits;
     private final ReadableConfig config;
 
     /**
@@ -71,9 +75,22 @@ public final class SluiceJob {
             Sink<SinkMessage> sink,
             PartitionCounts.Factory partitionCounts,
             ReadableConfig config) {
+        this(source, sink, partitionCounts, SinkFactory.messageLimits(config), config);
+    }
+
+    /**
+     * @param messageLimits tells the encoders the largest message each topic of {@code sink} takes
+     */
+    public SluiceJob(
+            Source<ChangeEvent, ?, ?> source,
+            Sink<SinkMessage> sink,
+            PartitionCounts.Factory partitionCounts,
+            MessageLimits.Factory messageLimits,
+            ReadableConfig config) {
         this.source = source;
         this.sink = sink;
         this.partitionCounts = partitionCounts;
+        this.messageLimits = messageLimits;
         this.config = config;
     }
 
@@ -150,10 +167,12 @@ public final class SluiceJob {
                         new ChangeRouteFunction(
                                 RouteOptions.router(config),
                                 PartitionOptions.rules(config),
+                                config.get(PartitionOptions.DDL_PARTITIONS),
                                 partitionCounts,
                                 parallelism.route,
                                 !routeChained,
-                                parallelism.encodeFannedIn() ? parallelism.encode : 0))
+                                parallelism.encodeFannedIn() ? parallelism.encode : 0,
+                                FilterSettings.from(config)))
                 .returns(new RoutedChangeTypeInfo())
                 .uid(ROUTE_UID)
                 .name("Route")
@@ -169,7 +188,11 @@ public final class SluiceJob {
                         : routed;
         return toEncode.map(
                         new ChangeEventEncodeFunction(
-                                format, parallelism.encode, parallelism.encodeFannedIn()))
+                                format,
+                                parallelism.encode,
+                                parallelism.encodeFannedIn(),
+                                LargeMessageSettings.from(config, format, messageLimits),
+                                FilterSettings.from(config)))
                 .returns(new SinkMessageTypeInfo())
                 .uid(ENCODE_UID)
                 .name("Encode " + format)

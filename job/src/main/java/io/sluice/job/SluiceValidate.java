@@ -3,7 +3,11 @@ package io.sluice.job;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
 
+import io.sluice.functions.encode.EncodeOptions;
+import io.sluice.functions.encode.internal.LargeMessageSettings;
+import io.sluice.functions.filter.internal.FilterSettings;
 import io.sluice.functions.sink.KafkaSinkFactory;
+import io.sluice.functions.sink.SinkFactory;
 import io.sluice.functions.sink.SinkOptions;
 import io.sluice.functions.sink.SinkType;
 import io.sluice.functions.source.MySqlSourceFactory;
@@ -34,6 +38,15 @@ public final class SluiceValidate {
 
     /** The sink's problem, or null: Kafka's brokers are asked what the writers ask them. */
     private static String checkSink(Configuration config) {
+        try {
+            // The large-message options the job checks as it is built.
+            LargeMessageSettings.from(
+                    config, config.get(EncodeOptions.FORMAT), SinkFactory.messageLimits(config));
+            // The filter options, parsed as the job parses them.
+            FilterSettings.from(config);
+        } catch (IllegalArgumentException e) {
+            return e.getMessage();
+        }
         if (config.get(SinkOptions.TYPE) != SinkType.KAFKA) {
             return null;
         }

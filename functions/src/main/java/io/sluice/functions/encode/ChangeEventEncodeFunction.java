@@ -3,7 +3,12 @@ package io.sluice.functions.encode;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichMapFunction;
+import org.apache.flink.metrics.MetricGroup;
 
+import io.sluice.functions.encode.internal.LargeMessageGuard;
+import io.sluice.functions.encode.internal.LargeMessageSettings;
+import io.sluice.functions.filter.internal.ColumnControl;
+import io.sluice.functions.filter.internal.FilterSettings;
 import io.sluice.functions.route.FanOut;
 import io.sluice.functions.route.RoutedChange;
 import io.sluice.functions.sink.SinkMessage;
@@ -22,7 +27,13 @@ import java.util.List;
  * <p>The message id is a per-subtask sequence; Canal's is a batch id with no meaning to consumers
  * beyond ordering within one producer, which this keeps.
  *
- * <p>Metrics in group {@code sluice}: see {@link EncodeMetrics}.
+ * <p>A message above its sink's limit is handled by the large-message policy ({@link
+ * LargeMessageGuard}) before it leaves.
+ *
+ * <p>A row of a table whose columns the filter options cut or mask is encoded as {@link
+ * ColumnControl} shapes it, so both formats carry the same columns.
+ *
+ * <p>Metrics in group {@code sluice}: see {@link EncodeMetrics} and {@link LargeMessageGuard}.
  */
 @Internal
 public final class ChangeEventEncodeFunction extends RichMapFunction<RoutedChange, SinkMessage> {
@@ -32,12 +43,16 @@ public final class ChangeEventEncodeFunction extends RichMapFunction<RoutedChang
     private final MessageFormat format;
     private final int parallelism;
     private final boolean fannedIn;
+    private final LargeMessageSettings largeMessages;
+    private final FilterSettings filters;
 
     private transient ChangeEncoder encoder;
     private transient List<ChangeEvent> one;
     private transient long nextId;
     private transient int subtask;
     private transient EncodeMetrics metrics;
+    private transient LargeMessageGuard guard;
+    private transient ColumnControl columns;
 
     /**
      * @param parallelism this operator's parallelism
@@ -45,9 +60,35 @@ public final class ChangeEventEncodeFunction extends RichMapFunction<RoutedChang
      *     statements to every subtask of it) rather than chained
      */
     public ChangeEventEncodeFunction(MessageFormat format, int parallelism, boolean fannedIn) {
+        this(format, parallelism, fannedIn, null);
+    }
+
+    /**
+     * @param largeMessages what to do with a message above its sink's limit; null for no check
+     *     (tests that write to no broker)
+     */
+    public ChangeEventEncodeFunction(
+            MessageFormat format,
+            int parallelism,
+            boolean fannedIn,
+            LargeMessageSettings largeMessages) {
+        this(format, parallelism, fannedIn, largeMessages, null);
+    }
+
+    /**
+     * @param filters which columns each table's messages carry, masked how; null for all
+     */
+    public ChangeEventEncodeFunction(
+            MessageFormat format,
+            int parallelism,
+            boolean fannedIn,
+            LargeMessageSettings largeMessages,
+            FilterSettings filters) {
+        this.filters = filters == null || !filters.shapesColumns() ? null : filters;
         this.format = format;
         this.parallelism = parallelism;
         this.fannedIn = fannedIn;
+        this.largeMessages = largeMessages;
     }
 
     @Override
@@ -58,25 +99,44 @@ public final class ChangeEventEncodeFunction extends RichMapFunction<RoutedChang
         one.add(null);
         nextId = 1;
         subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
-        metrics = new EncodeMetrics(getRuntimeContext().getMetricGroup().addGroup("sluice"));
+        MetricGroup sluice = getRuntimeContext().getMetricGroup().addGroup("sluice");
+        metrics = new EncodeMetrics(sluice);
+        guard =
+                largeMessages == null
+                        ? null
+                        : new LargeMessageGuard(largeMessages, encoder, sluice);
+        columns = filters == null ? null : new ColumnControl(filters);
+    }
+
+    @Override
+    public void close() {
+        if (guard != null) {
+            guard.close();
+        }
     }
 
     @Override
     public SinkMessage map(RoutedChange routed) {
-        ChangeEvent change = routed.change();
+        ChangeEvent change = columns == null ? routed.change() : columns.apply(routed.change());
         one.set(0, change);
-        byte[] value = encoder.encode(one, nextId++, System.currentTimeMillis());
+        long id = nextId++;
+        byte[] value = encoder.encode(one, id, System.currentTimeMillis());
         int origin = fannedIn ? routed.origin() * parallelism + subtask : routed.origin();
         int copies = fannedIn ? routed.copies() * parallelism : routed.copies();
-        metrics.encoded(change, routed.topic(), value.length);
-        return new SinkMessage(
-                routed.topic(),
-                routed.partition(),
-                routed.key(),
-                value,
-                change.executeTime(),
-                change.table(),
-                origin,
-                copies);
+        SinkMessage message =
+                new SinkMessage(
+                        routed.topic(),
+                        routed.partition(),
+                        routed.key(),
+                        value,
+                        change.executeTime(),
+                        change.table(),
+                        origin,
+                        copies);
+        if (guard != null) {
+            message = guard.check(change, message, id);
+        }
+        metrics.encoded(change, message.topic(), message.value().length);
+        return message;
     }
 }

@@ -5,14 +5,16 @@ import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichFlatMapFunction;
 import org.apache.flink.util.Collector;
 
+import io.sluice.functions.filter.internal.ChangeFilter;
+import io.sluice.functions.filter.internal.FilterSettings;
 import io.sluice.serializers.event.ChangeEvent;
 import io.sluice.serializers.key.MessageKeyEncoder;
 
 /**
  * Picks each change's topic, partition and message key. A row goes to the partition its table's
- * {@link PartitionRules} hash gives; a statement is copied to every partition of its topic (and to
- * every encoder subtask, when the encoders are not chained to this operator), so each partition
- * receives it in order with the table's rows.
+ * {@link PartitionRules} hash gives; a statement is copied to every partition of its topic, or to
+ * partition 0 only ({@link DdlPartitions}), and to every encoder subtask when the encoders are not
+ * chained to this operator, so each of those partitions receives it in order with the table's rows.
  *
  * <p>A row that carries its DML statement's text ({@link ChangeEvent#query()}, the statement's
  * first row) is preceded by Canal's QUERY message ({@link ChangeEvent#queryOf}) on the row's own
@@ -20,6 +22,9 @@ import io.sluice.serializers.key.MessageKeyEncoder;
  * not copied to the other partitions the statement's rows may reach: one copy per statement, as
  * Canal writes, and a QUERY per partition would multiply every DML statement by the partition
  * count.
+ *
+ * <p>Changes the filter options drop ({@link ChangeFilter}) are dropped here, before they take a
+ * path: every copy of a dropped statement goes, and nothing later waits for a dropped change.
  */
 @Internal
 public final class ChangeRouteFunction extends RichFlatMapFunction<RoutedChange, RoutedChange> {
@@ -28,16 +33,20 @@ public final class ChangeRouteFunction extends RichFlatMapFunction<RoutedChange,
 
     private final TopicRouter router;
     private final PartitionRules partitions;
+    private final DdlPartitions ddlPartitions;
     private final PartitionCounts.Factory countsFactory;
     private final int parallelism;
     private final boolean fannedIn;
     private final int encodeFanOut;
+    private final FilterSettings filters;
 
     private transient MessageKeyEncoder keys;
+    private transient ChangeFilter filter;
     private transient PartitionCounts counts;
     private transient int origin;
 
     /**
+     * @param ddlPartitions which partitions of its topic a statement goes to
      * @param parallelism this operator's parallelism, which the upstream fan-out of statements
      *     assumed
      * @param fannedIn whether Normalize reaches this operator through the keyed exchange (and
@@ -49,12 +58,38 @@ public final class ChangeRouteFunction extends RichFlatMapFunction<RoutedChange,
     public ChangeRouteFunction(
             TopicRouter router,
             PartitionRules partitions,
+            DdlPartitions ddlPartitions,
             PartitionCounts.Factory countsFactory,
             int parallelism,
             boolean fannedIn,
             int encodeFanOut) {
+        this(
+                router,
+                partitions,
+                ddlPartitions,
+                countsFactory,
+                parallelism,
+                fannedIn,
+                encodeFanOut,
+                null);
+    }
+
+    /**
+     * @param filters which changes are dropped; null for none
+     */
+    public ChangeRouteFunction(
+            TopicRouter router,
+            PartitionRules partitions,
+            DdlPartitions ddlPartitions,
+            PartitionCounts.Factory countsFactory,
+            int parallelism,
+            boolean fannedIn,
+            int encodeFanOut,
+            FilterSettings filters) {
+        this.filters = filters;
         this.router = router;
         this.partitions = partitions;
+        this.ddlPartitions = ddlPartitions;
         this.countsFactory = countsFactory;
         this.parallelism = parallelism;
         this.fannedIn = fannedIn;
@@ -66,6 +101,11 @@ public final class ChangeRouteFunction extends RichFlatMapFunction<RoutedChange,
         FanOut.checkParallelism(getRuntimeContext(), parallelism, "route");
         keys = new MessageKeyEncoder();
         counts = countsFactory.create();
+        // Nothing configured: no per-change check at all.
+        filter =
+                filters == null || !(filters.dropsChanges() || filters.shapesColumns())
+                        ? null
+                        : new ChangeFilter(filters);
         // A path id counts among the copies Normalize made: chained, it made one, whichever
         // subtask reads the binlog.
         origin = fannedIn ? getRuntimeContext().getTaskInfo().getIndexOfThisSubtask() : 0;
@@ -81,13 +121,16 @@ public final class ChangeRouteFunction extends RichFlatMapFunction<RoutedChange,
     @Override
     public void flatMap(RoutedChange in, Collector<RoutedChange> out) {
         ChangeEvent change = in.change();
+        if (filter != null && !filter.keeps(change)) {
+            return;
+        }
         String topic = router.topicOf(change.schema());
         int count = counts.countOf(topic);
         if (change.isRow()) {
             int partition =
                     PartitionRules.partition(
                             partitions.hasherFor(change.schema()).hash(change.data()), count);
-            if (!change.query().isEmpty()) {
+            if (!change.query().isEmpty() && (filter == null || filter.keepsQueryOf(change))) {
                 out.collect(
                         new RoutedChange(
                                 ChangeEvent.queryOf(change),
@@ -109,7 +152,7 @@ public final class ChangeRouteFunction extends RichFlatMapFunction<RoutedChange,
                             0));
             return;
         }
-        for (int partition = 0; partition < count; partition++) {
+        for (int partition = 0, to = ddlPartitions.of(count); partition < to; partition++) {
             if (encodeFanOut == 0) {
                 out.collect(
                         in.routed(

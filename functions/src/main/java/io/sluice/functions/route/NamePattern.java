@@ -1,5 +1,7 @@
 package io.sluice.functions.route;
 
+import org.apache.flink.annotation.Internal;
+
 import java.io.Serializable;
 import java.util.Locale;
 import java.util.regex.Pattern;
@@ -10,7 +12,8 @@ import java.util.regex.PatternSyntaxException;
  * *?+|(){}[]\$^} (anchored, matched against the lower-cased name), otherwise an exact name compared
  * ignoring case. A dot alone does not make a regex.
  */
-final class NamePattern implements Serializable {
+@Internal
+public final class NamePattern implements Serializable {
 
     private static final long serialVersionUID = 1L;
     private static final String REGEX_CHARS = "*?+|(){}[]\\$^";
@@ -27,7 +30,7 @@ final class NamePattern implements Serializable {
      * Parses one pattern; {@code option} and {@code item} only name the source of a bad regex in
      * the error.
      */
-    static NamePattern parse(String text, String option, String item) {
+    public static NamePattern parse(String text, String option, String item) {
         if (text.isEmpty()) {
             throw new IllegalArgumentException(
                     String.format("Option '%s' has an empty name pattern in '%s'", option, item));
@@ -64,7 +67,7 @@ final class NamePattern implements Serializable {
         return regex != null && text.contains("\\.");
     }
 
-    boolean matches(String name) {
+    public boolean matches(String name) {
         return regex == null
                 ? text.equalsIgnoreCase(name)
                 : regex.matcher(name.toLowerCase(Locale.ROOT)).matches();

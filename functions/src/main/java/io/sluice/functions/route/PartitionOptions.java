@@ -37,6 +37,15 @@ public final class PartitionOptions {
                                     + " hashes the key (Sluice's default), TABLE the table name,"
                                     + " ZERO sends them to partition 0 as Canal does.");
 
+    public static final ConfigOption<DdlPartitions> DDL_PARTITIONS =
+            ConfigOptions.key("route.ddl-partitions")
+                    .enumType(DdlPartitions.class)
+                    .defaultValue(DdlPartitions.EVERY)
+                    .withDescription(
+                            "Partitions of its topic a table's DDL is written to, in order with"
+                                    + " the table's rows there: EVERY (Sluice's default) or ZERO,"
+                                    + " partition 0 only, as Canal does.");
+
     public static final ConfigOption<String> PARTITION_COUNTS =
             ConfigOptions.key("route.partition-counts")
                     .stringType()

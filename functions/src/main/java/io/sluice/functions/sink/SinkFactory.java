@@ -6,8 +6,12 @@ import org.apache.flink.configuration.ReadableConfig;
 
 import io.sluice.functions.route.PartitionCounts;
 import io.sluice.functions.sink.rocketmq.RocketMqSinkFactory;
+import io.sluice.functions.sink.rocketmq.internal.RocketMqMessageLimits;
 
-/** The configured broker's sink ({@link SinkOptions#TYPE}) and its partition (queue) counts. */
+/**
+ * The configured broker's sink ({@link SinkOptions#TYPE}), its partition (queue) counts and its
+ * message size limits.
+ */
 @Internal
 public final class SinkFactory {
 
@@ -17,6 +21,15 @@ public final class SinkFactory {
         return config.get(SinkOptions.TYPE) == SinkType.ROCKETMQ
                 ? RocketMqSinkFactory.sink(config)
                 : KafkaSinkFactory.sink(config);
+    }
+
+    /** The largest message each topic of the configured broker takes. */
+    public static MessageLimits.Factory messageLimits(ReadableConfig config) {
+        return config.get(SinkOptions.TYPE) == SinkType.ROCKETMQ
+                ? RocketMqMessageLimits.factory()
+                : KafkaMessageLimits.factory(
+                        KafkaClientProperties.producer(config),
+                        KafkaClientProperties.common(config));
     }
 
     public static PartitionCounts.Factory partitionCounts(ReadableConfig config) {

@@ -7,6 +7,8 @@ import org.apache.flink.cdc.debezium.DebeziumDeserializationSchema;
 import org.apache.flink.util.Collector;
 
 import io.sluice.functions.source.internal.ChangeRecordConverter;
+import io.sluice.functions.source.internal.ColumnTypeStyle;
+import io.sluice.functions.source.internal.SourceJdbc;
 import io.sluice.functions.source.internal.TimestampMicrosConverter;
 import io.sluice.functions.types.ChangeEventTypeInfo;
 import io.sluice.serializers.event.ChangeEvent;
@@ -44,6 +46,10 @@ public final class ChangeEventDeserializationSchema
 
     private final ZoneId timestampZone;
     private final boolean includeQueries;
+
+    /** The server asked once per subtask how it writes column types; null: types as declared. */
+    private final SourceJdbc server;
+
     private transient ChangeRecordConverter converter;
 
     /**
@@ -59,8 +65,20 @@ public final class ChangeEventDeserializationSchema
      *     Debezium's {@code include.query} ({@link MySqlSourceFactory} sets it)
      */
     public ChangeEventDeserializationSchema(ZoneId timestampZone, boolean includeQueries) {
+        this(timestampZone, includeQueries, null);
+    }
+
+    /**
+     * @param server the source server, asked once per subtask for its version: mysqlType then takes
+     *     the server's COLUMN_TYPE form also for types Debezium knows from a DDL's text ({@code
+     *     int(11)} on MariaDB for a column declared {@code INT}; see {@code
+     *     docs/value-rendering.md}); null keeps the types as Debezium states them
+     */
+    ChangeEventDeserializationSchema(
+            ZoneId timestampZone, boolean includeQueries, SourceJdbc server) {
         this.timestampZone = Objects.requireNonNull(timestampZone, "timestampZone");
         this.includeQueries = includeQueries;
+        this.server = server;
     }
 
     /**
@@ -94,7 +112,9 @@ public final class ChangeEventDeserializationSchema
     @Override
     public void deserialize(SourceRecord record, Collector<ChangeEvent> out) {
         if (converter == null) {
-            converter = new ChangeRecordConverter(timestampZone, includeQueries);
+            ColumnTypeStyle style =
+                    server == null ? ColumnTypeStyle.AS_DECLARED : ColumnTypeStyle.of(server);
+            converter = new ChangeRecordConverter(timestampZone, includeQueries, style);
         }
         ChangeEvent event = converter.convert(record);
         if (event != null) {

@@ -12,10 +12,12 @@ import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.catalog.ObjectPath;
 
 import io.sluice.functions.source.internal.CheckedSource;
+import io.sluice.functions.source.internal.SourceJdbc;
 import io.sluice.functions.source.internal.SourceServerCheck;
 import io.sluice.serializers.event.ChangeEvent;
 
 import java.time.DateTimeException;
+import java.time.Duration;
 import java.time.ZoneId;
 import java.util.Arrays;
 import java.util.List;
@@ -23,6 +25,7 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import static org.apache.flink.util.Preconditions.checkArgument;
@@ -48,7 +51,8 @@ public final class MySqlSourceFactory {
                         config,
                         new ChangeEventDeserializationSchema(
                                 timestampZone(config),
-                                config.get(MySqlSourceOptions.INCLUDE_QUERIES))),
+                                config.get(MySqlSourceOptions.INCLUDE_QUERIES),
+                                SourceJdbc.from(config))),
                 serverCheck(config));
     }
 
@@ -73,12 +77,22 @@ public final class MySqlSourceFactory {
                         .useLegacyJsonFormat(false)
                         .deserializer(deserializer)
                         .build();
-        return MySqlSourceEmitters.withBinlogBatchEmitter(source, deserializer);
+        return MySqlSourceEmitters.withBinlogBatchEmitter(
+                source, deserializer, stallTimeout(config), capturedDatabases(config));
     }
 
     /** The conversion's Debezium settings, and {@code include.query} when queries are included. */
     static Properties debeziumProperties(ReadableConfig config) {
         Properties debezium = ChangeEventDeserializationSchema.debeziumProperties();
+        long heartbeatMillis = config.get(MySqlSourceOptions.HEARTBEAT_INTERVAL).toMillis();
+        if (heartbeatMillis > 0) {
+            // The binlog client asks the server for a heartbeat every 0.8 keep-alive intervals
+            // (Flink CDC's rule): this makes that the heartbeat interval, so an idle database
+            // still shows progress that often.
+            debezium.setProperty(
+                    "connect.keep.alive.interval.ms",
+                    String.valueOf((long) Math.ceil(heartbeatMillis / 0.8)));
+        }
         if (config.get(MySqlSourceOptions.INCLUDE_QUERIES)) {
             // Debezium then reads MySQL's rows-query events into each row's source.query.
             debezium.setProperty("include.query", "true");
@@ -134,6 +148,21 @@ public final class MySqlSourceFactory {
         return builder;
     }
 
+    /**
+     * The regexes of the databases of {@link MySqlSourceOptions#TABLES}, whose CREATE, ALTER and
+     * DROP DATABASE statements the source emits (none without schema changes); the heartbeat
+     * table's database is not one.
+     */
+    private static List<String> capturedDatabases(ReadableConfig config) {
+        if (!config.get(MySqlSourceOptions.INCLUDE_SCHEMA_CHANGES)) {
+            return List.of();
+        }
+        return config.getOptional(MySqlSourceOptions.TABLES).orElse(List.of()).stream()
+                .map(MySqlSourceFactory::databaseOf)
+                .distinct()
+                .collect(Collectors.toList());
+    }
+
     /** The regexes of the captured tables, excludes applied, the heartbeat table added. */
     private static String[] tableList(ReadableConfig config) {
         List<String> tables = config.getOptional(MySqlSourceOptions.TABLES).orElse(List.of());
@@ -174,6 +203,31 @@ public final class MySqlSourceFactory {
             default:
                 return StartupOptions.initial();
         }
+    }
+
+    /**
+     * The stall timeout, zero when off. Only heartbeats tell an idle database from a stalled
+     * source, so it must span several of them.
+     */
+    static Duration stallTimeout(ReadableConfig config) {
+        Duration timeout = config.get(MySqlSourceOptions.STALL_TIMEOUT);
+        checkArgument(
+                !timeout.isNegative(),
+                "Option '%s' must not be negative, but is %s",
+                MySqlSourceOptions.STALL_TIMEOUT.key(),
+                timeout);
+        Duration heartbeat = config.get(MySqlSourceOptions.HEARTBEAT_INTERVAL);
+        checkArgument(
+                timeout.isZero()
+                        || (heartbeat.toMillis() > 0
+                                && timeout.compareTo(heartbeat.multipliedBy(3)) >= 0),
+                "Option '%s' must be 0 (off) or at least three times '%s' (%s), so that an idle"
+                        + " database is not taken for a stalled source, but is %s",
+                MySqlSourceOptions.STALL_TIMEOUT.key(),
+                MySqlSourceOptions.HEARTBEAT_INTERVAL.key(),
+                heartbeat,
+                timeout);
+        return timeout;
     }
 
     private static int chunkSize(ReadableConfig config) {

@@ -79,6 +79,18 @@ public final class MySqlSourceOptions {
                                     + " offsets move while the database is idle, and how often"
                                     + " 'source.heartbeat-table' is written.");
 
+    public static final ConfigOption<Duration> STALL_TIMEOUT =
+            ConfigOptions.key("source.stall-timeout")
+                    .durationType()
+                    .defaultValue(Duration.ofMinutes(5))
+                    .withDescription(
+                            "How long a source subtask that holds splits may read nothing from"
+                                    + " them (no rows, snapshot chunks or binlog heartbeats)"
+                                    + " before it fails with its splits named, so that Flink's"
+                                    + " restart strategy restores it. At least three times"
+                                    + " 'source.heartbeat-interval', so that an idle database is"
+                                    + " not taken for a stalled source. 0 turns the check off.");
+
     public static final ConfigOption<String> HEARTBEAT_TABLE =
             ConfigOptions.key("source.heartbeat-table")
                     .stringType()

@@ -15,8 +15,10 @@ import io.sluice.serializers.event.ChangeEvent;
  * as it is, so a row that goes straight from source to sink costs no per-column conversion; across
  * a network shuffle it costs the same bytes as the DataStream pipeline.
  *
- * <p>In DDL the type is written {@link #SQL_TYPE}; {@code CREATE TABLE mq (...) LIKE binlog
- * (EXCLUDING ALL)} copies it into a sink table without spelling it out again.
+ * <p>Nobody needs to write the type: the tables of a Sluice catalog ({@code 'type' = 'sluice'})
+ * have the column, and {@code CREATE TABLE mq (...) LIKE cdc.<database>.changes (EXCLUDING ALL)}
+ * copies it into a sink table. A {@code CREATE TABLE ... WITH ('connector' = 'sluice-mysql')}
+ * declares it as {@link #SQL_TYPE}, which still works.
  */
 @PublicEvolving
 public final class ChangeColumn {
@@ -33,6 +35,10 @@ public final class ChangeColumn {
      * The type as written in DDL: {@code RAW('io.sluice.serializers.event.ChangeEvent', '...')}.
      */
     public static final String SQL_TYPE = LOGICAL_TYPE.asSerializableString();
+
+    /** The column's type in words, for messages (the full type string is long and opaque). */
+    public static final String DESCRIPTION =
+            "RAW('" + ChangeEvent.class.getName() + "', ...) as a Sluice catalog's tables have it";
 
     /** The column's usual name. */
     public static final String NAME = "change";

@@ -3,15 +3,20 @@ package io.sluice.functions.table;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.table.factories.FactoryUtil;
 
 import io.sluice.functions.encode.EncodeOptions;
 import io.sluice.functions.encode.MessageFormat;
+import io.sluice.functions.filter.FilterOptions;
+import io.sluice.functions.route.DdlPartitions;
 import io.sluice.functions.route.PartitionOptions;
 import io.sluice.functions.route.PartitionRules.Unmatched;
 import io.sluice.functions.route.RouteOptions;
 import io.sluice.functions.sink.KafkaSinkOptions;
+import io.sluice.functions.sink.LargeMessageOptions;
+import io.sluice.functions.sink.LargeMessagePolicy;
 
 import java.time.Duration;
 
@@ -75,6 +80,12 @@ public final class KafkaTableOptions {
                     .defaultValue(PartitionOptions.UNMATCHED.defaultValue())
                     .withDescription(PartitionOptions.UNMATCHED.description());
 
+    public static final ConfigOption<DdlPartitions> DDL_PARTITIONS =
+            ConfigOptions.key("ddl-partitions")
+                    .enumType(DdlPartitions.class)
+                    .defaultValue(PartitionOptions.DDL_PARTITIONS.defaultValue())
+                    .withDescription(PartitionOptions.DDL_PARTITIONS.description());
+
     public static final ConfigOption<String> PARTITION_COUNTS =
             ConfigOptions.key("partition-counts")
                     .stringType()
@@ -101,6 +112,60 @@ public final class KafkaTableOptions {
                     .durationType()
                     .defaultValue(KafkaSinkOptions.TRANSACTION_TIMEOUT.defaultValue())
                     .withDescription(KafkaSinkOptions.TRANSACTION_TIMEOUT.description());
+
+    public static final ConfigOption<LargeMessagePolicy> LARGE_MESSAGE_POLICY =
+            ConfigOptions.key("large-message.policy")
+                    .enumType(LargeMessagePolicy.class)
+                    .defaultValue(LargeMessageOptions.POLICY.defaultValue())
+                    .withDescription(LargeMessageOptions.POLICY.description());
+
+    public static final ConfigOption<MemorySize> LARGE_MESSAGE_MAX_BYTES =
+            ConfigOptions.key("large-message.max-bytes")
+                    .memoryType()
+                    .noDefaultValue()
+                    .withDescription(LargeMessageOptions.MAX_BYTES.description());
+
+    public static final ConfigOption<String> LARGE_MESSAGE_CLAIM_CHECK_PATH =
+            ConfigOptions.key("large-message.claim-check.path")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(LargeMessageOptions.CLAIM_CHECK_PATH.description());
+
+    public static final ConfigOption<String> LARGE_MESSAGE_DEAD_LETTER_TOPIC =
+            ConfigOptions.key("large-message.dead-letter.topic")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(LargeMessageOptions.DEAD_LETTER_TOPIC.description());
+
+    public static final ConfigOption<String> COLUMNS_INCLUDE =
+            ConfigOptions.key("columns.include")
+                    .stringType()
+                    .defaultValue("")
+                    .withDescription(FilterOptions.COLUMNS_INCLUDE.description());
+
+    public static final ConfigOption<String> COLUMNS_EXCLUDE =
+            ConfigOptions.key("columns.exclude")
+                    .stringType()
+                    .defaultValue("")
+                    .withDescription(FilterOptions.COLUMNS_EXCLUDE.description());
+
+    public static final ConfigOption<String> COLUMNS_MASK =
+            ConfigOptions.key("columns.mask")
+                    .stringType()
+                    .defaultValue("")
+                    .withDescription(FilterOptions.COLUMNS_MASK.description());
+
+    public static final ConfigOption<String> MASK_SALT =
+            ConfigOptions.key("mask-salt")
+                    .stringType()
+                    .defaultValue("")
+                    .withDescription(FilterOptions.MASK_SALT.description());
+
+    public static final ConfigOption<Boolean> DROP_EMPTY_UPDATES =
+            ConfigOptions.key("drop-empty-updates")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(FilterOptions.DROP_EMPTY_UPDATES.description());
 
     /** Flink's own {@code sink.parallelism}: the encoders' and the Kafka writers' parallelism. */
     public static final ConfigOption<Integer> SINK_PARALLELISM = FactoryUtil.SINK_PARALLELISM;

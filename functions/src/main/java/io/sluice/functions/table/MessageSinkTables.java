@@ -11,8 +11,10 @@ import org.apache.flink.table.factories.DynamicTableSinkFactory;
 import org.apache.flink.table.factories.FactoryUtil;
 
 import io.sluice.functions.encode.EncodeOptions;
+import io.sluice.functions.filter.FilterOptions;
 import io.sluice.functions.route.PartitionOptions;
 import io.sluice.functions.route.RouteOptions;
+import io.sluice.functions.sink.LargeMessageOptions;
 import io.sluice.functions.sink.SinkOptions;
 import io.sluice.functions.sink.SinkType;
 import io.sluice.functions.table.internal.MessageTableSink;
@@ -37,7 +39,17 @@ final class MessageSinkTables {
                     KafkaTableOptions.PARTITION_HASH,
                     KafkaTableOptions.DATABASE_HASH,
                     KafkaTableOptions.PARTITION_UNMATCHED,
+                    KafkaTableOptions.DDL_PARTITIONS,
                     KafkaTableOptions.PARTITION_COUNTS,
+                    KafkaTableOptions.LARGE_MESSAGE_POLICY,
+                    KafkaTableOptions.LARGE_MESSAGE_MAX_BYTES,
+                    KafkaTableOptions.LARGE_MESSAGE_CLAIM_CHECK_PATH,
+                    KafkaTableOptions.LARGE_MESSAGE_DEAD_LETTER_TOPIC,
+                    KafkaTableOptions.COLUMNS_INCLUDE,
+                    KafkaTableOptions.COLUMNS_EXCLUDE,
+                    KafkaTableOptions.COLUMNS_MASK,
+                    KafkaTableOptions.MASK_SALT,
+                    KafkaTableOptions.DROP_EMPTY_UPDATES,
                     KafkaTableOptions.SINK_PARALLELISM);
 
     private MessageSinkTables() {}
@@ -51,7 +63,21 @@ final class MessageSinkTables {
                 .map(KafkaTableOptions.PARTITION_HASH, PartitionOptions.PARTITION_HASH)
                 .map(KafkaTableOptions.DATABASE_HASH, PartitionOptions.DATABASE_HASH)
                 .map(KafkaTableOptions.PARTITION_UNMATCHED, PartitionOptions.UNMATCHED)
-                .map(KafkaTableOptions.PARTITION_COUNTS, PartitionOptions.PARTITION_COUNTS);
+                .map(KafkaTableOptions.DDL_PARTITIONS, PartitionOptions.DDL_PARTITIONS)
+                .map(KafkaTableOptions.PARTITION_COUNTS, PartitionOptions.PARTITION_COUNTS)
+                .map(KafkaTableOptions.LARGE_MESSAGE_POLICY, LargeMessageOptions.POLICY)
+                .map(KafkaTableOptions.LARGE_MESSAGE_MAX_BYTES, LargeMessageOptions.MAX_BYTES)
+                .map(
+                        KafkaTableOptions.LARGE_MESSAGE_CLAIM_CHECK_PATH,
+                        LargeMessageOptions.CLAIM_CHECK_PATH)
+                .map(
+                        KafkaTableOptions.LARGE_MESSAGE_DEAD_LETTER_TOPIC,
+                        LargeMessageOptions.DEAD_LETTER_TOPIC)
+                .map(KafkaTableOptions.COLUMNS_INCLUDE, FilterOptions.COLUMNS_INCLUDE)
+                .map(KafkaTableOptions.COLUMNS_EXCLUDE, FilterOptions.COLUMNS_EXCLUDE)
+                .map(KafkaTableOptions.COLUMNS_MASK, FilterOptions.COLUMNS_MASK)
+                .map(KafkaTableOptions.MASK_SALT, FilterOptions.MASK_SALT)
+                .map(KafkaTableOptions.DROP_EMPTY_UPDATES, FilterOptions.DROP_EMPTY_UPDATES);
     }
 
     /** {@code own} options plus {@link #ENCODE_AND_ROUTE}. */
@@ -127,14 +153,21 @@ final class MessageSinkTables {
             throw new ValidationException(
                     String.format(
                             "Table '%s' ('connector' = '%s') must have exactly one physical"
-                                    + " column, the change typed %s, but has %s; declare 'topic'"
-                                    + " STRING and 'key' BYTES as METADATA, or copy the source's"
-                                    + " column with LIKE <source> (EXCLUDING ALL)",
+                                    + " column, the change (%s), but has %s; copy it from a"
+                                    + " change table with LIKE cdc.<database>.changes (EXCLUDING"
+                                    + " ALL), and declare 'topic' STRING and 'key' BYTES as"
+                                    + " METADATA",
                             table.asSummaryString(),
                             connector,
-                            ChangeColumn.SQL_TYPE,
+                            ChangeColumn.DESCRIPTION,
                             physical.stream()
-                                    .map(c -> c.getName() + " " + c.getDataType())
+                                    .map(
+                                            c ->
+                                                    c.getName()
+                                                            + " "
+                                                            + c.getDataType()
+                                                                    .getLogicalType()
+                                                                    .asSummaryString())
                                     .collect(Collectors.toList())));
         }
     }

@@ -10,6 +10,7 @@ import org.apache.flink.table.catalog.ResolvedSchema;
 import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.factories.DynamicTableSourceFactory;
 import org.apache.flink.table.factories.FactoryUtil;
+import org.apache.flink.table.types.logical.RawType;
 
 import io.sluice.functions.source.MySqlSourceFactory;
 import io.sluice.functions.source.MySqlSourceOptions;
@@ -44,6 +45,7 @@ public final class MySqlDynamicTableFactory implements DynamicTableSourceFactory
                     .map(SERVER_ID, MySqlSourceOptions.SERVER_ID)
                     .map(SERVER_TIME_ZONE, MySqlSourceOptions.SERVER_TIME_ZONE)
                     .map(HEARTBEAT_INTERVAL, MySqlSourceOptions.HEARTBEAT_INTERVAL)
+                    .map(STALL_TIMEOUT, MySqlSourceOptions.STALL_TIMEOUT)
                     .map(TIMESTAMP_TIME_ZONE, MySqlSourceOptions.TIMESTAMP_TIME_ZONE)
                     .map(INCLUDE_SCHEMA_CHANGES, MySqlSourceOptions.INCLUDE_SCHEMA_CHANGES)
                     .map(STARTUP_MODE, MySqlSourceOptions.STARTUP_MODE)
@@ -73,6 +75,7 @@ public final class MySqlDynamicTableFactory implements DynamicTableSourceFactory
                 SERVER_ID,
                 SERVER_TIME_ZONE,
                 HEARTBEAT_INTERVAL,
+                STALL_TIMEOUT,
                 TIMESTAMP_TIME_ZONE,
                 INCLUDE_SCHEMA_CHANGES,
                 STARTUP_MODE,
@@ -109,7 +112,13 @@ public final class MySqlDynamicTableFactory implements DynamicTableSourceFactory
         } catch (IllegalArgumentException e) {
             throw OPTIONS.failure(context.getObjectIdentifier(), IDENTIFIER, e);
         }
-        return new MySqlTableSource(source, parallelism, table, context.getPhysicalRowDataType());
+        return new MySqlTableSource(
+                source,
+                parallelism,
+                table,
+                config.get(MySqlSourceOptions.HOSTNAME) + ":" + config.get(MySqlSourceOptions.PORT),
+                config.get(MySqlSourceOptions.SERVER_ID),
+                context.getPhysicalRowDataType());
     }
 
     /** The only physical column a change table has is the change, typed {@link ChangeColumn}. */
@@ -125,13 +134,15 @@ public final class MySqlDynamicTableFactory implements DynamicTableSourceFactory
                 throw new ValidationException(
                         String.format(
                                 "Table '%s' ('connector' = '%s') declares the physical column"
-                                        + " %s %s; its only physical column is the change, typed"
-                                        + " %s, and every other column is METADATA (%s)",
+                                        + " %s %s; its only physical column is the change (%s),"
+                                        + " and every other column is METADATA (%s). A Sluice"
+                                        + " catalog's tables declare all of them for you: CREATE"
+                                        + " CATALOG cdc WITH ('type' = 'sluice', ...)",
                                 table,
                                 IDENTIFIER,
                                 column.getName(),
-                                column.getDataType(),
-                                ChangeColumn.SQL_TYPE,
+                                typeName(column),
+                                ChangeColumn.DESCRIPTION,
                                 metadataKeys()));
             }
             seenChange = true;
@@ -152,6 +163,17 @@ public final class MySqlDynamicTableFactory implements DynamicTableSourceFactory
                                     + " its table's rows",
                             table, IDENTIFIER, schema.getWatermarkSpecs().get(0)));
         }
+    }
+
+    /** A column's type, without the long serializer snapshot of a RAW type. */
+    private static String typeName(Column column) {
+        return column.getDataType().getLogicalType() instanceof RawType
+                ? "RAW('"
+                        + ((RawType<?>) column.getDataType().getLogicalType())
+                                .getOriginatingClass()
+                                .getName()
+                        + "', ...)"
+                : column.getDataType().toString();
     }
 
     private static String metadataKeys() {

@@ -71,6 +71,17 @@ public final class MySqlTableOptions {
                     .defaultValue(MySqlSourceOptions.HEARTBEAT_INTERVAL.defaultValue())
                     .withDescription(MySqlSourceOptions.HEARTBEAT_INTERVAL.description());
 
+    public static final ConfigOption<Duration> STALL_TIMEOUT =
+            ConfigOptions.key("stall-timeout")
+                    .durationType()
+                    .defaultValue(MySqlSourceOptions.STALL_TIMEOUT.defaultValue())
+                    .withDescription(
+                            "How long a source subtask that holds splits may read nothing from"
+                                    + " them (no rows, snapshot chunks or binlog heartbeats)"
+                                    + " before it fails with its splits named, so that Flink's"
+                                    + " restart strategy restores it. At least three times"
+                                    + " 'heartbeat-interval'. 0 turns the check off.");
+
     public static final ConfigOption<String> TIMESTAMP_TIME_ZONE =
             ConfigOptions.key("timestamp-time-zone")
                     .stringType()

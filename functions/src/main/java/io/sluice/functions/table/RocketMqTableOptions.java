@@ -7,6 +7,7 @@ import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.table.factories.FactoryUtil;
 
 import io.sluice.functions.encode.MessageFormat;
+import io.sluice.functions.route.DdlPartitions;
 import io.sluice.functions.route.PartitionRules.Unmatched;
 import io.sluice.functions.sink.rocketmq.RocketMqSinkOptions;
 
@@ -73,6 +74,8 @@ public final class RocketMqTableOptions {
     public static final ConfigOption<Boolean> DATABASE_HASH = KafkaTableOptions.DATABASE_HASH;
     public static final ConfigOption<Unmatched> PARTITION_UNMATCHED =
             KafkaTableOptions.PARTITION_UNMATCHED;
+    public static final ConfigOption<DdlPartitions> DDL_PARTITIONS =
+            KafkaTableOptions.DDL_PARTITIONS;
     public static final ConfigOption<String> PARTITION_COUNTS = KafkaTableOptions.PARTITION_COUNTS;
 
     /**

@@ -65,6 +65,7 @@ class ChangeRouteFunctionTest {
                 new ChangeRouteFunction(
                         RouteOptions.router(config),
                         PartitionOptions.rules(config),
+                        DdlPartitions.EVERY,
                         new FixedPartitionCounts(PARTITIONS),
                         1,
                         false,

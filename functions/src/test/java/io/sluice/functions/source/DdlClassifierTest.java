@@ -52,6 +52,9 @@ class DdlClassifierTest {
                 "RENAME TABLE a TO db2.b, c TO d | RENAME | db2 | b",
                 "CREATE DATABASE shop | QUERY | shop | ''",
                 "DROP SCHEMA IF EXISTS shop | QUERY | shop | ''",
+                "ALTER DATABASE `shop` CHARACTER SET latin1 | QUERY | shop | ''",
+                "ALTER SCHEMA DEFAULT COLLATE utf8mb4_bin | QUERY | cur | ''",
+                "alter database charset utf8mb4 | QUERY | cur | ''",
                 "CREATE PROCEDURE p() BEGIN SELECT 1; END | QUERY | '' | ''",
                 "GRANT SELECT ON *.* TO x | QUERY | '' | ''",
                 "CREATE INDEX i | QUERY | '' | ''",
@@ -64,5 +67,7 @@ class DdlClassifierTest {
         assertThat(statement.type().name()).isEqualTo(type);
         assertThat(statement.database()).isEqualTo(database);
         assertThat(statement.table()).isEqualTo(table);
+        assertThat(statement.isDatabaseStatement())
+                .isEqualTo(sql.toUpperCase().matches("(CREATE|ALTER|DROP) (DATABASE|SCHEMA).*"));
     }
 }

@@ -1,12 +1,15 @@
 package io.sluice.functions.source;
 
+import io.sluice.functions.source.internal.ColumnTypeStyle;
 import io.sluice.functions.source.internal.DeclaredType;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import java.sql.Types;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Canal's mysqlType and sqlType from the parameters Debezium attaches to each field. */
 class DeclaredTypeTest {
@@ -81,5 +84,78 @@ class DeclaredTypeTest {
 
         assertThat(declared.mysqlType()).isEqualTo(mysqlType);
         assertThat(declared.sqlType()).isEqualTo(sqlType);
+    }
+
+    /**
+     * A type as a DDL's text states it (Debezium's parser) or as {@code SHOW CREATE TABLE} shows it
+     * both come out in the server's COLUMN_TYPE form. MariaDB's column is
+     * ColumnTypeFidelityITCase's.
+     */
+    @ParameterizedTest(name = "{0} {1}({2}) -> {3}")
+    @CsvSource(
+            delimiter = '|',
+            nullValues = "-",
+            value = {
+                // style | type param | length | mysqlType | sqlType
+                "MARIADB | TINYINT | - | tinyint(4) | " + Types.TINYINT,
+                "MARIADB | TINYINT UNSIGNED | - | tinyint(3) unsigned | " + Types.TINYINT,
+                "MARIADB | BOOLEAN | - | tinyint(1) | " + Types.TINYINT,
+                "MARIADB | SMALLINT | - | smallint(6) | " + Types.SMALLINT,
+                "MARIADB | SMALLINT UNSIGNED | - | smallint(5) unsigned | " + Types.SMALLINT,
+                "MARIADB | MEDIUMINT | - | mediumint(9) | " + Types.INTEGER,
+                "MARIADB | MEDIUMINT UNSIGNED | - | mediumint(8) unsigned | " + Types.INTEGER,
+                "MARIADB | INT | - | int(11) | " + Types.INTEGER,
+                "MARIADB | INTEGER UNSIGNED | - | int(10) unsigned | " + Types.INTEGER,
+                "MARIADB | INT | 5 | int(5) | " + Types.INTEGER,
+                "MARIADB | INT | 11 | int(11) | " + Types.INTEGER,
+                "MARIADB | BIGINT | - | bigint(20) | " + Types.BIGINT,
+                "MARIADB | BIGINT UNSIGNED | - | bigint(20) unsigned | " + Types.BIGINT,
+                "MARIADB | INT ZEROFILL | - | int(10) unsigned zerofill | " + Types.INTEGER,
+                "MARIADB | YEAR | - | year(4) | " + Types.VARCHAR,
+                "MARIADB | BIT | - | bit(1) | " + Types.BIT,
+                "MARIADB | JSON | - | longtext | " + Types.CLOB,
+                "MARIADB | LONGTEXT | - | longtext | " + Types.CLOB,
+                "MARIADB | VARCHAR | 8 | varchar(8) | " + Types.VARCHAR,
+                "MYSQL_DISPLAY_WIDTHS | INT | - | int(11) | " + Types.INTEGER,
+                "MYSQL_DISPLAY_WIDTHS | YEAR | - | year(4) | " + Types.VARCHAR,
+                "MYSQL_DISPLAY_WIDTHS | JSON | - | json | " + Types.VARCHAR,
+                "MYSQL | INT | 11 | int | " + Types.INTEGER,
+                "MYSQL | INT | - | int | " + Types.INTEGER,
+                "MYSQL | BIGINT UNSIGNED | 20 | bigint unsigned | " + Types.BIGINT,
+                "MYSQL | TINYINT | 4 | tinyint | " + Types.TINYINT,
+                "MYSQL | TINYINT | 1 | tinyint(1) | " + Types.TINYINT,
+                "MYSQL | BOOLEAN | - | tinyint(1) | " + Types.TINYINT,
+                "MYSQL | INT ZEROFILL | 5 | int(5) unsigned zerofill | " + Types.INTEGER,
+                "MYSQL | INT UNSIGNED ZEROFILL | - | int(10) unsigned zerofill | " + Types.INTEGER,
+                "MYSQL | YEAR | 4 | year | " + Types.VARCHAR,
+                "MYSQL | BIT | - | bit(1) | " + Types.BIT,
+                "MYSQL | JSON | - | json | " + Types.VARCHAR,
+                "MYSQL | DECIMAL | 10 | decimal(10,0) | " + Types.DECIMAL,
+            })
+    void takesTheServersColumnTypeForm(
+            ColumnTypeStyle style, String type, String length, String mysqlType, int sqlType) {
+        DeclaredType declared = DeclaredType.of(type, length, null, null, style);
+
+        assertThat(declared.mysqlType()).isEqualTo(mysqlType);
+        assertThat(declared.sqlType()).isEqualTo(sqlType);
+    }
+
+    @Test
+    void tellsTheStyleByTheServersVersion() {
+        assertThat(ColumnTypeStyle.ofVersion("11.4.5-MariaDB-log"))
+                .isEqualTo(ColumnTypeStyle.MARIADB);
+        assertThat(ColumnTypeStyle.ofVersion("10.6.16-MariaDB-0ubuntu0.22.04.1"))
+                .isEqualTo(ColumnTypeStyle.MARIADB);
+        assertThat(ColumnTypeStyle.ofVersion("5.7.44-log"))
+                .isEqualTo(ColumnTypeStyle.MYSQL_DISPLAY_WIDTHS);
+        assertThat(ColumnTypeStyle.ofVersion("8.0.18"))
+                .isEqualTo(ColumnTypeStyle.MYSQL_DISPLAY_WIDTHS);
+        assertThat(ColumnTypeStyle.ofVersion("8.0.19")).isEqualTo(ColumnTypeStyle.MYSQL);
+        assertThat(ColumnTypeStyle.ofVersion("8.0.36-0ubuntu0.22.04.1"))
+                .isEqualTo(ColumnTypeStyle.MYSQL);
+        assertThat(ColumnTypeStyle.ofVersion("8.4.0")).isEqualTo(ColumnTypeStyle.MYSQL);
+        assertThatThrownBy(() -> ColumnTypeStyle.ofVersion("unknown"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'unknown'");
     }
 }

@@ -6,6 +6,8 @@ import org.apache.flink.configuration.Configuration;
 
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -52,6 +54,39 @@ class MySqlSourceFactoryTest {
                 .hasMessageContaining("Option 'source.startup.gtid-set'");
         assertThatThrownBy(() -> MySqlSourceFactory.startupOptions(mode("sometime")))
                 .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aStallTimeoutSpansSeveralHeartbeats() {
+        assertThat(MySqlSourceFactory.stallTimeout(new Configuration()))
+                .isEqualTo(Duration.ofMinutes(5));
+        Configuration off = new Configuration();
+        off.set(MySqlSourceOptions.STALL_TIMEOUT, Duration.ZERO);
+        off.set(MySqlSourceOptions.HEARTBEAT_INTERVAL, Duration.ZERO);
+        assertThat(MySqlSourceFactory.stallTimeout(off)).isZero();
+
+        Configuration tooShort = new Configuration();
+        tooShort.set(MySqlSourceOptions.STALL_TIMEOUT, Duration.ofSeconds(60));
+        tooShort.set(MySqlSourceOptions.HEARTBEAT_INTERVAL, Duration.ofSeconds(30));
+        assertThatThrownBy(() -> MySqlSourceFactory.stallTimeout(tooShort))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("Option 'source.stall-timeout'")
+                .hasMessageContaining("three times 'source.heartbeat-interval' (PT30S)")
+                .hasMessageContaining("but is PT1M");
+
+        Configuration noHeartbeat = new Configuration();
+        noHeartbeat.set(MySqlSourceOptions.HEARTBEAT_INTERVAL, Duration.ZERO);
+        assertThatThrownBy(() -> MySqlSourceFactory.stallTimeout(noHeartbeat))
+                .hasMessageContaining("Option 'source.stall-timeout' must be 0 (off)");
+    }
+
+    @Test
+    void theServerSendsAHeartbeatEveryHeartbeatInterval() {
+        Configuration config = new Configuration();
+        config.set(MySqlSourceOptions.HEARTBEAT_INTERVAL, Duration.ofSeconds(4));
+        // The binlog client asks for a server heartbeat every 0.8 keep-alive intervals.
+        assertThat(MySqlSourceFactory.debeziumProperties(config))
+                .containsEntry("connect.keep.alive.interval.ms", "5000");
     }
 
     @Test

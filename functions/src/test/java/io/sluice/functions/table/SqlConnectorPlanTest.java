@@ -222,4 +222,94 @@ class SqlConnectorPlanTest {
                                         "INSERT INTO plain SELECT 't', `table` FROM binlog"))
                 .hasStackTraceContaining("must have exactly one physical column, the change");
     }
+
+    @Test
+    void twoChangeTablesWithOneServerIdAreRefusedNamingBoth() {
+        createBinlog("");
+        createSecondBinlog("");
+        createMq("a_mq", ", 'transactional-id-prefix' = 'a'");
+        createMq("b_mq", ", 'transactional-id-prefix' = 'b'");
+        StreamStatementSet set = tables.createStatementSet();
+        set.addInsertSql("INSERT INTO a_mq SELECT change, 'a', CAST(NULL AS BYTES) FROM binlog");
+        set.addInsertSql("INSERT INTO b_mq SELECT change, 'b', CAST(NULL AS BYTES) FROM binlog2");
+        assertThatThrownBy(set::attachAsDataStream)
+                .hasStackTraceContaining(
+                        "Tables 'default_catalog.default_database.binlog' and"
+                                + " 'default_catalog.default_database.binlog2'")
+                .hasStackTraceContaining("both with 'server-id' = '5400-5408' on 127.0.0.1:3306");
+    }
+
+    @Test
+    void twoChangeTablesWithTheirOwnServerIdsRunInOneJob() {
+        createBinlog("");
+        createSecondBinlog(", 'server-id' = '5410-5418'");
+        createMq("a_mq", ", 'transactional-id-prefix' = 'a'");
+        createMq("b_mq", ", 'transactional-id-prefix' = 'b'");
+        StreamStatementSet set = tables.createStatementSet();
+        set.addInsertSql("INSERT INTO a_mq SELECT change, 'a', CAST(NULL AS BYTES) FROM binlog");
+        set.addInsertSql("INSERT INTO b_mq SELECT change, 'b', CAST(NULL AS BYTES) FROM binlog2");
+        set.attachAsDataStream();
+        assertThat(env.getStreamGraph().getSourceIDs()).hasSize(2);
+    }
+
+    @Test
+    void aSinkFedByTwoChangeTablesIsRefusedNamingThem() {
+        createBinlog("");
+        createSecondBinlog(", 'server-id' = '5410-5418'");
+        createMq("mq", "");
+        assertThatThrownBy(
+                        () ->
+                                tables.explainSql(
+                                        "INSERT INTO mq SELECT change, 'a', CAST(NULL AS BYTES)"
+                                                + " FROM binlog UNION ALL SELECT change, 'b',"
+                                                + " CAST(NULL AS BYTES) FROM binlog2"))
+                .hasStackTraceContaining(
+                        "Table 'default_catalog.default_database.mq' ('connector' ="
+                                + " 'sluice-kafka') is written with the changes of more than one"
+                                + " change table: 'default_catalog.default_database.binlog',"
+                                + " 'default_catalog.default_database.binlog2'");
+    }
+
+    @Test
+    void twoInsertsIntoOneSinkFromTwoChangeTablesAreRefused() {
+        createBinlog("");
+        createSecondBinlog(", 'server-id' = '5410-5418'");
+        createMq("mq", "");
+        StreamStatementSet set = tables.createStatementSet();
+        set.addInsertSql("INSERT INTO mq SELECT change, 'a', CAST(NULL AS BYTES) FROM binlog");
+        set.addInsertSql("INSERT INTO mq SELECT change, 'b', CAST(NULL AS BYTES) FROM binlog2");
+        assertThatThrownBy(set::attachAsDataStream)
+                .hasStackTraceContaining("is written with the changes of more than one change");
+    }
+
+    @Test
+    void anUnknownCatalogOptionIsNamedByFlink() {
+        assertThatThrownBy(
+                        () ->
+                                tables.executeSql(
+                                        "CREATE CATALOG cdc WITH ('type' = 'sluice',"
+                                                + " 'password' = 'pw', 'hostnme' = 'db')"))
+                .hasStackTraceContaining("Unsupported options found for 'sluice'")
+                .hasStackTraceContaining("hostnme")
+                .hasStackTraceContaining("table-pattern");
+    }
+
+    @Test
+    void aCatalogTablePatternThatIsNoRegexIsNamed() {
+        assertThatThrownBy(
+                        () ->
+                                tables.executeSql(
+                                        "CREATE CATALOG cdc WITH ('type' = 'sluice',"
+                                                + " 'password' = 'pw', 'table-pattern' = 'a(')"))
+                .hasStackTraceContaining(
+                        "option 'table-pattern' takes a regular expression, but 'a(' is not one");
+    }
+
+    private void createSecondBinlog(String extraOptions) {
+        tables.executeSql(
+                "CREATE TABLE binlog2 WITH ('connector' = 'sluice-mysql', 'password' = 'pw',"
+                        + " 'tables' = 'other.t'"
+                        + extraOptions
+                        + ") LIKE binlog (EXCLUDING OPTIONS)");
+    }
 }

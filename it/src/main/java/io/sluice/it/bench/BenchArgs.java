@@ -37,7 +37,9 @@ final class BenchArgs {
                             + " (quick 2, full 3)",
                     "  --warmup N              rounds of the side by side and funnel run first and"
                             + " not counted (1)",
-                    "  --out FILE              also write the report (markdown) to FILE");
+                    "  --out FILE              also write the report (markdown) to FILE",
+                    "  --filter KEY=VALUE      a filter.* option; backlog mode then also runs (f)"
+                            + " Sluice with the filters in every side-by-side round");
 
     String workload = "mixed-dml";
     String mode = "backlog";
@@ -60,6 +62,9 @@ final class BenchArgs {
 
     /** Producer properties every Kafka pipeline gets, Sluice's and Flink SQL's alike. */
     final Map<String, String> producerProperties = new LinkedHashMap<>();
+
+    /** filter.* options of the (f) run; none: no (f) run. */
+    final Map<String, String> filters = new LinkedHashMap<>();
 
     final List<String> command = new ArrayList<>();
 
@@ -144,6 +149,18 @@ final class BenchArgs {
                         break;
                     case "--out":
                         args.out = value;
+                        break;
+                    case "--filter":
+                        int eq = value.indexOf('=');
+                        if (eq < 1 || !value.startsWith("filter.")) {
+                            throw new IllegalArgumentException(
+                                    "'"
+                                            + flag
+                                            + "' takes filter.KEY=VALUE, but got '"
+                                            + value
+                                            + "'");
+                        }
+                        args.filters.put(value.substring(0, eq), value.substring(eq + 1));
                         break;
                     case "--producer-property":
                         int equals = value.indexOf('=');

@@ -176,6 +176,9 @@ public final class SluiceBench {
             if (round > 1 || !matrixRunCounts) {
                 target.sluice(sluice(base, database, start, stats, null, 0), base);
             }
+            if (!args.filters.isEmpty()) {
+                target.filtered(sluice(base, database, start, stats, null, 0, args.filters));
+            }
             // Right after Sluice, so both meet the same machine state.
             target.sqlDoor(sqlDoor(base, database, start, stats));
             target.sourceLimit(cut(Pipelines.Cut.CHANGE_EVENT, base, database, start, stats));
@@ -231,11 +234,25 @@ public final class SluiceBench {
             String liveDatabase,
             int keep)
             throws Exception {
+        return sluice(variant, database, start, stats, liveDatabase, keep, Map.of());
+    }
+
+    /** One Sluice run with {@code filters} (filter.* options); see the other overload. */
+    private RunResult sluice(
+            Variant variant,
+            String database,
+            BinlogPosition start,
+            LoadStats stats,
+            String liveDatabase,
+            int keep,
+            Map<String, String> filters)
+            throws Exception {
         String run = nextRun();
         List<String> topics = topics(run, variant.topics, variant.partitions);
         Configuration config = sluiceConfig(run, variant, database, start, topics);
-        say("run %s: Sluice %s ...", run, variant);
-        RunResult result = result("Sluice", variant);
+        filters.forEach(config::setString);
+        say("run %s: Sluice %s%s ...", run, variant, filters.isEmpty() ? "" : " with filters");
+        RunResult result = result(filters.isEmpty() ? "Sluice" : "Sluice with filters", variant);
         try (SinkReader reader =
                 reader(topics, variant.partitions, liveDatabase != null ? stats : null, keep)) {
             measure(

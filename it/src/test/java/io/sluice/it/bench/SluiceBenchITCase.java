@@ -108,7 +108,7 @@ class SluiceBenchITCase {
                 .contains("(b) producer limit")
                 .contains("(c) plain Flink SQL")
                 .contains("(e) Sluice SQL door")
-                .contains("SQL door within 15% of Sluice's YAML pipeline")
+                .contains("SQL door within 10% of Sluice's YAML pipeline")
                 .contains("Stage funnel")
                 .contains("Busy time per task")
                 .contains("CPU by thread group")

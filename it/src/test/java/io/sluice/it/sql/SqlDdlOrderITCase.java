@@ -4,6 +4,7 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 
 import io.sluice.functions.encode.MessageFormat;
+import io.sluice.functions.route.DdlPartitions;
 import io.sluice.functions.table.ChangeColumn;
 import io.sluice.it.canal.AddedColumnOrder;
 import io.sluice.it.canal.CanalMessages;
@@ -29,12 +30,14 @@ import java.util.function.IntConsumer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Through the SQL door, a statement mid-stream reaches partition (queue) 0 of its topic once, after
- * every earlier row of its table there and before every later one, although rows are encoded and
- * written by 2 sink subtasks (source 2, in between 3). Each ALTER adds a column, so a row's column
- * count tells which statements preceded it in the database; in partition 0 that must equal the
- * statements that preceded it there. The other partitions get no statement. Versions of each key
- * arrive in order everywhere, and every change arrives exactly once.
+ * Through the SQL door, a statement mid-stream reaches every partition (queue) of its topic once,
+ * after every earlier row of its table there and before every later one, although rows are encoded
+ * on 3 subtasks and written by 2 (source 2); with {@code 'ddl-partitions' = 'ZERO'} it reaches
+ * partition 0 only, as Canal writes it, still in order there. Every partition's cases read the
+ * Sluice catalog's change table; partition 0's, a source table declared by hand. Each ALTER adds a
+ * column, so a row's column count tells which statements preceded it in the database; in each
+ * partition that gets statements that must equal the statements that preceded it there. Versions of
+ * each key arrive in order everywhere, and every change arrives exactly once.
  */
 class SqlDdlOrderITCase {
 
@@ -49,11 +52,30 @@ class SqlDdlOrderITCase {
     private static final int PARTITIONS = 3;
     private static final int STATEMENTS = 3;
     private static final int NOTES = (STATEMENTS + 1) * (KEYS / 10);
-    private static final int EXPECTED = KEYS + (STATEMENTS + 1) * KEYS + NOTES + STATEMENTS;
+    private static final int ROWS = KEYS + (STATEMENTS + 1) * KEYS + NOTES;
 
     @Test
-    void kafkaGetsStatementsInOrderWithTheirTable() throws Exception {
-        String database = seededDatabase("sql_ddl_kafka");
+    void kafkaGetsStatementsInOrderWithTheirTableInEveryPartition() throws Exception {
+        runOnKafka("sql_ddl_kafka", DdlPartitions.EVERY);
+    }
+
+    @Test
+    void kafkaGetsStatementsInPartitionZeroOnlyAsCanalDoes() throws Exception {
+        runOnKafka("sql_ddl_kafka0", DdlPartitions.ZERO);
+    }
+
+    @Test
+    void rocketMqGetsStatementsInOrderWithTheirTableInEveryQueue() throws Exception {
+        runOnRocketMq("sql_ddl_rmq", DdlPartitions.EVERY);
+    }
+
+    @Test
+    void rocketMqGetsStatementsInQueueZeroOnlyAsCanalDoes() throws Exception {
+        runOnRocketMq("sql_ddl_rmq0", DdlPartitions.ZERO);
+    }
+
+    private void runOnKafka(String prefix, DdlPartitions ddl) throws Exception {
+        String database = seededDatabase(prefix);
         String topic = "ddl-" + database;
         KAFKA.server().createTopic(topic, PARTITIONS);
         Map<String, String> defines = SqlJobs.defines(MARIADB.server(), KAFKA.server(), database);
@@ -61,7 +83,8 @@ class SqlDdlOrderITCase {
                 SqlJobs.start(
                         script(
                                 "'connector' = 'sluice-kafka', 'bootstrap-servers' = '${KAFKA}',"
-                                        + " 'transactional-id-prefix' = '${DATABASE}'"),
+                                        + " 'transactional-id-prefix' = '${DATABASE}'",
+                                ddl),
                         "sql-ddl-order-" + database,
                         defines);
         try {
@@ -70,24 +93,24 @@ class SqlDdlOrderITCase {
                     count ->
                             assertThat(KAFKA.server().drainReadCommitted(topic, count, WAIT))
                                     .hasSize(count));
+            int expected = ROWS + STATEMENTS * ddl.of(PARTITIONS);
             List<ConsumerRecord<byte[], byte[]>> records =
-                    KAFKA.server().drainReadCommitted(topic, EXPECTED, WAIT);
-            assertThat(records).as("every change once").hasSize(EXPECTED);
+                    KAFKA.server().drainReadCommitted(topic, expected, WAIT);
+            assertThat(records).as("every change once").hasSize(expected);
             Map<Integer, List<Row>> byPartition = new TreeMap<>();
             for (ConsumerRecord<byte[], byte[]> record : records) {
                 byPartition
                         .computeIfAbsent(record.partition(), p -> new ArrayList<>())
                         .addAll(CanalMessages.decode(MessageFormat.CANAL_FLAT, record.value()));
             }
-            assertOrdered(byPartition);
+            assertOrdered(byPartition, ddl);
         } finally {
             job.cancel().get(1, TimeUnit.MINUTES);
         }
     }
 
-    @Test
-    void rocketMqGetsStatementsInOrderWithTheirTable() throws Exception {
-        String database = seededDatabase("sql_ddl_rmq");
+    private void runOnRocketMq(String prefix, DdlPartitions ddl) throws Exception {
+        String database = seededDatabase(prefix);
         String topic = "ddl-" + database;
         ROCKETMQ.server().createTopic(topic, PARTITIONS);
         Map<String, String> defines = SqlJobs.defines(MARIADB.server(), database);
@@ -96,7 +119,8 @@ class SqlDdlOrderITCase {
                 SqlJobs.start(
                         script(
                                 "'connector' = 'sluice-rocketmq', 'name-server' = '${NAME_SERVER}',"
-                                        + " 'producer-group' = '${DATABASE}'"),
+                                        + " 'producer-group' = '${DATABASE}'",
+                                ddl),
                         "sql-ddl-order-" + database,
                         defines);
         try {
@@ -105,7 +129,8 @@ class SqlDdlOrderITCase {
                     count ->
                             assertThat(ROCKETMQ.server().drain(topic, count, WAIT))
                                     .hasSizeGreaterThanOrEqualTo(count));
-            ROCKETMQ.server().drain(topic, EXPECTED, WAIT);
+            int expected = ROWS + STATEMENTS * ddl.of(PARTITIONS);
+            ROCKETMQ.server().drain(topic, expected, WAIT);
             Map<Integer, List<Row>> byQueue = new TreeMap<>();
             int rows = 0;
             for (MessageExt message : ROCKETMQ.server().drainAll(topic, QUIET)) {
@@ -115,33 +140,53 @@ class SqlDdlOrderITCase {
                         .addAll(decoded);
                 rows += decoded.size();
             }
-            assertThat(rows).as("every change once").isEqualTo(EXPECTED);
-            assertOrdered(byQueue);
+            assertThat(rows).as("every change once").isEqualTo(expected);
+            assertOrdered(byQueue, ddl);
         } finally {
             job.cancel().get(1, TimeUnit.MINUTES);
         }
     }
 
     /**
-     * Every table of the database into topic {@code ddl-<database>} of 3 partitions; parallelism 2
-     * / 3 / 2 for source / in between / sink, so one source subtask idles after the snapshot.
+     * Every table of the database into topic {@code ddl-<database>} of 3 partitions, statements
+     * placed by {@code ddl}; parallelism 2 / 3 / 2 for source / in between / sink, so one source
+     * subtask idles after the snapshot. Every partition's placement reads the Sluice catalog,
+     * Canal's partition 0 a source table declared by hand (the form scripts without the catalog
+     * keep using).
      */
-    private static String script(String sinkOptions) {
+    private static String script(String sinkOptions, DdlPartitions ddl) {
+        boolean catalog = ddl == DdlPartitions.EVERY;
+        String changes = catalog ? "cdc.${DATABASE}.changes" : "binlog";
+        String connection =
+                "'hostname' = '${SOURCE_HOST}', 'port' = '${SOURCE_PORT}',"
+                        + " 'username' = '${SOURCE_USER}', 'password' = '${SOURCE_PASSWORD}',"
+                        + " 'scan.parallelism' = '2'";
+        String source =
+                catalog
+                        ? "CREATE CATALOG cdc WITH ('type' = 'sluice', 'table-pattern' = '.*', "
+                                + connection
+                                + ");\n"
+                        : "CREATE TABLE binlog (change "
+                                + ChangeColumn.SQL_TYPE
+                                + ")\nWITH ('connector' = 'sluice-mysql', 'tables' ="
+                                + " '${DATABASE}\\..*', "
+                                + connection
+                                + ");\n";
         return "SET 'parallelism.default' = '3';\n"
                 + "SET 'execution.checkpointing.interval' = '500ms';\n"
-                + "CREATE TABLE binlog (change "
-                + ChangeColumn.SQL_TYPE
-                + ")\n"
-                + "WITH ('connector' = 'sluice-mysql', 'hostname' = '${SOURCE_HOST}',"
-                + " 'port' = '${SOURCE_PORT}', 'username' = '${SOURCE_USER}',"
-                + " 'password' = '${SOURCE_PASSWORD}', 'tables' = '${DATABASE}\\..*',"
-                + " 'scan.parallelism' = '2');\n"
+                + source
                 + "CREATE TABLE mq WITH ("
                 + sinkOptions
                 + ", 'format' = 'canal-flat', 'topic' = 'ddl-${DATABASE}',"
-                + " 'sink.parallelism' = '2')\n"
-                + "LIKE binlog (EXCLUDING ALL);\n"
-                + "INSERT INTO mq SELECT change FROM binlog;\n";
+                + " 'ddl-partitions' = '"
+                + ddl
+                + "', 'sink.parallelism' = '2')\n"
+                + "LIKE "
+                + changes
+                + " (EXCLUDING ALL);\n"
+                + "INSERT INTO mq SELECT change FROM "
+                + changes
+                + ";\n";
     }
 
     /** {@code items} with {@link #KEYS} rows at version 0, and an empty {@code notes}. */
@@ -176,14 +221,13 @@ class SqlDdlOrderITCase {
         }
     }
 
-    private static void assertOrdered(Map<Integer, List<Row>> byPartition) {
+    private static void assertOrdered(Map<Integer, List<Row>> byPartition, DdlPartitions ddl) {
         assertThat(byPartition).hasSize(PARTITIONS);
         for (Map.Entry<Integer, List<Row>> partition : byPartition.entrySet()) {
-            // Statements go to partition 0 only, Canal's choice.
             AddedColumnOrder.assertPartition(
                     partition.getKey(),
                     partition.getValue(),
-                    partition.getKey() == 0 ? STATEMENTS : 0);
+                    partition.getKey() < ddl.of(PARTITIONS) ? STATEMENTS : 0);
         }
     }
 }

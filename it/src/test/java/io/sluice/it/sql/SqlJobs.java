@@ -4,6 +4,7 @@ import org.apache.flink.core.execution.JobClient;
 
 import com.alibaba.fastjson2.JSON;
 import com.alibaba.otter.canal.protocol.FlatMessage;
+import io.sluice.it.demo.ShopDatabase;
 import io.sluice.it.server.KafkaServer;
 import io.sluice.it.server.MariaDbServer;
 import io.sluice.job.SluiceSqlRunner;
@@ -24,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 final class SqlJobs {
 
     /** Three tables of {@code ddl/shop.sql}, each seeded with {@link #ROWS} rows. */
-    static final String[] TABLES = {"orders", "order_items", "users"};
+    static final String[] TABLES = ShopDatabase.TABLES;
 
     static final int ROWS = 6;
 
@@ -60,21 +61,9 @@ final class SqlJobs {
 
     /** Rows (orders with status 'paid' on even ids) of every table, version 0. */
     static void seed(MariaDbServer mariaDb, String database) {
-        List<String> inserts = new ArrayList<>();
-        for (int id = 0; id < ROWS; id++) {
-            inserts.add(
-                    "INSERT INTO orders VALUES ("
-                            + id
-                            + ", '"
-                            + (id % 2 == 0 ? "paid" : "new")
-                            + "', 0)");
-            inserts.add("INSERT INTO order_items VALUES (" + id + ", " + (id / 2) + ", 0)");
-            inserts.add("INSERT INTO users VALUES (" + id + ", 'user" + id + "', 0)");
-        }
-        mariaDb.execute(database, inserts.toArray(new String[0]));
+        ShopDatabase.seed(mariaDb, database, ROWS);
     }
 
-    /** Every row of every table gets {@code version}. */
     static void updateAll(MariaDbServer mariaDb, String database, int version) {
         List<String> updates = new ArrayList<>();
         for (String table : TABLES) {

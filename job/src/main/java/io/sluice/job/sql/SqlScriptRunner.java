@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * Runs a Sluice SQL script: {@code SET 'key' = 'value'} statements configure the job, every other
@@ -138,6 +139,9 @@ public final class SqlScriptRunner {
                 checkClaim(tables, current, claimed);
                 plan(tables, current);
                 set.addInsertSql(text);
+                if (!inserts.isEmpty()) {
+                    planTogether(set, current, inserts);
+                }
                 inserts.add(current);
             } else if (inBlock) {
                 throw new SqlScriptException(
@@ -210,6 +214,29 @@ public final class SqlScriptRunner {
             tables.explainSql(insert.text());
         } catch (RuntimeException e) {
             throw new SqlScriptException(insert, "the INSERT cannot be planned", e);
+        }
+    }
+
+    /**
+     * Plans the statement set with {@code insert} added to the {@code earlier} ones, so that what
+     * only the whole set can check (a sink table fed by two change tables, two change tables with
+     * one server id, see the connectors) names the statement that broke it.
+     */
+    private static void planTogether(
+            StreamStatementSet set, SqlStatement insert, List<SqlStatement> earlier) {
+        try {
+            set.explain();
+        } catch (RuntimeException e) {
+            throw new SqlScriptException(
+                    insert,
+                    "it cannot run in one job with "
+                            + (earlier.size() == 1
+                                    ? earlier.get(0).describe()
+                                    : "statements "
+                                            + earlier.stream()
+                                                    .map(s -> Integer.toString(s.number()))
+                                                    .collect(Collectors.joining(", "))),
+                    e);
         }
     }
 

@@ -119,6 +119,7 @@ class KubernetesManifestsTest {
                         "sluice_lagMs",
                         "sluice_snapshotRows",
                         "sluice_snapshotting",
+                        "sluice_millisSinceProgress",
                         "sluice_messagesOut",
                         "sluice_bytesOut",
                         "sluice_topic_messages",

@@ -80,6 +80,17 @@ public final class CanalBinaryEncoder implements ChangeEncoder {
     private byte[] buffer = new byte[4096];
 
     @Override
+    public byte[] encode(
+            List<ChangeEvent> changes, long messageId, long buildTime, String name, String json) {
+        header.extra(ChangeEncoder.checkPropertyName(name), json);
+        try {
+            return encode(changes, messageId, buildTime);
+        } finally {
+            header.extra(null, null);
+        }
+    }
+
+    @Override
     public byte[] encode(List<ChangeEvent> changes, long messageId, long buildTime) {
         ChangeEvent first = checkOneEvent(changes);
         ProtoTableLayout layout = layouts.get(first.schema());

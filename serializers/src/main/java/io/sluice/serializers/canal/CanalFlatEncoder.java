@@ -20,6 +20,7 @@ import io.sluice.serializers.event.TableSchema;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
@@ -134,6 +135,18 @@ public final class CanalFlatEncoder implements ChangeEncoder {
             }
             throw (RuntimeException) e;
         }
+    }
+
+    @Override
+    public byte[] encode(
+            List<ChangeEvent> changes, long messageId, long buildTime, String name, String json) {
+        ChangeEncoder.checkPropertyName(name);
+        byte[] message = encode(changes, messageId, buildTime);
+        // Every message is one compact object: the field goes before its closing brace.
+        byte[] field = (",\"" + name + "\":" + json + "}").getBytes(StandardCharsets.UTF_8);
+        byte[] out = Arrays.copyOf(message, message.length - 1 + field.length);
+        System.arraycopy(field, 0, out, message.length - 1, field.length);
+        return out;
     }
 
     /**

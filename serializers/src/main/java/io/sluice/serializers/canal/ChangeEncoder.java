@@ -21,4 +21,27 @@ public interface ChangeEncoder {
      * @return a new array that the caller owns
      */
     byte[] encode(List<ChangeEvent> changes, long messageId, long buildTime);
+
+    /**
+     * As {@link #encode(List, long, long)}, with one property beside Canal's own fields, which
+     * Canal's consumers skip: in flat JSON a top-level field {@code name} whose value is the JSON
+     * {@code json}; in protobuf a {@code name}={@code json} pair among the entry header's {@code
+     * props}.
+     *
+     * @param name letters, digits and '_' only
+     * @param json a JSON value
+     */
+    byte[] encode(
+            List<ChangeEvent> changes, long messageId, long buildTime, String name, String json);
+
+    /** Checks a property name for {@link #encode(List, long, long, String, String)}. */
+    static String checkPropertyName(String name) {
+        if (name.isEmpty()
+                || !name.chars()
+                        .allMatch(c -> c == '_' || Character.isLetterOrDigit(c) && c < 128)) {
+            throw new IllegalArgumentException(
+                    "A message property name is letters, digits and '_', but is '" + name + "'");
+        }
+        return name;
+    }
 }

@@ -29,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * ({@link EnvelopeFields}), not by name. Any other record (a schema change, a snapshot split's
  * records) first stores the pending position, then goes to Flink CDC's own handling, so the split
  * state sees positions in binlog order as before; a schema change goes there with its statement's
- * binlog time ({@link StatementTimes}).
+ * binlog time ({@link StatementTimes}); so does a database statement ({@link DatabaseStatements}),
+ * which Flink CDC's handling would skip, straight to the conversion.
  */
 public final class BinlogBatchRecordEmitter<T> extends MySqlRecordEmitter<T> {
 
@@ -40,33 +41,48 @@ public final class BinlogBatchRecordEmitter<T> extends MySqlRecordEmitter<T> {
     private final TimestampedCollector<T> collector = new TimestampedCollector<>();
     private final EnvelopeFields envelopes = new EnvelopeFields();
     private final StatementTimes statementTimes;
+    private final SourceProgress progress;
     private boolean warnedUnknownTime;
 
     public BinlogBatchRecordEmitter(
             DebeziumDeserializationSchema<T> deserializer,
             MySqlSourceReaderMetrics metrics,
             boolean includeSchemaChanges) {
-        this(deserializer, metrics, includeSchemaChanges, new StatementTimes());
+        this(
+                deserializer,
+                metrics,
+                includeSchemaChanges,
+                new StatementTimes(),
+                new SourceProgress());
     }
 
     /**
      * @param statementTimes the binlog times of the reader's statements, which schema-change
      *     records get as their {@code source.ts_ms} (see {@link BinlogStatementHook})
+     * @param progress marked for every non-empty batch the reader emits, heartbeats included (see
+     *     {@link StallWatchingSourceReader})
      */
     public BinlogBatchRecordEmitter(
             DebeziumDeserializationSchema<T> deserializer,
             MySqlSourceReaderMetrics metrics,
             boolean includeSchemaChanges,
-            StatementTimes statementTimes) {
+            StatementTimes statementTimes,
+            SourceProgress progress) {
         super(deserializer, metrics, includeSchemaChanges);
         this.deserializer = deserializer;
         this.metrics = metrics;
         this.statementTimes = statementTimes;
+        this.progress = progress;
     }
 
     @Override
     public void emitRecord(SourceRecords records, SourceOutput<T> output, MySqlSplitState state)
             throws Exception {
+        // The binlog reader hands over an empty batch whenever its poll times out: that shows
+        // only that the fetcher loops, not that the server is heard from.
+        if (!records.getSourceRecordList().isEmpty()) {
+            progress.mark();
+        }
         if (!state.isBinlogSplitState()) {
             super.emitRecord(records, output, state);
             return;
@@ -80,6 +96,12 @@ public final class BinlogBatchRecordEmitter<T> extends MySqlRecordEmitter<T> {
                 emitRow(record, output);
             } else if (RecordUtils.isHeartbeatEvent(record)) {
                 positioned = record;
+            } else if (DatabaseStatements.is(record)) {
+                // Positioned after the statement, as a schema-change record is.
+                positioned = record;
+                collector.output = output;
+                collector.timestamp = 0L;
+                deserializer.deserialize(withEventTime(record), collector);
             } else {
                 storePosition(state, positioned);
                 positioned = null;

@@ -40,6 +40,7 @@ public final class ChangeRecordConverter {
 
     private final ZoneId timestampZone;
     private final boolean includeQueries;
+    private final ColumnTypeStyle style;
     private final TablePlanCache plans = new TablePlanCache();
     private final RowImage.Builder images = new RowImage.Builder(1024, 64);
     private final StringBuilder scratch = new StringBuilder(64);
@@ -57,8 +58,19 @@ public final class ChangeRecordConverter {
      *     include.query} must be on too)
      */
     public ChangeRecordConverter(ZoneId timestampZone, boolean includeQueries) {
+        this(timestampZone, includeQueries, ColumnTypeStyle.AS_DECLARED);
+    }
+
+    /**
+     * @param includeQueries whether rows carry their statement's text (Debezium's {@code
+     *     include.query} must be on too)
+     * @param style how the source server writes column types, which mysqlType follows
+     */
+    public ChangeRecordConverter(
+            ZoneId timestampZone, boolean includeQueries, ColumnTypeStyle style) {
         this.timestampZone = timestampZone;
         this.includeQueries = includeQueries;
+        this.style = style;
     }
 
     /**
@@ -77,6 +89,12 @@ public final class ChangeRecordConverter {
         if (plan == null) {
             if (isSchemaChange(record)) {
                 return statement(value);
+            }
+            if (DatabaseStatements.is(record)) {
+                return statement(
+                        value.getString(DatabaseStatements.DDL),
+                        value.getString(DatabaseStatements.DATABASE),
+                        value.getStruct(DatabaseStatements.SOURCE));
             }
             if (!TablePlan.isEnvelope(valueSchema)) {
                 return null;
@@ -114,7 +132,8 @@ public final class ChangeRecordConverter {
                         record.valueSchema(),
                         record.keySchema(),
                         timestampZone,
-                        plans::intern));
+                        plans::intern,
+                        style));
     }
 
     private ChangeEvent row(TablePlan plan, Struct envelope, SourceRecord record) {
@@ -231,9 +250,12 @@ public final class ChangeRecordConverter {
         if (ddl == null || ddl.isBlank()) {
             return null; // a schema snapshot without a statement: nothing Canal would emit
         }
-        Struct source = value.getStruct("source");
+        return statement(ddl, document.getString("databaseName"), value.getStruct("source"));
+    }
+
+    /** A statement's event, typed and named as Canal does. */
+    private ChangeEvent statement(String ddl, String currentDatabase, Struct source) {
         sourceFields = SourceFields.of(source, sourceFields);
-        String currentDatabase = document.getString("databaseName");
         if (currentDatabase == null || currentDatabase.isEmpty()) {
             currentDatabase = sourceFields.db(source);
         }

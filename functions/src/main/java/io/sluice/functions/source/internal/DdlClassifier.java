@@ -10,13 +10,19 @@ import java.util.List;
 /**
  * Gives a DDL statement the Canal event type and target table that Canal's Druid-based parser gives
  * it (see {@code docs/dev/canal-format-notes.md} 4.1): CREATE, ALTER, ERASE, TRUNCATE, RENAME,
- * CINDEX, DINDEX; QUERY for database statements and for anything it does not recognise.
+ * CINDEX, DINDEX; QUERY for database statements (CREATE, ALTER, DROP DATABASE, with the database)
+ * and for anything it does not recognise.
  *
  * <p>This is a keyword scanner, not a SQL parser: it reads the statement's leading keywords, the
  * table name and, for ALTER TABLE, the first alteration (Canal types an ALTER by its first item).
  */
 @Internal
 public final class DdlClassifier {
+
+    /** Words that start an ALTER DATABASE option, so a statement without a name has none. */
+    private static final String[] DATABASE_OPTIONS = {
+        "DEFAULT", "CHARACTER", "CHARSET", "COLLATE", "COMMENT", "ENCRYPTION", "READ"
+    };
 
     private DdlClassifier() {}
 
@@ -44,6 +50,11 @@ public final class DdlClassifier {
         /** The (new, for RENAME) table name; "" for database statements and QUERY. */
         public String table() {
             return table;
+        }
+
+        /** Whether this is CREATE, ALTER or DROP DATABASE (SCHEMA), of {@link #database()}. */
+        public boolean isDatabaseStatement() {
+            return type == ChangeType.QUERY && !database.isEmpty();
         }
 
         @Override
@@ -133,6 +144,13 @@ public final class DdlClassifier {
                 return named(ChangeType.RENAME);
             }
             if (accept("ALTER")) {
+                if (acceptAny("DATABASE", "SCHEMA")) {
+                    // The name is optional: the options then apply to the current database.
+                    if (peek().isAny(DATABASE_OPTIONS) || peek() == Token.END || peek().is(";")) {
+                        return new Statement(ChangeType.QUERY, current, "");
+                    }
+                    return database();
+                }
                 acceptAny("ONLINE", "OFFLINE");
                 accept("IGNORE");
                 if (!accept("TABLE")) {

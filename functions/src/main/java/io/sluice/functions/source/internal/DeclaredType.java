@@ -96,6 +96,20 @@ public final class DeclaredType {
      * @param allowed the ENUM/SET labels joined by commas, or null
      */
     public static DeclaredType of(String typeName, String length, String scale, String allowed) {
+        return of(typeName, length, scale, allowed, ColumnTypeStyle.AS_DECLARED);
+    }
+
+    /**
+     * The type Debezium describes with these parameters, in the form the server's COLUMN_TYPE gives
+     * it: a type from a DDL statement's text (Debezium's parser after a DDL) lacks what the server
+     * adds, such as the default display width ({@code INT} is {@code int(11)} on MariaDB), or has
+     * what it drops ({@code INT(11)} is {@code int} on MySQL 8.0.19+); MariaDB's JSON is LONGTEXT.
+     * A type read from {@code SHOW CREATE TABLE} already has that form and stays as it is.
+     *
+     * @param style the source server's way of writing COLUMN_TYPE
+     */
+    public static DeclaredType of(
+            String typeName, String length, String scale, String allowed, ColumnTypeStyle style) {
         Objects.requireNonNull(typeName, "typeName");
         String name = typeName.trim().toLowerCase(Locale.ROOT).replaceAll("\\s+", " ");
         boolean zerofill = false;
@@ -128,12 +142,55 @@ public final class DeclaredType {
         if (name.equals("float") && parsedScale < 0 && parsedLength > 24) {
             name = "double"; // FLOAT(p) with p > 24 is stored as DOUBLE
         }
+        if (style.jsonIsLongtext() && name.equals("json")) {
+            name = "longtext";
+        }
+        if (style.normalizes()) {
+            parsedLength = serverLength(name, parsedLength, unsigned || zerofill, zerofill, style);
+        }
         List<String> labels =
                 (name.equals("enum") || name.equals("set")) && allowed != null
                         ? Collections.unmodifiableList(Arrays.asList(splitLabels(allowed)))
                         : List.of();
         return new DeclaredType(
                 name, unsigned || zerofill, zerofill, parsedLength, parsedScale, labels);
+    }
+
+    /** The length COLUMN_TYPE shows for a column of {@code base} declared with {@code length}. */
+    private static int serverLength(
+            String base, int length, boolean unsigned, boolean zerofill, ColumnTypeStyle style) {
+        if (base.equals("bit")) {
+            return length < 0 ? 1 : length;
+        }
+        int width = defaultWidth(base, unsigned);
+        if (width < 0) {
+            return length;
+        }
+        if (style.displayWidths() || zerofill) {
+            return length < 0 ? width : length;
+        }
+        // MySQL 8.0.19+ keeps a width only on TINYINT(1) and ZEROFILL columns.
+        return base.equals("tinyint") && length == 1 ? 1 : -1;
+    }
+
+    /** The display width a server that shows widths gives a column declared without one. */
+    private static int defaultWidth(String base, boolean unsigned) {
+        switch (base) {
+            case "tinyint":
+                return unsigned ? 3 : 4;
+            case "smallint":
+                return unsigned ? 5 : 6;
+            case "mediumint":
+                return unsigned ? 8 : 9;
+            case "int":
+                return unsigned ? 10 : 11;
+            case "bigint":
+                return 20;
+            case "year":
+                return 4;
+            default:
+                return -1;
+        }
     }
 
     private static String[] splitLabels(String allowed) {

@@ -85,6 +85,7 @@ public final class TablePlan {
      *
      * @param keySchema the record key schema: its fields are the primary key; null for none
      * @param intern returns a shared instance for an equal {@link TableSchema}
+     * @param style how the server writes column types, which mysqlType follows
      * @throws ChangeEventConversionException if a column's declared type is missing or unsupported
      */
     public static TablePlan build(
@@ -93,7 +94,8 @@ public final class TablePlan {
             Schema envelope,
             Schema keySchema,
             ZoneId timestampZone,
-            UnaryOperator<TableSchema> intern) {
+            UnaryOperator<TableSchema> intern,
+            ColumnTypeStyle style) {
         Field rowField =
                 envelope.field("after") != null
                         ? envelope.field("after")
@@ -132,7 +134,8 @@ public final class TablePlan {
                                 typeName,
                                 parameters.get(DeclaredType.LENGTH_PARAMETER),
                                 parameters.get(DeclaredType.SCALE_PARAMETER),
-                                parameters.get(DeclaredType.ALLOWED_PARAMETER));
+                                parameters.get(DeclaredType.ALLOWED_PARAMETER),
+                                style);
                 renderers[i] = ValueRenderers.forColumn(types[i], fieldSchema, timestampZone);
             } catch (IllegalArgumentException e) {
                 throw new ChangeEventConversionException(

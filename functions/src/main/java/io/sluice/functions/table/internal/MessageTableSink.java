@@ -18,6 +18,8 @@ import org.apache.flink.table.types.DataType;
 
 import io.sluice.functions.encode.EncodeOptions;
 import io.sluice.functions.encode.MessageFormat;
+import io.sluice.functions.encode.internal.LargeMessageSettings;
+import io.sluice.functions.filter.internal.FilterSettings;
 import io.sluice.functions.route.PartitionCounts;
 import io.sluice.functions.route.PartitionOptions;
 import io.sluice.functions.route.PartitionOwnerPartitioner;
@@ -92,20 +94,28 @@ public final class MessageTableSink implements DynamicTableSink, SupportsWriting
     public SinkRuntimeProvider getSinkRuntimeProvider(Context context) {
         Sink<SinkMessage> sink;
         PartitionCounts.Factory counts;
+        LargeMessageSettings largeMessages;
+        FilterSettings filters;
+        MessageFormat format = config.get(EncodeOptions.FORMAT);
         try {
             // Built and checked while the statement is planned, without reaching a broker.
             sink = SinkFactory.sink(config);
             counts = SinkFactory.partitionCounts(config);
+            largeMessages =
+                    LargeMessageSettings.from(config, format, SinkFactory.messageLimits(config));
+            filters = FilterSettings.from(config);
         } catch (IllegalArgumentException e) {
             throw options.failure(table, connector, e);
         }
-        MessageFormat format = config.get(EncodeOptions.FORMAT);
         RowMessageEncodeFunction encode =
                 new RowMessageEncodeFunction(
                         format,
                         RouteOptions.router(config),
                         PartitionOptions.rules(config),
+                        config.get(PartitionOptions.DDL_PARTITIONS),
                         counts,
+                        largeMessages,
+                        filters,
                         fieldOf(TOPIC),
                         fieldOf(KEY));
         String name = table.asSummaryString();
@@ -116,6 +126,7 @@ public final class MessageTableSink implements DynamicTableSink, SupportsWriting
                 if (claim != null) {
                     SinkClaims.claim(rows.getExecutionEnvironment(), claim);
                 }
+                SinkSources.check(rows, table, connector);
                 // Encoders chain onto the query: each sees one path's statement count.
                 SingleOutputStreamOperator<SinkMessage> messages =
                         rows.process(encode)

@@ -45,6 +45,8 @@ public final class MySqlTableSource
     private final Source<ChangeEvent, ?, ?> source;
     private final Integer sourceParallelism;
     private final String tableName;
+    private final String server;
+    private final String serverId;
     private boolean withChange = true;
     private List<SourceMetadata> metadata = new ArrayList<>();
     private DataType producedType;
@@ -53,10 +55,14 @@ public final class MySqlTableSource
             Source<ChangeEvent, ?, ?> source,
             Integer sourceParallelism,
             String tableName,
+            String server,
+            String serverId,
             DataType producedType) {
         this.source = source;
         this.sourceParallelism = sourceParallelism;
         this.tableName = tableName;
+        this.server = server;
+        this.serverId = serverId;
         this.producedType = producedType;
     }
 
@@ -74,6 +80,7 @@ public final class MySqlTableSource
             @Override
             public DataStream<RowData> produceDataStream(
                     ProviderContext provider, StreamExecutionEnvironment env) {
+                SourceReaders.claim(env, server, serverId, tableName);
                 SingleOutputStreamOperator<ChangeEvent> changes =
                         env.fromSource(source, StatementWatermarks.strategy(), SOURCE_NAME)
                                 .name(SOURCE_NAME + " " + tableName);
@@ -122,13 +129,13 @@ public final class MySqlTableSource
     }
 
     /**
-     * Every declared metadata column is read, used or not: then all scans of one table are alike
-     * and the planner reuses one source (one binlog reader) for every INSERT of a statement set.
-     * Declare only the metadata columns the statements use.
+     * Only the metadata columns a query uses are computed. The planner still reuses one source (one
+     * binlog reader) for every scan of a table in a statement set: it reads the union of the
+     * columns the scans use.
      */
     @Override
     public boolean supportsMetadataProjection() {
-        return false;
+        return true;
     }
 
     @Override
@@ -146,7 +153,8 @@ public final class MySqlTableSource
     @Override
     public DynamicTableSource copy() {
         MySqlTableSource copy =
-                new MySqlTableSource(source, sourceParallelism, tableName, producedType);
+                new MySqlTableSource(
+                        source, sourceParallelism, tableName, server, serverId, producedType);
         copy.withChange = withChange;
         copy.metadata = new ArrayList<>(metadata);
         return copy;

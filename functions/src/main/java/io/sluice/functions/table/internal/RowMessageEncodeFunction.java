@@ -3,12 +3,19 @@ package io.sluice.functions.table.internal;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.util.Collector;
 
 import io.sluice.functions.encode.MessageFormat;
+import io.sluice.functions.encode.internal.LargeMessageGuard;
+import io.sluice.functions.encode.internal.LargeMessageSettings;
+import io.sluice.functions.filter.internal.ChangeFilter;
+import io.sluice.functions.filter.internal.ColumnControl;
+import io.sluice.functions.filter.internal.FilterSettings;
+import io.sluice.functions.route.DdlPartitions;
 import io.sluice.functions.route.PartitionCounts;
 import io.sluice.functions.route.PartitionRules;
 import io.sluice.functions.route.TopicRouter;
@@ -26,9 +33,14 @@ import java.util.Map;
 /**
  * Encodes a SQL row's change as the DataStream pipeline's encoder does (same encoders, router,
  * partition rules and key), except that a non-NULL {@code topic} or {@code key} in the row wins.
- * The partition is Canal's hash of the change over the chosen topic's partition count; statements
- * go to partition 0. Each message is ranked by the statements its path had passed (the input's
- * watermark), for {@link StatementOrderOperator}.
+ * The partition is Canal's hash of the change over the chosen topic's partition count; a statement
+ * goes to every partition of the topic, or to partition 0 only ({@link DdlPartitions}), one message
+ * each. Each message is ranked by the statements its path had passed (the input's watermark), so
+ * that each partition's owner ({@link StatementOrderOperator}) places the statement after every
+ * earlier row and before every later one, whichever path brought them. A message above its sink's
+ * limit is handled by the large-message policy ({@link LargeMessageGuard}). The sink table's column
+ * options cut and mask the message's columns ({@link ColumnControl}) and {@code drop-empty-updates}
+ * drops an UPDATE of cut columns alone.
  */
 @Internal
 final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessage> {
@@ -39,6 +51,9 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
     private final MessageFormat format;
     private final TopicRouter router;
     private final PartitionRules partitions;
+    private final DdlPartitions ddlPartitions;
+    private final LargeMessageSettings largeMessages;
+    private final FilterSettings filters;
     private final PartitionCounts.Factory countsFactory;
     private final int topicField;
     private final int keyField;
@@ -52,6 +67,9 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
     private transient PartitionCounts counts;
     private transient Map<StringData, String> topics;
     private transient int origin;
+    private transient LargeMessageGuard guard;
+    private transient ColumnControl columns;
+    private transient ChangeFilter filter;
 
     /**
      * @param topicField the row position of the {@code topic} metadata, or -1
@@ -61,12 +79,18 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
             MessageFormat format,
             TopicRouter router,
             PartitionRules partitions,
+            DdlPartitions ddlPartitions,
             PartitionCounts.Factory countsFactory,
+            LargeMessageSettings largeMessages,
+            FilterSettings filters,
             int topicField,
             int keyField) {
+        this.filters = filters;
         this.format = format;
         this.router = router;
         this.partitions = partitions;
+        this.ddlPartitions = ddlPartitions;
+        this.largeMessages = largeMessages;
         this.countsFactory = countsFactory;
         this.topicField = topicField;
         this.keyField = keyField;
@@ -80,10 +104,14 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
         one = new ArrayList<>(1);
         one.add(null);
         nextId = 1;
-        bytesOut = getRuntimeContext().getMetricGroup().addGroup("sluice").counter("encodedBytes");
+        MetricGroup sluice = getRuntimeContext().getMetricGroup().addGroup("sluice");
+        bytesOut = sluice.counter("encodedBytes");
+        guard = new LargeMessageGuard(largeMessages, encoder, sluice);
         counts = countsFactory.create();
         topics = new HashMap<>();
         origin = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
+        columns = filters.shapesColumns() ? new ColumnControl(filters) : null;
+        filter = filters.dropsChanges() ? new ChangeFilter(filters) : null;
     }
 
     @Override
@@ -91,14 +119,22 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
         if (counts != null) {
             counts.close();
         }
+        if (guard != null) {
+            guard.close();
+        }
     }
 
     @Override
     public void processElement(RowData row, Context context, Collector<SinkMessage> out) {
         ChangeEvent change = row.<ChangeEvent>getRawValue(0).toObject(serializer);
-        one.set(0, change);
-        byte[] value = encoder.encode(one, nextId++, System.currentTimeMillis());
-        bytesOut.inc(value.length);
+        if (filter != null && !filter.keeps(change)) {
+            return;
+        }
+        // Partition and key come from the whole change; the message carries the shaped one.
+        ChangeEvent shaped = columns == null ? change : columns.apply(change);
+        one.set(0, shaped);
+        long id = nextId++;
+        byte[] value = encoder.encode(one, id, System.currentTimeMillis());
         String topic = topicOf(row, change);
         byte[] key;
         if (keyField >= 0 && !row.isNullAt(keyField)) {
@@ -106,26 +142,54 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
         } else {
             key = change.isDdl() ? null : keys.keyOf(change);
         }
-        int partition =
-                change.isDdl()
-                        ? 0
-                        : PartitionRules.partition(
-                                partitions.hasherFor(change.schema()).hash(change.data()),
-                                counts.countOf(topic));
         long passed = context.timerService().currentWatermark();
-        out.collect(
-                new SinkMessage(
-                        topic,
-                        partition,
-                        key,
-                        value,
-                        change.executeTime(),
-                        change.schema().table(),
-                        origin,
-                        0,
-                        change.isDdl()
-                                ? StatementOrderOperator.statementRank(passed)
-                                : StatementOrderOperator.rowRank(passed)));
+        if (!change.isDdl()) {
+            int partition =
+                    PartitionRules.partition(
+                            partitions.hasherFor(change.schema()).hash(change.data()),
+                            counts.countOf(topic));
+            emit(
+                    shaped,
+                    message(
+                            topic,
+                            partition,
+                            key,
+                            value,
+                            change,
+                            StatementOrderOperator.rowRank(passed)),
+                    id,
+                    out);
+            return;
+        }
+        long rank = StatementOrderOperator.statementRank(passed);
+        for (int partition = 0, to = ddlPartitions.of(counts.countOf(topic));
+                partition < to;
+                partition++) {
+            // One encoding shared by every copy: messages are immutable.
+            emit(shaped, message(topic, partition, key, value, change, rank), id, out);
+        }
+    }
+
+    /** {@code message}, or what the large-message policy makes of it if it is too large. */
+    private void emit(
+            ChangeEvent change, SinkMessage message, long id, Collector<SinkMessage> out) {
+        SinkMessage checked = guard.check(change, message, id);
+        bytesOut.inc(checked.value().length);
+        out.collect(checked);
+    }
+
+    private SinkMessage message(
+            String topic, int partition, byte[] key, byte[] value, ChangeEvent change, long rank) {
+        return new SinkMessage(
+                topic,
+                partition,
+                key,
+                value,
+                change.executeTime(),
+                change.schema().table(),
+                origin,
+                0,
+                rank);
     }
 
     /** The row's topic if it names one, else the routed one; decoded once per distinct name. */

@@ -126,7 +126,9 @@ class BinlogBatchRecordEmitterTest {
         times.put("bin.1", 400, 1_600_000_002_000L);
         Emitted ours =
                 run(
-                        metrics -> new BinlogBatchRecordEmitter<>(LABEL, metrics, true, times),
+                        metrics ->
+                                new BinlogBatchRecordEmitter<>(
+                                        LABEL, metrics, true, times, new SourceProgress()),
                         List.of(row(1, 100), ddl(200), ddl(200)),
                         List.of(ddl(400), ddl(500)));
         assertThat(ours.values)
@@ -139,6 +141,24 @@ class BinlogBatchRecordEmitterTest {
                         // Unknown: left as Debezium made it.
                         "ddl at 500 of 1700000000500 @1700000000500");
         assertThat(times.find("bin.1", 150)).as("read statements are forgotten").isNull();
+    }
+
+    @Test
+    void everyBatchIsProgressHeartbeatsIncluded() throws Exception {
+        SourceProgress progress = new SourceProgress();
+        long before = progress.lastNanos();
+        run(
+                metrics ->
+                        new BinlogBatchRecordEmitter<>(
+                                LABEL, metrics, false, new StatementTimes(), progress),
+                List.of());
+        assertThat(progress.lastNanos()).as("an empty batch").isEqualTo(before);
+        run(
+                metrics ->
+                        new BinlogBatchRecordEmitter<>(
+                                LABEL, metrics, false, new StatementTimes(), progress),
+                List.of(heartbeat(600)));
+        assertThat(progress.lastNanos()).as("a heartbeat-only batch").isGreaterThan(before);
     }
 
     /** Runs both emitters over the batches; returns the resume position they agree on. */

@@ -14,7 +14,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Two paths, A and B, feed one partition's owner; a statement travels on A. Each message is ranked
+ * Paths A, B (and C) feed one owner of partitions; a statement travels on A. Each message is ranked
  * by the statements its path had passed (its watermark), as the encoder ranks it.
  */
 class StatementOrderOperatorTest {
@@ -30,8 +30,20 @@ class StatementOrderOperatorTest {
     }
 
     private static SinkMessage message(String name, long rank) {
+        return message(name, 0, rank);
+    }
+
+    private static SinkMessage message(String name, int partition, long rank) {
         return new SinkMessage(
-                "t", 0, null, name.getBytes(StandardCharsets.UTF_8), 0, "items", 0, 0, rank);
+                "t",
+                partition,
+                null,
+                name.getBytes(StandardCharsets.UTF_8),
+                0,
+                "items",
+                0,
+                0,
+                rank);
     }
 
     private static OneInputStreamOperatorTestHarness<SinkMessage, SinkMessage> harness()
@@ -84,6 +96,37 @@ class StatementOrderOperatorTest {
                     .containsExactly("a1", "b1", "alter", "b2", "a2", "wm 1", "b3");
             assertThat(((StatementOrderOperator) harness.getOneInputOperator()).isWaiting())
                     .as("nothing is kept once every path passed")
+                    .isFalse();
+        }
+    }
+
+    @Test
+    void aStatementsMessageForEachPartitionTakesItsPlaceInThatPartition() throws Exception {
+        long before = StatementOrderOperator.rowRank(NONE);
+        long alter = StatementOrderOperator.statementRank(NONE);
+        long after = StatementOrderOperator.rowRank(1);
+        try (OneInputStreamOperatorTestHarness<SinkMessage, SinkMessage> harness = harness()) {
+            harness.processElement(message("p0 a1", 0, before), 0);
+            harness.processElement(message("p0 alter", 0, alter), 0); // A's two copies
+            harness.processElement(message("p1 alter", 1, alter), 0);
+            harness.processElement(message("p1 b-after", 1, after), 0); // B passed it
+            harness.processElement(message("p1 c-before", 1, before), 0); // C has not reached it
+            harness.processElement(message("p0 a-after", 0, after), 0);
+
+            assertThat(written(harness)).containsExactly("p0 a1", "p1 c-before");
+
+            harness.processWatermark(new Watermark(1));
+
+            assertThat(written(harness))
+                    .containsExactly(
+                            "p0 a1",
+                            "p1 c-before",
+                            "p0 alter",
+                            "p1 alter",
+                            "p1 b-after",
+                            "p0 a-after",
+                            "wm 1");
+            assertThat(((StatementOrderOperator) harness.getOneInputOperator()).isWaiting())
                     .isFalse();
         }
     }

@@ -34,7 +34,8 @@ import static io.sluice.serializers.canal.internal.ProtoCanalTags.SOURCE_TYPE_MY
  *       parser did not find (null).
  *   <li>eventLength: always written, as 0. Sluice does not see the binlog event's length, and a
  *       made-up value would be worse than an obvious one; Canal consumers use the offset, not this.
- *   <li>eventType, then props: {@code rowsCount} (the number of rows) for row events only.
+ *   <li>eventType, then props: {@code rowsCount} (the number of rows) for row events only, then the
+ *       caller's extra pair, if any ({@link #extra}).
  *   <li>gtid: only when not empty. Canal's own curtGtid* props are not written: Sluice has only the
  *       one GTID string.
  * </ul>
@@ -53,6 +54,18 @@ public final class ProtoHeader {
     private int logfileNameLength;
     private int gtidLength;
     private int pairSize;
+    private byte[] extraKey;
+    private byte[] extraValue;
+    private int extraPairSize;
+
+    /**
+     * One more {@code props} pair for the next {@link #measure}/{@link #write}, or none when {@code
+     * key} is null. Cleared by {@link #write}.
+     */
+    public void extra(String key, String value) {
+        extraKey = key == null ? null : key.getBytes(StandardCharsets.UTF_8);
+        extraValue = key == null ? null : value.getBytes(StandardCharsets.UTF_8);
+    }
 
     /**
      * Measures the header of an entry of {@code rowsCount} rows (0 for a DDL) starting with {@code
@@ -91,6 +104,14 @@ public final class ProtoHeader {
                             + 1
                             + ProtoWire.delimitedSize(ProtoWire.decimalLength(rowsCount));
             size += 1 + ProtoWire.delimitedSize(pairSize);
+        }
+        if (extraKey != null) {
+            extraPairSize =
+                    1
+                            + ProtoWire.delimitedSize(extraKey.length)
+                            + 1
+                            + ProtoWire.delimitedSize(extraValue.length);
+            size += 1 + ProtoWire.delimitedSize(extraPairSize);
         }
         if (gtidLength > 0) {
             size += 1 + ProtoWire.delimitedSize(gtidLength);
@@ -135,6 +156,16 @@ public final class ProtoHeader {
             out.tag(PAIR_VALUE);
             out.varint32(ProtoWire.decimalLength(rowsCount));
             out.decimal(rowsCount);
+        }
+        if (extraKey != null) {
+            out.tag(HEADER_PROPS);
+            out.varint32(extraPairSize);
+            out.tag(PAIR_KEY);
+            writeBytes(out, extraKey);
+            out.tag(PAIR_VALUE);
+            writeBytes(out, extraValue);
+            extraKey = null;
+            extraValue = null;
         }
         if (gtidLength > 0) {
             out.tag(HEADER_GTID);

@@ -8,13 +8,19 @@ import org.apache.flink.cdc.connectors.mysql.source.metrics.MySqlSourceReaderMet
 import org.apache.flink.cdc.connectors.mysql.source.reader.MySqlSourceReader;
 import org.apache.flink.cdc.connectors.mysql.source.reader.MySqlSourceReaderContext;
 import org.apache.flink.cdc.connectors.mysql.source.split.MySqlSplit;
+import org.apache.flink.cdc.connectors.mysql.source.utils.hooks.SnapshotPhaseHooks;
 import org.apache.flink.cdc.debezium.DebeziumDeserializationSchema;
 import org.apache.flink.connector.base.source.reader.synchronization.FutureCompletingBlockingQueue;
 
 import io.sluice.functions.source.internal.BinlogBatchRecordEmitter;
 import io.sluice.functions.source.internal.BinlogStatementHook;
 import io.sluice.functions.source.internal.MemoizedTableFilter;
+import io.sluice.functions.source.internal.SourceProgress;
+import io.sluice.functions.source.internal.StallWatchingSourceReader;
 import io.sluice.functions.source.internal.StatementTimes;
+
+import java.time.Duration;
+import java.util.List;
 
 /**
  * Sluice's way to {@link MySqlSource}'s package-private constructor that takes the reader's record
@@ -33,8 +39,23 @@ public final class MySqlSourceEmitters {
      * BinlogStatementHook}).
      */
     public static <T> MySqlSource<T> withBinlogBatchEmitter(
-            MySqlSource<T> source, DebeziumDeserializationSchema<T> deserializer) {
-        return new HookedSource<>(source.getConfigFactory(), deserializer);
+            MySqlSource<T> source,
+            DebeziumDeserializationSchema<T> deserializer,
+            Duration stallTimeout) {
+        return withBinlogBatchEmitter(source, deserializer, stallTimeout, List.of());
+    }
+
+    /**
+     * The same, passing on the CREATE, ALTER and DROP DATABASE statements of the databases {@code
+     * databases} (regexes) name.
+     */
+    public static <T> MySqlSource<T> withBinlogBatchEmitter(
+            MySqlSource<T> source,
+            DebeziumDeserializationSchema<T> deserializer,
+            Duration stallTimeout,
+            List<String> databases) {
+        return new HookedSource<>(
+                source.getConfigFactory(), deserializer, stallTimeout, List.copyOf(databases));
     }
 
     /**
@@ -44,17 +65,19 @@ public final class MySqlSourceEmitters {
      */
     static <T> MySqlSource.RecordEmitterSupplier<T> emitters(
             DebeziumDeserializationSchema<T> deserializer) {
-        return (metrics, config) -> emitter(deserializer, metrics, config, new StatementTimes());
+        return (metrics, config) ->
+                emitter(deserializer, metrics, config, new StatementTimes(), new SourceProgress());
     }
 
     private static <T> BinlogBatchRecordEmitter<T> emitter(
             DebeziumDeserializationSchema<T> deserializer,
             MySqlSourceReaderMetrics metrics,
             MySqlSourceConfig config,
-            StatementTimes times) {
+            StatementTimes times,
+            SourceProgress progress) {
         MemoizedTableFilter.install(config);
         return new BinlogBatchRecordEmitter<>(
-                deserializer, metrics, config.isIncludeSchemaChanges(), times);
+                deserializer, metrics, config.isIncludeSchemaChanges(), times, progress);
     }
 
     /**
@@ -67,12 +90,18 @@ public final class MySqlSourceEmitters {
         private static final long serialVersionUID = 1L;
 
         private final DebeziumDeserializationSchema<T> deserializer;
+        private final Duration stallTimeout;
+        private final List<String> databases;
 
         HookedSource(
                 MySqlSourceConfigFactory configFactory,
-                DebeziumDeserializationSchema<T> deserializer) {
+                DebeziumDeserializationSchema<T> deserializer,
+                Duration stallTimeout,
+                List<String> databases) {
             super(configFactory, deserializer, emitters(deserializer));
             this.deserializer = deserializer;
+            this.stallTimeout = stallTimeout;
+            this.databases = databases;
         }
 
         @Override
@@ -85,13 +114,26 @@ public final class MySqlSourceEmitters {
             metrics.registerMetrics();
             MySqlSourceReaderContext context = new MySqlSourceReaderContext(readerContext);
             StatementTimes times = new StatementTimes();
-            return new MySqlSourceReader<>(
-                    new FutureCompletingBlockingQueue<>(),
-                    () -> new StatementHookSplitReader(config, subtask, context, times),
-                    emitter(deserializer, metrics, config, times),
-                    readerContext.getConfiguration(),
-                    context,
-                    config);
+            SourceProgress progress = new SourceProgress();
+            MySqlSourceReader<T> reader =
+                    new MySqlSourceReader<>(
+                            new FutureCompletingBlockingQueue<>(),
+                            () ->
+                                    new StatementHookSplitReader(
+                                            config,
+                                            subtask,
+                                            context,
+                                            times,
+                                            SnapshotPhaseHooks.empty(),
+                                            databases),
+                            emitter(deserializer, metrics, config, times, progress),
+                            readerContext.getConfiguration(),
+                            context,
+                            config);
+            return stallTimeout.isZero()
+                    ? reader
+                    : new StallWatchingSourceReader<>(
+                            reader, progress, stallTimeout, readerContext);
         }
     }
 }

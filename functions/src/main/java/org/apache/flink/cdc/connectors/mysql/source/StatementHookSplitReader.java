@@ -14,31 +14,62 @@ import io.sluice.functions.source.internal.BinlogStatementHook;
 import io.sluice.functions.source.internal.StatementTimes;
 
 import java.lang.reflect.Field;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Predicate;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
- * Flink CDC's split reader, whose binlog split reader has {@link BinlogStatementHook} on its binlog
- * client ahead of Debezium's listener. Flink CDC builds that reader privately when it first reads a
- * binlog split, so this one builds it, the same way, as a binlog split arrives, and puts it where
- * Flink CDC keeps it: the reader is then the one Flink CDC reuses, closes and, after closing,
- * replaces (by the next binlog split's arrival, through here again).
+ * Flink CDC's split reader (one snapshot split at a time: {@link OneSnapshotSplitReader}), whose
+ * binlog split reader has {@link BinlogStatementHook} on its binlog client ahead of Debezium's
+ * listener. Flink CDC builds that reader privately when it first reads a binlog split, so this one
+ * builds it, the same way, as a binlog split arrives, and puts it where Flink CDC keeps it: the
+ * reader is then the one Flink CDC reuses, closes and, after closing, replaces (by the next binlog
+ * split's arrival, through here again).
  */
-final class StatementHookSplitReader extends MySqlSplitReader {
+final class StatementHookSplitReader extends OneSnapshotSplitReader {
 
     private static final Field BINLOG_READER = binlogReaderField();
 
     private final MySqlSourceConfig config;
     private final int subtask;
     private final StatementTimes times;
+    private final Predicate<String> capturedDatabase;
 
+    /** A reader that passes on no database statements. */
     StatementHookSplitReader(
             MySqlSourceConfig config,
             int subtask,
             MySqlSourceReaderContext context,
-            StatementTimes times) {
-        super(config, subtask, context, SnapshotPhaseHooks.empty());
+            StatementTimes times,
+            SnapshotPhaseHooks hooks) {
+        this(config, subtask, context, times, hooks, List.of());
+    }
+
+    /**
+     * @param databases regexes of the databases whose CREATE, ALTER and DROP DATABASE statements
+     *     the reader passes on (matched as Debezium matches its database list: whole name, any
+     *     case)
+     */
+    StatementHookSplitReader(
+            MySqlSourceConfig config,
+            int subtask,
+            MySqlSourceReaderContext context,
+            StatementTimes times,
+            SnapshotPhaseHooks hooks,
+            List<String> databases) {
+        super(config, subtask, context, hooks);
         this.config = config;
         this.subtask = subtask;
         this.times = times;
+        Set<Pattern> patterns =
+                databases.stream()
+                        .map(regex -> Pattern.compile(regex, Pattern.CASE_INSENSITIVE))
+                        .collect(Collectors.toSet());
+        this.capturedDatabase =
+                database ->
+                        patterns.stream().anyMatch(pattern -> pattern.matcher(database).matches());
     }
 
     @Override
@@ -59,7 +90,7 @@ final class StatementHookSplitReader extends MySqlSplitReader {
                             config,
                             DebeziumUtils.createBinaryClient(config.getDbzConfiguration()),
                             DebeziumUtils.createMySqlConnection(config));
-            BinlogStatementHook.register(context, times);
+            BinlogStatementHook.register(context, times, capturedDatabase);
             BINLOG_READER.set(this, new BinlogSplitReader(context, subtask));
         } catch (IllegalAccessException e) {
             throw new IllegalStateException("Cannot set Flink CDC's binlog split reader", e);

@@ -7,6 +7,7 @@ import org.apache.flink.cdc.connectors.mysql.source.offset.BinlogOffset;
 import org.apache.flink.cdc.connectors.mysql.source.reader.MySqlSplitReader;
 import org.apache.flink.cdc.connectors.mysql.source.split.MySqlBinlogSplit;
 import org.apache.flink.cdc.connectors.mysql.source.split.MySqlSplit;
+import org.apache.flink.cdc.connectors.mysql.source.utils.hooks.SnapshotPhaseHooks;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
 
@@ -45,7 +46,8 @@ class StatementHookSplitReaderTest {
                         .getConfigFactory()
                         .createConfig(0);
         StatementHookSplitReader reader =
-                new StatementHookSplitReader(config, 0, null, new StatementTimes());
+                new StatementHookSplitReader(
+                        config, 0, null, new StatementTimes(), SnapshotPhaseHooks.empty());
         try {
             assertThat(binlogReader(reader)).isNull();
 

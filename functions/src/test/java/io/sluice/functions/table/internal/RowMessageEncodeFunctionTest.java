@@ -1,0 +1,154 @@
+package io.sluice.functions.table.internal;
+
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.streaming.api.operators.ProcessOperator;
+import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RawValueData;
+import org.apache.flink.table.data.RowData;
+
+import io.sluice.functions.encode.MessageFormat;
+import io.sluice.functions.encode.internal.LargeMessageSettings;
+import io.sluice.functions.filter.internal.FilterSettings;
+import io.sluice.functions.route.DdlPartitions;
+import io.sluice.functions.route.PartitionCounts;
+import io.sluice.functions.route.PartitionOptions;
+import io.sluice.functions.route.RouteOptions;
+import io.sluice.functions.sink.MessageLimits;
+import io.sluice.functions.sink.SinkMessage;
+import io.sluice.functions.types.SinkMessageSerializer;
+import io.sluice.serializers.event.ChangeEvent;
+import io.sluice.serializers.event.ChangeType;
+import io.sluice.serializers.event.RowImage;
+import io.sluice.serializers.event.TableSchema;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Types;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Where the SQL door's encoder places rows and statements, and how it ranks them. */
+class RowMessageEncodeFunctionTest {
+
+    private static final int PARTITIONS = 3;
+
+    private static final TableSchema ITEMS =
+            TableSchema.builder("shop", "items")
+                    .column("id", "int(11)", Types.INTEGER, true)
+                    .build();
+
+    @Test
+    void aStatementGoesToEveryPartitionRankedAfterTheRowsBeforeIt() throws Exception {
+        List<SinkMessage> out = encode(DdlPartitions.EVERY);
+
+        assertThat(out).hasSize(2 + PARTITIONS);
+        SinkMessage before = out.get(0);
+        SinkMessage after = out.get(out.size() - 1);
+        List<SinkMessage> statements = out.subList(1, 1 + PARTITIONS);
+        assertThat(statements).extracting(SinkMessage::partition).containsExactly(0, 1, 2);
+        assertThat(statements)
+                .allSatisfy(
+                        s -> {
+                            assertThat(s.topic()).isEqualTo("sluice");
+                            assertThat(s.key()).isNull();
+                            assertThat(s.value()).isSameAs(statements.get(0).value());
+                            assertThat(s.isCopy()).as("no path copies to merge").isFalse();
+                            assertThat(s.rank())
+                                    .isEqualTo(StatementOrderOperator.statementRank(1))
+                                    .isGreaterThan(before.rank())
+                                    .isLessThan(after.rank());
+                        });
+    }
+
+    @Test
+    void canalsPlacementWritesTheStatementToPartitionZeroOnly() throws Exception {
+        List<SinkMessage> out = encode(DdlPartitions.ZERO);
+
+        assertThat(out).hasSize(3);
+        assertThat(out.get(1).partition()).isZero();
+        assertThat(out.get(1).rank()).isEqualTo(StatementOrderOperator.statementRank(1));
+    }
+
+    /** A row, a statement, a row, on a path that has passed one statement before. */
+    private static List<SinkMessage> encode(DdlPartitions ddl) throws Exception {
+        Configuration config = new Configuration();
+        RowMessageEncodeFunction function =
+                new RowMessageEncodeFunction(
+                        MessageFormat.CANAL_FLAT,
+                        RouteOptions.router(config),
+                        PartitionOptions.rules(config),
+                        ddl,
+                        new Fixed(),
+                        LargeMessageSettings.from(config, MessageFormat.CANAL_FLAT, Unlimited::new),
+                        FilterSettings.from(config),
+                        -1,
+                        -1);
+        try (OneInputStreamOperatorTestHarness<RowData, SinkMessage> harness =
+                new OneInputStreamOperatorTestHarness<>(new ProcessOperator<>(function))) {
+            harness.setup(SinkMessageSerializer.INSTANCE);
+            harness.open();
+            harness.processWatermark(new Watermark(1));
+            harness.processElement(row(insert(7)), 0);
+            harness.processElement(
+                    row(
+                            ChangeEvent.builder(ITEMS, ChangeType.ALTER)
+                                    .sql("ALTER TABLE items ADD c INT")
+                                    .binlog("bin.000001", 900, 0)
+                                    .build()),
+                    0);
+            harness.processWatermark(new Watermark(2));
+            harness.processElement(row(insert(8)), 0);
+            return harness.extractOutputValues();
+        }
+    }
+
+    private static GenericRowData row(ChangeEvent change) {
+        return GenericRowData.of(RawValueData.fromObject(change));
+    }
+
+    private static ChangeEvent insert(int id) {
+        return ChangeEvent.builder(ITEMS, ChangeType.INSERT)
+                .after(new RowImage.Builder().append(id).build())
+                .binlog("bin.000001", 100L * id, 0)
+                .build();
+    }
+
+    /** {@link #PARTITIONS} partitions for every topic. */
+    private static final class Fixed implements PartitionCounts.Factory, PartitionCounts {
+        @Override
+        public PartitionCounts create() {
+            return this;
+        }
+
+        @Override
+        public int countOf(String topic) {
+            return PARTITIONS;
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    /** No message is too large here. */
+    private static final class Unlimited implements MessageLimits {
+        @Override
+        public long limitOf(String topic) {
+            return Long.MAX_VALUE;
+        }
+
+        @Override
+        public long sizeOf(byte[] key, byte[] value) {
+            return value.length;
+        }
+
+        @Override
+        public String describe(String topic) {
+            return "no limit";
+        }
+
+        @Override
+        public void close() {}
+    }
+}

@@ -1,0 +1,372 @@
+package io.sluice.it.source;
+
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.sink2.SinkWriter;
+import org.apache.flink.api.connector.sink2.WriterInitContext;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+
+import io.sluice.functions.encode.MessageFormat;
+import io.sluice.functions.source.MySqlSourceFactory;
+import io.sluice.functions.source.MySqlSourceOptions;
+import io.sluice.it.canal.CanalMessages;
+import io.sluice.it.canal.CanalMessages.Row;
+import io.sluice.it.flink.FlinkMiniCluster;
+import io.sluice.it.server.MariaDbExtension;
+import io.sluice.it.server.MariaDbServer;
+import io.sluice.serializers.event.ChangeEvent;
+import io.sluice.serializers.event.ChangeType;
+import io.sluice.serializers.event.TableSchema;
+import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.sql.Types;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+/**
+ * A table's {@code mysqlType} does not depend on where the reader learnt its definition: the same
+ * table read when the job starts ({@code SHOW CREATE TABLE}) and created while it runs (the DDL's
+ * own text) both have MariaDB's {@code COLUMN_TYPE}, display widths and all, and MariaDB's JSON is
+ * the {@code longtext} (2005) it is declared as. Database statements arrive as Canal's DDL
+ * messages, for the captured databases only. Everything as Canal's classes decode it.
+ */
+class ColumnTypeFidelityITCase {
+
+    @RegisterExtension static final MariaDbExtension MARIADB = new MariaDbExtension();
+
+    @RegisterExtension static final MiniClusterExtension FLINK = FlinkMiniCluster.extension(2);
+
+    private static final Duration WAIT = Duration.ofMinutes(2);
+
+    /** Filled by {@link QueueSink}: the MiniCluster runs in this JVM. */
+    private static final BlockingQueue<ChangeEvent> EVENTS = new LinkedBlockingQueue<>();
+
+    /** Integer types without widths (the server adds its defaults), JSON, and bare BIT/CHAR. */
+    private static final String COLUMNS =
+            " (id INT NOT NULL PRIMARY KEY, c_tinyint TINYINT, c_tinyint_u TINYINT UNSIGNED,"
+                    + " c_bool BOOLEAN, c_smallint SMALLINT, c_smallint_u SMALLINT UNSIGNED,"
+                    + " c_mediumint MEDIUMINT, c_mediumint_u MEDIUMINT UNSIGNED, c_int INT,"
+                    + " c_int_u INT UNSIGNED, c_integer INTEGER, c_int5 INT(5), c_bigint BIGINT,"
+                    + " c_bigint_u BIGINT UNSIGNED, c_int_zf INT ZEROFILL, c_year YEAR, c_bit BIT,"
+                    + " c_char CHAR, c_decimal DECIMAL, c_json JSON)";
+
+    private static final String ROW =
+            " VALUES (1, -1, 1, 1, -2, 2, -3, 3, -4, 4, -5, 5, -6, 6, 7, 2024, b'1', 'x', 42,"
+                    + " '{\"a\": [1, 2]}')";
+
+    private static final String JSON = "{\"a\": [1, 2]}";
+
+    @Test
+    void tableReadAtStartAndCreatedLaterHaveTheServersColumnTypes() throws Exception {
+        MariaDbServer mariaDb = MARIADB.server();
+        String database = mariaDb.createDatabase("fidelity", null);
+        String created = database + "_new";
+        mariaDb.execute(database, "CREATE TABLE at_start" + COLUMNS, "INSERT INTO at_start" + ROW);
+        Map<String, String> atStartTypes = columnTypes(mariaDb, database, "at_start");
+        EVENTS.clear();
+
+        JobClient job = startJob(mariaDb, database, created);
+        try {
+            ChangeEvent snapshot = take(job, 1).get(0);
+
+            String createLive = "CREATE TABLE live" + COLUMNS;
+            String alter =
+                    "ALTER TABLE at_start ADD COLUMN c_added INT UNSIGNED,"
+                            + " ADD COLUMN c_added_json JSON";
+            mariaDb.execute(
+                    database,
+                    createLive,
+                    "INSERT INTO live" + ROW,
+                    alter,
+                    "INSERT INTO at_start (id, c_added, c_added_json) VALUES (2, 8, '[]')");
+            List<ChangeEvent> live = take(job, 4);
+            Map<String, String> liveTypes = columnTypes(mariaDb, database, "live");
+            Map<String, String> alteredTypes = columnTypes(mariaDb, database, "at_start");
+
+            SoftAssertions softly = new SoftAssertions();
+            // What MariaDB 11.4 itself shows, which Canal writes: display widths, JSON longtext.
+            softly.assertThat(atStartTypes)
+                    .containsEntry("c_tinyint", "tinyint(4)")
+                    .containsEntry("c_tinyint_u", "tinyint(3) unsigned")
+                    .containsEntry("c_bool", "tinyint(1)")
+                    .containsEntry("c_smallint", "smallint(6)")
+                    .containsEntry("c_smallint_u", "smallint(5) unsigned")
+                    .containsEntry("c_mediumint", "mediumint(9)")
+                    .containsEntry("c_mediumint_u", "mediumint(8) unsigned")
+                    .containsEntry("c_int", "int(11)")
+                    .containsEntry("c_int_u", "int(10) unsigned")
+                    .containsEntry("c_integer", "int(11)")
+                    .containsEntry("c_int5", "int(5)")
+                    .containsEntry("c_bigint", "bigint(20)")
+                    .containsEntry("c_bigint_u", "bigint(20) unsigned")
+                    .containsEntry("c_int_zf", "int(10) unsigned zerofill")
+                    .containsEntry("c_year", "year(4)")
+                    .containsEntry("c_bit", "bit(1)")
+                    .containsEntry("c_char", "char(1)")
+                    .containsEntry("c_decimal", "decimal(10,0)")
+                    .containsEntry("c_json", "longtext");
+            softly.assertThat(liveTypes).as("live COLUMN_TYPE").isEqualTo(atStartTypes);
+
+            checkRow(softly, "snapshot", snapshot, ChangeType.INSERT, "at_start", atStartTypes);
+            softly.assertThat(snapshot.data().text(columnIndex(snapshot, "c_json")))
+                    .isEqualTo(JSON);
+
+            checkStatement(softly, live.get(0), ChangeType.CREATE, database, "live", createLive);
+            ChangeEvent liveRow = live.get(1);
+            checkRow(
+                    softly, "created while running", liveRow, ChangeType.INSERT, "live", liveTypes);
+            softly.assertThat(liveRow.data().text(columnIndex(liveRow, "c_json")))
+                    .as("JSON text of the table created while running")
+                    .isEqualTo(JSON);
+
+            checkStatement(softly, live.get(2), ChangeType.ALTER, database, "at_start", alter);
+            ChangeEvent altered = live.get(3);
+            checkRow(softly, "after ALTER", altered, ChangeType.INSERT, "at_start", alteredTypes);
+            softly.assertThat(alteredTypes)
+                    .containsEntry("c_added", "int(10) unsigned")
+                    .containsEntry("c_added_json", "longtext");
+            softly.assertThat(altered.data().text(columnIndex(altered, "c_added_json")))
+                    .isEqualTo("[]");
+            softly.assertAll();
+
+            for (MessageFormat format : MessageFormat.values()) {
+                decodesWithCanal(format, snapshot);
+                live.forEach(event -> decodesWithCanal(format, event));
+            }
+
+            // Database statements: the captured database's, not another's.
+            String other = database + "_other";
+            String createDatabase = "CREATE DATABASE `" + created + "`";
+            String alterDatabase = "ALTER DATABASE `" + created + "` CHARACTER SET latin1";
+            String createTable = "CREATE TABLE t (id INT PRIMARY KEY)";
+            String dropDatabase = "DROP DATABASE `" + created + "`";
+            mariaDb.execute(
+                    null,
+                    "CREATE DATABASE `" + other + "`",
+                    "ALTER DATABASE `" + other + "` CHARACTER SET latin1",
+                    "DROP DATABASE `" + other + "`",
+                    createDatabase,
+                    alterDatabase);
+            mariaDb.execute(created, createTable);
+            mariaDb.execute(null, dropDatabase);
+            List<ChangeEvent> statements = take(job, 4);
+
+            softly = new SoftAssertions();
+            checkStatement(
+                    softly, statements.get(0), ChangeType.QUERY, created, "", createDatabase);
+            checkStatement(softly, statements.get(1), ChangeType.QUERY, created, "", alterDatabase);
+            checkStatement(softly, statements.get(2), ChangeType.CREATE, created, "t", createTable);
+            checkStatement(softly, statements.get(3), ChangeType.QUERY, created, "", dropDatabase);
+            softly.assertAll();
+            for (MessageFormat format : MessageFormat.values()) {
+                statements.forEach(event -> decodesWithCanal(format, event));
+            }
+
+            ChangeEvent extra = EVENTS.poll(2, TimeUnit.SECONDS);
+            assertThat(extra).as("no further events").isNull();
+        } finally {
+            job.cancel().get(1, TimeUnit.MINUTES);
+        }
+    }
+
+    /** Every column's mysqlType is the server's COLUMN_TYPE; JSON columns are Canal's CLOB. */
+    private static void checkRow(
+            SoftAssertions softly,
+            String what,
+            ChangeEvent event,
+            ChangeType type,
+            String table,
+            Map<String, String> columnTypes) {
+        softly.assertThat(event.type()).as("%s type", what).isEqualTo(type);
+        TableSchema schema = event.schema();
+        softly.assertThat(schema.table()).as("%s table", what).isEqualTo(table);
+        Map<String, String> mysqlTypes = new LinkedHashMap<>();
+        for (int i = 0; i < schema.columnCount(); i++) {
+            mysqlTypes.put(schema.name(i), schema.mysqlType(i));
+            if (schema.name(i).contains("json")) {
+                softly.assertThat(schema.sqlType(i))
+                        .as("%s sqlType of %s", what, schema.name(i))
+                        .isEqualTo(Types.CLOB);
+            }
+        }
+        softly.assertThat(mysqlTypes)
+                .as("%s mysqlType vs COLUMN_TYPE", what)
+                .isEqualTo(columnTypes);
+    }
+
+    private static void checkStatement(
+            SoftAssertions softly,
+            ChangeEvent event,
+            ChangeType type,
+            String database,
+            String table,
+            String sql) {
+        softly.assertThat(event.type()).as("type of %s", sql).isEqualTo(type);
+        softly.assertThat(event.isDdl()).as("isDdl of %s", sql).isTrue();
+        softly.assertThat(event.sql()).isEqualTo(sql);
+        softly.assertThat(event.database()).as("database of %s", sql).isEqualTo(database);
+        softly.assertThat(event.table()).as("table of %s", sql).isEqualTo(table);
+        softly.assertThat(event.binlogFile()).as("file of %s", sql).startsWith("mysql-bin.");
+        softly.assertThat(event.binlogPosition()).as("pos of %s", sql).isPositive();
+        softly.assertThat(event.executeTime()).as("executeTime of %s", sql).isPositive();
+    }
+
+    /** Encodes {@code event} as one message and checks what Canal's classes decode. */
+    private static void decodesWithCanal(MessageFormat format, ChangeEvent event) {
+        byte[] message = format.newEncoder().encode(List.of(event), 1, System.currentTimeMillis());
+        List<Row> rows = CanalMessages.decode(format, message);
+        assertThat(rows).as("%s rows of %s", format, event).hasSize(1);
+        Row row = rows.get(0);
+        String what = format + " " + event.type() + " " + event.database() + "." + event.table();
+        SoftAssertions softly = new SoftAssertions();
+        softly.assertThat(row.type).as(what).isEqualTo(event.type().name());
+        softly.assertThat(row.database).as(what).isEqualTo(event.database());
+        softly.assertThat(row.table).as(what).isEqualTo(event.table());
+        softly.assertThat(row.ddl).as(what).isEqualTo(event.isDdl());
+        if (event.isDdl()) {
+            softly.assertThat(row.sql).as(what).isEqualTo(event.sql());
+        } else {
+            for (int c = 0; c < event.schema().columnCount(); c++) {
+                String column = event.schema().name(c);
+                softly.assertThat(row.data)
+                        .as("%s: %s", what, column)
+                        .containsEntry(column, event.data().text(c));
+                softly.assertThat(row.mysqlType)
+                        .as("%s: mysqlType %s", what, column)
+                        .containsEntry(column, event.schema().mysqlType(c));
+                softly.assertThat(row.sqlType)
+                        .as("%s: sqlType %s", what, column)
+                        .containsEntry(column, event.schema().sqlType(c));
+            }
+        }
+        softly.assertAll();
+    }
+
+    private static int columnIndex(ChangeEvent event, String column) {
+        for (int i = 0; i < event.schema().columnCount(); i++) {
+            if (event.schema().name(i).equals(column)) {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException(column + " not in " + event.schema());
+    }
+
+    /** {@code information_schema.COLUMNS.COLUMN_TYPE} by column, in table order. */
+    private static Map<String, String> columnTypes(
+            MariaDbServer mariaDb, String database, String table) throws Exception {
+        Map<String, String> types = new LinkedHashMap<>();
+        try (Connection connection = mariaDb.connect(database);
+                Statement statement = connection.createStatement();
+                ResultSet rows =
+                        statement.executeQuery(
+                                "SELECT COLUMN_NAME, COLUMN_TYPE FROM information_schema.COLUMNS"
+                                        + " WHERE TABLE_SCHEMA = '"
+                                        + database
+                                        + "' AND TABLE_NAME = '"
+                                        + table
+                                        + "' ORDER BY ORDINAL_POSITION")) {
+            while (rows.next()) {
+                types.put(rows.getString(1), rows.getString(2));
+            }
+        }
+        return types;
+    }
+
+    /** Captures every table of {@code database} and of {@code created}, which comes later. */
+    private static JobClient startJob(MariaDbServer mariaDb, String database, String created)
+            throws Exception {
+        Configuration config = new Configuration();
+        config.set(MySqlSourceOptions.HOSTNAME, mariaDb.host());
+        config.set(MySqlSourceOptions.PORT, mariaDb.port());
+        config.set(MySqlSourceOptions.USERNAME, MariaDbServer.CDC_USER);
+        config.set(MySqlSourceOptions.PASSWORD, MariaDbServer.CDC_PASSWORD);
+        config.set(MySqlSourceOptions.TABLES, List.of(database + ".*", created + ".*"));
+        config.set(MySqlSourceOptions.SERVER_TIME_ZONE, MariaDbServer.TIME_ZONE);
+
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        Configuration jobConfig = new Configuration();
+        jobConfig.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+        env.configure(jobConfig);
+        env.setParallelism(1);
+        env.enableCheckpointing(500);
+        env.fromSource(
+                        MySqlSourceFactory.changeEventSource(config),
+                        WatermarkStrategy.noWatermarks(),
+                        "mariadb")
+                .sinkTo(new QueueSink())
+                .name("queue");
+        return env.executeAsync("fidelity-" + database);
+    }
+
+    /** The next {@code count} events, failing if the job dies or they take too long. */
+    private static List<ChangeEvent> take(JobClient job, int count) throws Exception {
+        List<ChangeEvent> events = new ArrayList<>();
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (events.size() < count) {
+            ChangeEvent event = EVENTS.poll(200, TimeUnit.MILLISECONDS);
+            if (event != null) {
+                events.add(event);
+                continue;
+            }
+            JobStatus status = job.getJobStatus().get(30, TimeUnit.SECONDS);
+            if (status.isGloballyTerminalState()) {
+                job.getJobExecutionResult().get(30, TimeUnit.SECONDS); // throws the job's failure
+                fail(
+                        "The job ended (%s) after %d of %d events: %s",
+                        status, events.size(), count, events);
+            }
+            if (System.nanoTime() > deadline) {
+                fail("Only %d of %d events within %s: %s", events.size(), count, WAIT, events);
+            }
+        }
+        return events;
+    }
+
+    /** Hands every event to {@link #EVENTS}. */
+    private static final class QueueSink implements Sink<ChangeEvent> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public SinkWriter<ChangeEvent> createWriter(WriterInitContext context) {
+            return new Writer();
+        }
+
+        @Override
+        @Deprecated
+        public SinkWriter<ChangeEvent> createWriter(InitContext context) {
+            return new Writer();
+        }
+    }
+
+    private static final class Writer implements SinkWriter<ChangeEvent> {
+        @Override
+        public void write(ChangeEvent element, Context context) {
+            EVENTS.add(element);
+        }
+
+        @Override
+        public void flush(boolean endOfInput) {}
+
+        @Override
+        public void close() {}
+    }
+}

@@ -1,0 +1,155 @@
+package io.sluice.it.source;
+
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.InjectClusterRESTAddress;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+
+import io.sluice.functions.encode.MessageFormat;
+import io.sluice.it.flink.FlinkMiniCluster;
+import io.sluice.it.flink.JobExceptions;
+import io.sluice.it.job.EmbeddedJobs;
+import io.sluice.it.pipeline.Delivered;
+import io.sluice.it.server.KafkaExtension;
+import io.sluice.it.server.MariaDbExtension;
+import io.sluice.it.server.MariaDbServer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.net.URI;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code source.stall-timeout} on a real job: a snapshot chunk whose query cannot run (its table
+ * locked) fails the source with the split named, and the job, restarted, delivers every row once
+ * after the lock is gone; an idle database in the binlog phase, kept alive by heartbeats, is not
+ * taken for a stall.
+ */
+class SourceStallITCase {
+
+    @RegisterExtension static final MariaDbExtension MARIADB = new MariaDbExtension();
+    @RegisterExtension static final KafkaExtension KAFKA = new KafkaExtension();
+
+    @RegisterExtension static final MiniClusterExtension FLINK = FlinkMiniCluster.extension(2);
+
+    private static final Duration WAIT = Duration.ofMinutes(2);
+    private static final String STALL_TIMEOUT = "3s";
+    private static final String HEARTBEAT = "1s";
+
+    @Test
+    void aBlockedChunkFailsTheSourceNamingItsSplitThenEveryRowArrivesOnce(
+            @InjectClusterRESTAddress URI rest) throws Exception {
+        MariaDbServer mariaDb = MARIADB.server();
+        int rows = 2_000;
+        String database = seeded(mariaDb, "stalled", rows);
+        String topic = "stalled-" + database;
+        KAFKA.server().createTopic(topic, 1);
+        JobClient job = start(mariaDb, database, topic);
+        try (Connection root = mariaDb.connect(database);
+                Statement lock = root.createStatement()) {
+            // Twenty chunks, about one a second: once the first rows are out, a later chunk's
+            // query meets the lock and waits for it, and so does the source reader.
+            long deadline = System.nanoTime() + WAIT.toNanos();
+            while (KAFKA.server().count(topic, "read_uncommitted", Duration.ofMillis(100)) == 0) {
+                assertThat(System.nanoTime()).as("first snapshot rows").isLessThan(deadline);
+            }
+            lock.execute("LOCK TABLES counters WRITE");
+            // Held for several timeouts; the failed task's cleanup waits for the query, so the
+            // failure shows in the job's history once the lock is gone.
+            Thread.sleep(Duration.parse("PT" + STALL_TIMEOUT).multipliedBy(4).toMillis());
+            lock.execute("UNLOCK TABLES");
+        }
+
+        List<String> ids = new ArrayList<>();
+        for (Delivered row :
+                Delivered.drain(KAFKA.server(), topic, MessageFormat.CANAL_FLAT, rows, WAIT)) {
+            ids.add(row.row.type + " " + row.get("id"));
+        }
+        List<String> expected = new ArrayList<>();
+        for (int id = 0; id < rows; id++) {
+            expected.add("INSERT " + id);
+        }
+        assertThat(ids).as("every snapshot row once").containsExactlyInAnyOrderElementsOf(expected);
+
+        JobExceptions exceptions = JobExceptions.of(rest, job.getJobID());
+        assertThat(exceptions.failures()).as("failed, then restarted").isPositive();
+        assertThat(exceptions.rootException())
+                .contains("SourceStalledException")
+                .containsPattern("read nothing from its splits \\[" + database + "\\.counters:\\d+")
+                .contains("'source.stall-timeout' = PT3S");
+        job.cancel().get(1, TimeUnit.MINUTES);
+    }
+
+    @Test
+    void anIdleDatabaseKeptAliveByHeartbeatsIsNotAStall(@InjectClusterRESTAddress URI rest)
+            throws Exception {
+        MariaDbServer mariaDb = MARIADB.server();
+        String database = seeded(mariaDb, "idle", 10);
+        String topic = "idle-" + database;
+        KAFKA.server().createTopic(topic, 1);
+        JobClient job = start(mariaDb, database, topic);
+        try {
+            assertThat(Delivered.drain(KAFKA.server(), topic, MessageFormat.CANAL_FLAT, 10, WAIT))
+                    .as("the snapshot")
+                    .hasSize(10);
+            mariaDb.execute(database, "UPDATE counters SET version = 1 WHERE id = 0");
+            assertThat(Delivered.drain(KAFKA.server(), topic, MessageFormat.CANAL_FLAT, 11, WAIT))
+                    .as("a first binlog change")
+                    .hasSize(11);
+
+            // Idle for several stall timeouts: only the server's heartbeats show the source alive.
+            Thread.sleep(Duration.parse("PT" + STALL_TIMEOUT).multipliedBy(5).toMillis());
+            mariaDb.execute(database, "UPDATE counters SET version = 2 WHERE id = 0");
+            assertThat(Delivered.drain(KAFKA.server(), topic, MessageFormat.CANAL_FLAT, 12, WAIT))
+                    .hasSize(12);
+
+            assertThat(JobExceptions.of(rest, job.getJobID()).failures())
+                    .as("never failed while idle")
+                    .isZero();
+        } finally {
+            job.cancel().get(1, TimeUnit.MINUTES);
+        }
+    }
+
+    private static String seeded(MariaDbServer mariaDb, String prefix, int rows) {
+        String database = mariaDb.createDatabase(prefix, "ddl/counters.sql");
+        StringBuilder insert = new StringBuilder();
+        for (int id = 0; id < rows; id++) {
+            insert.append(insert.length() == 0 ? "INSERT INTO counters VALUES " : ", ");
+            insert.append("(").append(id).append(", 0, 'seed')");
+            if (insert.length() > 8_000 || id == rows - 1) {
+                mariaDb.execute(database, insert.toString());
+                insert.setLength(0);
+            }
+        }
+        return database;
+    }
+
+    private static JobClient start(MariaDbServer mariaDb, String database, String topic)
+            throws Exception {
+        Configuration config =
+                EmbeddedJobs.config(
+                        mariaDb,
+                        KAFKA.server(),
+                        database + ".counters",
+                        topic,
+                        "job.checkpoint-interval=1s",
+                        "source.snapshot.chunk-size=100",
+                        "source.stall-timeout=" + STALL_TIMEOUT,
+                        "source.heartbeat-interval=" + HEARTBEAT,
+                        "parallelism.source=1",
+                        "parallelism.encode=1",
+                        "parallelism.sink=1");
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(1);
+        return EmbeddedJobs.start(env, config, "source-stall-" + database);
+    }
+}

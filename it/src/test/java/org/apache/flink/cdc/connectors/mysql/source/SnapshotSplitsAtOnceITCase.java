@@ -1,0 +1,165 @@
+package org.apache.flink.cdc.connectors.mysql.source;
+
+import org.apache.flink.api.connector.source.mocks.MockSplitEnumeratorContext;
+import org.apache.flink.cdc.connectors.mysql.source.assigners.MySqlSnapshotSplitAssigner;
+import org.apache.flink.cdc.connectors.mysql.source.config.MySqlSourceConfig;
+import org.apache.flink.cdc.connectors.mysql.source.reader.MySqlSourceReaderContext;
+import org.apache.flink.cdc.connectors.mysql.source.split.MySqlSplit;
+import org.apache.flink.cdc.connectors.mysql.source.split.SourceRecords;
+import org.apache.flink.cdc.connectors.mysql.source.utils.RecordUtils;
+import org.apache.flink.cdc.connectors.mysql.source.utils.hooks.SnapshotPhaseHooks;
+import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.data.Struct;
+import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.source.SourceRecord;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
+import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
+
+import io.sluice.functions.source.ChangeEventDeserializationSchema;
+import io.sluice.functions.source.MySqlSourceFactory;
+import io.sluice.functions.source.MySqlSourceOptions;
+import io.sluice.functions.source.internal.StatementTimes;
+import io.sluice.it.server.MariaDbExtension;
+import io.sluice.it.server.MariaDbServer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Sluice's split reader given several snapshot splits at once, as a source reader restored with an
+ * unfinished split is (it holds one and asks for another), while the binlog moves during every
+ * chunk (a write between the chunk's query and its high watermark), so every chunk needs a
+ * backfill. Every split must finish with all of its rows. Flink CDC 3.5.0's own split reader reuses
+ * its snapshot reader for the second split and waits for that split's backfill forever.
+ */
+class SnapshotSplitsAtOnceITCase {
+
+    @RegisterExtension static final MariaDbExtension MARIADB = new MariaDbExtension();
+
+    private static final int ROWS = 40;
+    private static final int CHUNK = 10;
+
+    @Test
+    void everySplitFinishesWhenEachChunkNeedsABackfill() throws Exception {
+        MariaDbServer mariaDb = MARIADB.server();
+        String database = mariaDb.createDatabase("atonce", "ddl/counters.sql");
+        StringBuilder insert = new StringBuilder("INSERT INTO counters VALUES ");
+        for (int id = 0; id < ROWS; id++) {
+            insert.append(id == 0 ? "" : ", ").append("(").append(id).append(", 0, 'seed')");
+        }
+        mariaDb.execute(database, insert.toString(), "CREATE TABLE elsewhere (id INT)");
+        MySqlSourceConfig config = config(mariaDb, database);
+        List<MySqlSplit> splits = splits(config);
+        assertThat(splits).as("chunks of %s rows", CHUNK).hasSizeGreaterThanOrEqualTo(3);
+
+        AtomicInteger writes = new AtomicInteger();
+        SnapshotPhaseHooks hooks = new SnapshotPhaseHooks();
+        hooks.setPreHighWatermarkAction(
+                (connection, split) -> {
+                    mariaDb.execute(database, "INSERT INTO elsewhere VALUES (1)");
+                    writes.incrementAndGet();
+                });
+        StatementHookSplitReader reader =
+                new StatementHookSplitReader(
+                        config, 0, new MySqlSourceReaderContext(null), new StatementTimes(), hooks);
+        ExecutorService fetcher = Executors.newSingleThreadExecutor();
+        try {
+            reader.handleSplitsChanges(new SplitsAddition<>(splits.subList(0, 2)));
+            reader.handleSplitsChanges(new SplitsAddition<>(splits.subList(2, splits.size())));
+            Set<String> unfinished = new TreeSet<>();
+            splits.forEach(split -> unfinished.add(split.splitId()));
+            List<Integer> ids = new ArrayList<>();
+            while (!unfinished.isEmpty()) {
+                Future<RecordsWithSplitIds<SourceRecords>> fetch = fetcher.submit(reader::fetch);
+                RecordsWithSplitIds<SourceRecords> records;
+                try {
+                    records = fetch.get(1, TimeUnit.MINUTES);
+                } catch (TimeoutException e) {
+                    fetch.cancel(true);
+                    throw new AssertionError(
+                            "The split reader waits for ever with splits "
+                                    + unfinished
+                                    + " unfinished after "
+                                    + writes.get()
+                                    + " backfilled chunks",
+                            e);
+                }
+                ids.addAll(rowIds(records));
+                unfinished.removeAll(records.finishedSplits());
+            }
+            assertThat(writes.get()).as("every chunk needed a backfill").isEqualTo(splits.size());
+            assertThat(ids)
+                    .as("every row once, from its chunk")
+                    .containsExactlyInAnyOrderElementsOf(
+                            IntStream.range(0, ROWS).boxed().collect(Collectors.toList()));
+        } finally {
+            fetcher.shutdownNow();
+            reader.close();
+        }
+    }
+
+    private static MySqlSourceConfig config(MariaDbServer mariaDb, String database) {
+        Configuration options = new Configuration();
+        options.set(MySqlSourceOptions.HOSTNAME, mariaDb.host());
+        options.set(MySqlSourceOptions.PORT, mariaDb.port());
+        options.set(MySqlSourceOptions.USERNAME, MariaDbServer.CDC_USER);
+        options.set(MySqlSourceOptions.PASSWORD, MariaDbServer.CDC_PASSWORD);
+        options.set(MySqlSourceOptions.TABLES, List.of(database + ".counters"));
+        options.set(MySqlSourceOptions.SNAPSHOT_CHUNK_SIZE, CHUNK);
+        return MySqlSourceFactory.source(
+                        options, new ChangeEventDeserializationSchema(ZoneId.of("UTC")))
+                .getConfigFactory()
+                .createConfig(0);
+    }
+
+    /** The table's chunks, as Flink CDC's enumerator cuts them. */
+    private static List<MySqlSplit> splits(MySqlSourceConfig config) throws Exception {
+        List<MySqlSplit> splits = new ArrayList<>();
+        MockSplitEnumeratorContext<MySqlSplit> context = new MockSplitEnumeratorContext<>(1);
+        MySqlSnapshotSplitAssigner assigner =
+                new MySqlSnapshotSplitAssigner(config, 1, new ArrayList<>(), false, context);
+        try {
+            assigner.open();
+            for (Optional<MySqlSplit> next = assigner.getNext();
+                    next.isPresent();
+                    next = assigner.getNext()) {
+                splits.add(next.get());
+            }
+        } finally {
+            assigner.close();
+            context.close();
+        }
+        return splits;
+    }
+
+    private static List<Integer> rowIds(RecordsWithSplitIds<SourceRecords> records) {
+        List<Integer> ids = new ArrayList<>();
+        for (String split = records.nextSplit(); split != null; split = records.nextSplit()) {
+            for (SourceRecords batch = records.nextRecordFromSplit();
+                    batch != null;
+                    batch = records.nextRecordFromSplit()) {
+                for (SourceRecord record : batch.getSourceRecordList()) {
+                    if (RecordUtils.isDataChangeRecord(record)) {
+                        ids.add(((Struct) record.key()).getInt32("id"));
+                    }
+                }
+            }
+        }
+        return ids;
+    }
+}

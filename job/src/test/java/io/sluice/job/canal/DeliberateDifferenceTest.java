@@ -1,0 +1,96 @@
+package io.sluice.job.canal;
+
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** canal-diff's documented differences are the documentation's table, row for row. */
+class DeliberateDifferenceTest {
+
+    private static final String SECTION = "## Where Sluice differs from Canal, on purpose";
+
+    @Test
+    void mirrorsTheDocumentedTable() throws IOException {
+        List<String> lines = Files.readAllLines(Path.of("../docs/canal-compatibility.md"));
+        List<String> rows = new ArrayList<>();
+        boolean inSection = false;
+        for (String line : lines) {
+            if (line.startsWith("## ")) {
+                inSection = line.equals(SECTION);
+            } else if (inSection && line.startsWith("| ") && !line.startsWith("| |")) {
+                rows.add(line.split("\\|")[1].trim());
+            }
+        }
+        assertThat(rows)
+                .containsExactlyElementsOf(
+                        Arrays.stream(DeliberateDifference.values())
+                                .map(d -> d.docRow())
+                                .collect(Collectors.toList()));
+    }
+
+    @Test
+    void classifiesValues() {
+        assertThat(ValueDifferences.valueDifference("decimal(10,2)", "10.0", "10.00"))
+                .isEqualTo(DeliberateDifference.DECIMAL_SCALE);
+        assertThat(ValueDifferences.valueDifference("decimal(10,2)", "10.1", "10.00")).isNull();
+        assertThat(ValueDifferences.valueDifference("varchar(16)", "caf\ufffd", "café"))
+                .isEqualTo(DeliberateDifference.LATIN1_TEXT);
+        assertThat(ValueDifferences.valueDifference("varchar(16)", "cafe", "café")).isNull();
+        assertThat(
+                        ValueDifferences.valueDifference(
+                                "timestamp", "2024-03-01 20:00:00", "2024-03-01 12:00:00"))
+                .isEqualTo(DeliberateDifference.TIMESTAMP_ZONE);
+        assertThat(
+                        ValueDifferences.valueDifference(
+                                "timestamp", "2024-03-01 20:00:07", "2024-03-01 12:00:00"))
+                .isNull();
+        assertThat(
+                        ValueDifferences.valueDifference(
+                                "datetime", "2024-03-01 20:00:00", "2024-03-01 12:00:00"))
+                .isNull();
+        assertThat(ValueDifferences.valueDifference("binary(4)", "ab", "ab\0\0"))
+                .isEqualTo(DeliberateDifference.BINARY_PADDING);
+        assertThat(ValueDifferences.valueDifference("binary(4)", "ab", "abc\0")).isNull();
+    }
+
+    @Test
+    void unsignedWideningIsTheDocumentedSqlType() throws IOException {
+        // Canal moves an unsigned value beyond the signed range one size up; Sluice keeps the type.
+        assertThat(sqlTypeDifference("tinyint(3) unsigned", 5, -6)).isZero();
+        assertThat(sqlTypeDifference("smallint(5) unsigned", 4, 5)).isZero();
+        assertThat(sqlTypeDifference("int(10) unsigned", -5, 4)).isZero();
+        assertThat(sqlTypeDifference("bigint(20) unsigned", 3, -5)).isZero();
+        // The same codes on a signed column are a real difference.
+        assertThat(sqlTypeDifference("int(11)", -5, 4)).isEqualTo(1);
+    }
+
+    /** The undocumented differences of one row whose column c has these sqlTypes. */
+    private static long sqlTypeDifference(String mysqlType, int canal, int sluice)
+            throws IOException {
+        DiffReport report = new DiffReport();
+        RowComparison.compareValues(row(mysqlType, canal), row(mysqlType, sluice), report);
+        return report.undocumented();
+    }
+
+    private static FlatRow row(String mysqlType, int sqlType) throws IOException {
+        String json =
+                "{\"database\":\"d\",\"table\":\"t\",\"type\":\"INSERT\",\"isDdl\":false,"
+                        + "\"data\":[{\"c\":\"4294967295\"}],\"old\":null,"
+                        + "\"sqlType\":{\"c\":"
+                        + sqlType
+                        + "},\"mysqlType\":{\"c\":\""
+                        + mysqlType
+                        + "\"}}";
+        return FlatRow.of("topic", 0, 0, false, new ObjectMapper().readTree(json)).get(0);
+    }
+}

@@ -1,0 +1,312 @@
+package io.sluice.job.canal;
+
+import org.apache.flink.configuration.Configuration;
+
+import io.sluice.functions.encode.EncodeOptions;
+import io.sluice.functions.encode.MessageFormat;
+import io.sluice.functions.route.PartitionOptions;
+import io.sluice.functions.route.PartitionRules.Unmatched;
+import io.sluice.functions.route.RouteOptions;
+import io.sluice.functions.sink.KafkaSinkOptions;
+import io.sluice.functions.sink.SinkOptions;
+import io.sluice.functions.sink.SinkType;
+import io.sluice.functions.sink.rocketmq.RocketMqSinkOptions;
+import io.sluice.functions.source.MySqlSourceOptions;
+import io.sluice.functions.source.StartupMode;
+import io.sluice.job.config.JobConfigLoader;
+import io.sluice.job.config.JobOptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code ./sluice import-canal} on Canal 1.1.x property files, as a Canal MQ deployment has them.
+ */
+class ImportCanalTest {
+
+    private static final Map<String, String> ENV =
+            Map.of(
+                    "SLUICE_SOURCE_PASSWORD", "from-env",
+                    "SLUICE_KAFKA_SASL_JAAS_CONFIG", "jaas-from-env");
+
+    @TempDir Path dir;
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    @Test
+    void kafkaInstanceBecomesAConfigurationTheJobLoads() throws IOException {
+        Path yaml = dir.resolve("sluice.yaml");
+        assertThat(
+                        run(
+                                resource("kafka/canal.properties"),
+                                resource("kafka/instance.properties"),
+                                "--output",
+                                yaml.toString()))
+                .as(err())
+                .isZero();
+
+        String text = Files.readString(yaml);
+        assertThat(text).doesNotContain("Canal-Pa55word").doesNotContain("alice-secret");
+        assertThat(text)
+                .contains("# From canal.instance.filter.regex")
+                .contains("# From canal.mq.dynamicTopic (same syntax).")
+                .contains("canal.instance.dbPassword is not copied");
+
+        Configuration config = JobConfigLoader.fromArgs(ENV, "--config", yaml.toString());
+        assertThat(config.get(JobOptions.NAME)).isEqualTo("sluice-shop");
+        assertThat(config.get(MySqlSourceOptions.HOSTNAME)).isEqualTo("db-primary.internal");
+        assertThat(config.get(MySqlSourceOptions.PORT)).isEqualTo(3307);
+        assertThat(config.get(MySqlSourceOptions.USERNAME)).isEqualTo("canal");
+        assertThat(config.get(MySqlSourceOptions.PASSWORD)).isEqualTo("from-env");
+        assertThat(config.get(MySqlSourceOptions.TABLES))
+                .containsExactly("shop\\..*", "crm\\.customers");
+        assertThat(config.get(MySqlSourceOptions.TABLES_EXCLUDE))
+                .containsExactly("shop\\.tmp_.*", "mysql\\.slave_.*");
+        assertThat(config.get(MySqlSourceOptions.SERVER_ID)).isEqualTo("5400-5408");
+        assertThat(config.get(MySqlSourceOptions.STARTUP_MODE))
+                .isEqualTo(StartupMode.BINLOG_POSITION);
+        assertThat(config.get(MySqlSourceOptions.STARTUP_BINLOG_FILE))
+                .isEqualTo("mysql-bin.000042");
+        assertThat(config.get(MySqlSourceOptions.STARTUP_BINLOG_POSITION)).isEqualTo(1571L);
+        assertThat(config.get(MySqlSourceOptions.INCLUDE_SCHEMA_CHANGES)).isTrue();
+        assertThat(config.get(EncodeOptions.FORMAT)).isEqualTo(MessageFormat.CANAL_FLAT);
+        assertThat(config.get(SinkOptions.TYPE)).isEqualTo(SinkType.KAFKA);
+        assertThat(config.get(KafkaSinkOptions.BOOTSTRAP_SERVERS))
+                .isEqualTo("kafka-1:9092,kafka-2:9092");
+        assertThat(config.get(KafkaSinkOptions.TRANSACTIONAL_ID_PREFIX)).isEqualTo("sluice-shop");
+        assertThat(config.get(RouteOptions.DEFAULT_TOPIC)).isEqualTo("shop_default");
+        assertThat(config.get(RouteOptions.DYNAMIC_TOPIC)).isEqualTo("orders:shop\\.order_.*,crm");
+        assertThat(config.get(PartitionOptions.PARTITION_HASH))
+                .isEqualTo("shop\\.order_.*:$pk$,crm.customers:id^region");
+        assertThat(config.get(PartitionOptions.PARTITION_COUNTS)).isEqualTo("orders:6,.*:3");
+        assertThat(config.get(PartitionOptions.UNMATCHED)).isEqualTo(Unmatched.PRIMARY_KEY);
+        assertThat(config.get(PartitionOptions.DATABASE_HASH)).isTrue();
+
+        // Canal's routing, read by Sluice's router and partition counts.
+        assertThat(RouteOptions.router(config).topicOf("shop", "order_items")).isEqualTo("orders");
+        assertThat(RouteOptions.router(config).topicOf("crm", "customers")).isEqualTo("crm");
+        assertThat(RouteOptions.router(config).topicOf("shop", "users")).isEqualTo("shop_default");
+        assertThat(PartitionOptions.counts(config).countOf("orders")).isEqualTo(6);
+        assertThat(PartitionOptions.counts(config).countOf("crm")).isEqualTo(3);
+
+        // Producer keys: changed tuning and security pass through; Sluice owns acks and retries;
+        // Canal's shipped tuning is left to Sluice's defaults; the JAAS secret stays a reference.
+        Map<String, String> all = config.toMap();
+        assertThat(all)
+                .containsEntry("sink.properties.linger.ms", "20")
+                .containsEntry("sink.properties.max.request.size", "4194304")
+                .containsEntry("sink.properties.sasl.mechanism", "SCRAM-SHA-512")
+                .containsEntry("sink.properties.security.protocol", "SASL_PLAINTEXT")
+                .containsEntry("sink.properties.sasl.jaas.config", "jaas-from-env")
+                .doesNotContainKeys(
+                        "sink.properties.bootstrap.servers",
+                        "sink.properties.acks",
+                        "sink.properties.retries",
+                        "sink.properties.batch.size",
+                        "sink.properties.compression.type");
+    }
+
+    @Test
+    void rocketMqInstanceWithGtid() throws IOException {
+        assertThat(
+                        run(
+                                resource("rocketmq/canal.properties"),
+                                resource("rocketmq/instance.properties")))
+                .as(err())
+                .isZero();
+        Path yaml = dir.resolve("sluice.yaml");
+        Files.writeString(yaml, out.toString(StandardCharsets.UTF_8));
+
+        Configuration config = JobConfigLoader.fromArgs(ENV, "--config", yaml.toString());
+        assertThat(config.get(SinkOptions.TYPE)).isEqualTo(SinkType.ROCKETMQ);
+        assertThat(config.get(EncodeOptions.FORMAT)).isEqualTo(MessageFormat.CANAL_BINARY);
+        assertThat(config.get(RocketMqSinkOptions.NAME_SERVER)).isEqualTo("127.0.0.1:9876");
+        assertThat(config.get(RocketMqSinkOptions.PRODUCER_GROUP))
+                .isEqualTo("canal-example-sluice");
+        assertThat(config.get(MySqlSourceOptions.STARTUP_MODE)).isEqualTo(StartupMode.GTID);
+        assertThat(config.get(MySqlSourceOptions.STARTUP_GTID_SET))
+                .isEqualTo("3E11FA47-71CA-11E1-9E33-C80AA9429562:1-23");
+        // Canal's '.*\..*': the same tables, written so that the first '.' ends the database.
+        assertThat(config.get(MySqlSourceOptions.TABLES)).containsExactly("[^\\x2E]*\\..*");
+        // No partitionHash: Canal writes everything to partition 0, and so does the import.
+        assertThat(config.get(PartitionOptions.UNMATCHED)).isEqualTo(Unmatched.ZERO);
+        assertThat(config.toMap()).doesNotContainKey("sink.properties.linger.ms");
+    }
+
+    @Test
+    void startsWhereCanalsMetaCursorIs() throws IOException {
+        Path meta = dir.resolve("meta.dat");
+        Files.writeString(
+                meta,
+                "{\"clientDatas\":[{\"clientIdentity\":{\"clientId\":1001,\"destination\":\"shop\","
+                        + "\"filter\":\"\"},\"cursor\":{\"identity\":{\"slaveId\":-1,"
+                        + "\"sourceAddress\":{\"address\":\"db-primary.internal\",\"port\":3307}},"
+                        + "\"postion\":{\"gtid\":\"\",\"included\":false,"
+                        + "\"journalName\":\"mysql-bin.000057\",\"position\":98213,"
+                        + "\"serverId\":1,\"timestamp\":1718000000000}}}],"
+                        + "\"destination\":\"shop\"}");
+        assertThat(
+                        run(
+                                resource("kafka/canal.properties"),
+                                resource("kafka/instance.properties"),
+                                "--meta",
+                                meta.toString()))
+                .as(err())
+                .isZero();
+        Configuration config = load();
+        assertThat(config.get(MySqlSourceOptions.STARTUP_BINLOG_FILE))
+                .isEqualTo("mysql-bin.000057");
+        assertThat(config.get(MySqlSourceOptions.STARTUP_BINLOG_POSITION)).isEqualTo(98213L);
+    }
+
+    @Test
+    void namesEveryKeyItCannotTranslateWithItsLine() throws IOException {
+        Path instance = dir.resolve("instance.properties");
+        String text = Files.readString(resource("kafka/instance.properties"));
+        text =
+                text.replace(
+                                        "canal.instance.filter.regex=shop\\\\..*,crm\\\\.customers",
+                                        "canal.instance.filter.regex=shop\\\\.(orders,crm\\\\.customers")
+                                .replace(
+                                        "canal.mq.dynamicTopic=orders:shop\\\\.order_.*,crm",
+                                        "canal.mq.dynamicTopic=orders:shop\\\\.order_[0-9,crm")
+                                .replace(
+                                        "#canal.instance.filter.field=",
+                                        "canal.instance.filter.field=")
+                        + "canal.mq.dynamicTopicPartitionNumber=orders:6\n";
+        Files.writeString(instance, text);
+        List<String> lines = Files.readAllLines(instance);
+
+        assertThat(run(resource("kafka/canal.properties"), instance)).isEqualTo(1);
+        String message = err();
+        assertThat(message)
+                .contains("4 Canal setting(s) cannot be translated")
+                .contains(
+                        "instance.properties:"
+                                + lineOf(lines, "canal.instance.filter.regex=")
+                                + ": canal.instance.filter.regex: 'shop\\.(orders' is not a regular"
+                                + " expression")
+                .contains(
+                        "instance.properties:"
+                                + lineOf(lines, "canal.mq.dynamicTopic=")
+                                + ": Option 'canal.mq.dynamicTopic' has an invalid regular"
+                                + " expression 'shop\\.order_[0-9'")
+                .contains(
+                        "instance.properties:"
+                                + lineOf(lines, "canal.instance.filter.field=")
+                                + ": canal.instance.filter.field: cannot be translated with the"
+                                + " value 'test1.t_product:id/subject/keywords")
+                .contains(
+                        "instance.properties:"
+                                + lineOf(lines, "canal.mq.dynamicTopicPartitionNumber")
+                                + ": canal.mq.dynamicTopicPartitionNumber: is not a Canal key");
+        assertThat(out.size()).isZero();
+        assertThat(message).doesNotContain("Canal-Pa55word");
+    }
+
+    @Test
+    void refusesTcpModeAndASecondSourceServer() throws IOException {
+        Path server = dir.resolve("canal.properties");
+        Files.writeString(
+                server,
+                Files.readString(resource("kafka/canal.properties"))
+                        .replace("canal.serverMode = kafka", "canal.serverMode = tcp"));
+        Path instance = dir.resolve("instance.properties");
+        Files.writeString(
+                instance,
+                Files.readString(resource("kafka/instance.properties"))
+                        .replace(
+                                "#canal.instance.standby.address =",
+                                "canal.instance.standby.address = db-standby:3306"));
+        assertThat(run(server, instance)).isEqualTo(1);
+        assertThat(err())
+                .contains(
+                        "canal.properties:25: canal.serverMode: cannot be translated with the"
+                                + " value 'tcp'")
+                .contains(
+                        "canal.instance.standby.address: cannot be translated with the value"
+                                + " 'db-standby:3306'");
+    }
+
+    @Test
+    void databasePartOfATableRegexComesFirst() {
+        assertThat(CanalImport.databaseFirst("shop\\..*")).isEqualTo("shop\\..*");
+        assertThat(CanalImport.databaseFirst(".*\\..*")).isEqualTo("[^\\x2E]*\\..*");
+        assertThat(CanalImport.databaseFirst("shop_.+\\.orders"))
+                .isEqualTo("shop_[^\\x2E]+\\.orders");
+        assertThat(CanalImport.databaseFirst("[a.]b\\.t")).isEqualTo("[a.]b\\.t");
+        assertThat(CanalImport.databaseFirst("shop.orders")).isEqualTo("shop.orders");
+    }
+
+    @Test
+    void missingFileIsNamed() {
+        Path missing = dir.resolve("conf/example/instance.properties");
+        assertThat(run(resource("kafka/canal.properties"), missing)).isEqualTo(2);
+        assertThat(err()).contains("The Canal property file '" + missing + "' does not exist");
+    }
+
+    @Test
+    void badMetaFileIsNamed() throws IOException {
+        Path meta = dir.resolve("meta.dat");
+        Files.writeString(meta, "{\"clientDatas\":[]}");
+        assertThat(
+                        run(
+                                resource("kafka/canal.properties"),
+                                resource("kafka/instance.properties"),
+                                "--meta",
+                                meta.toString()))
+                .isEqualTo(1);
+        assertThat(err())
+                .contains("Canal's meta file '" + meta + "' must hold one client's cursor");
+    }
+
+    private Configuration load() throws IOException {
+        Path yaml = dir.resolve("loaded.yaml");
+        Files.writeString(yaml, out.toString(StandardCharsets.UTF_8));
+        return JobConfigLoader.fromArgs(ENV, "--config", yaml.toString());
+    }
+
+    private int run(Path canal, Path instance, String... more) {
+        String[] args = new String[2 + more.length];
+        args[0] = canal.toString();
+        args[1] = instance.toString();
+        System.arraycopy(more, 0, args, 2, more.length);
+        return ImportCanal.run(
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8),
+                args);
+    }
+
+    private String err() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    private static int lineOf(List<String> lines, String start) {
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).startsWith(start)) {
+                return i + 1;
+            }
+        }
+        throw new AssertionError("no line starts with " + start);
+    }
+
+    static Path resource(String name) {
+        try {
+            return Path.of(ImportCanalTest.class.getResource("/canal/" + name).toURI());
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
