@@ -46,11 +46,6 @@ public final class PrimaryKeyChangeSplitter implements FlatMapFunction<ChangeEve
     }
 
     private static ChangeEvent.Builder half(ChangeEvent update, ChangeType type) {
-        return ChangeEvent.builder(update.schema(), type)
-                .executeTime(update.executeTime())
-                .gtid(update.gtid())
-                .binlog(update.binlogFile(), update.binlogPosition(), update.rowInEvent())
-                .serverId(update.serverId())
-                .transactionId(update.transactionId());
+        return ChangeEvent.builder(update.schema(), type).eventOf(update);
     }
 }

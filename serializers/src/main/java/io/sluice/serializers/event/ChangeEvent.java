@@ -57,15 +57,7 @@ public final class ChangeEvent {
         if (row.query.isEmpty()) {
             throw new IllegalArgumentException("The change " + row + " carries no query");
         }
-        return builder(row.schema, ChangeType.QUERY)
-                .ddl(false)
-                .sql(row.query)
-                .executeTime(row.executeTime)
-                .gtid(row.gtid)
-                .binlog(row.binlogFile, row.binlogPosition, row.rowInEvent)
-                .serverId(row.serverId)
-                .transactionId(row.transactionId)
-                .build();
+        return builder(row.schema, ChangeType.QUERY).ddl(false).sql(row.query).eventOf(row).build();
     }
 
     public TableSchema schema() {
@@ -256,6 +248,18 @@ public final class ChangeEvent {
         public Builder after(RowImage after) {
             this.after = after;
             return this;
+        }
+
+        /**
+         * The binlog event of {@code event}: its time, GTID, binlog coordinates, server id and
+         * transaction id (not its images, statement or query), for a change derived from it.
+         */
+        public Builder eventOf(ChangeEvent event) {
+            return executeTime(event.executeTime)
+                    .gtid(event.gtid)
+                    .binlog(event.binlogFile, event.binlogPosition, event.rowInEvent)
+                    .serverId(event.serverId)
+                    .transactionId(event.transactionId);
         }
 
         public Builder sql(String sql) {

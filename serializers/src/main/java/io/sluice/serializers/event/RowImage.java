@@ -257,6 +257,13 @@ public final class RowImage {
             return this;
         }
 
+        /** Appends {@code row}'s value of {@code column}, or null. */
+        public Builder appendColumn(RowImage row, int column) {
+            return row.isNull(column)
+                    ? appendNull()
+                    : appendUtf8(row.utf8, row.start(column), row.length(column));
+        }
+
         /**
          * Appends raw bytes read as ISO-8859-1, one char per byte, as Canal renders BINARY and BLOB
          * values.

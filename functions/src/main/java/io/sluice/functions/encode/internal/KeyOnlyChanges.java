@@ -39,11 +39,7 @@ final class KeyOnlyChanges {
         return ChangeEvent.builder(keys, change.type())
                 .before(keysOf(schema, change.before()))
                 .after(keysOf(schema, change.after()))
-                .executeTime(change.executeTime())
-                .gtid(change.gtid())
-                .binlog(change.binlogFile(), change.binlogPosition(), change.rowInEvent())
-                .serverId(change.serverId())
-                .transactionId(change.transactionId())
+                .eventOf(change)
                 .build();
     }
 
@@ -52,12 +48,7 @@ final class KeyOnlyChanges {
             return null;
         }
         for (int k = 0; k < schema.keyColumnCount(); k++) {
-            int c = schema.keyColumn(k);
-            if (row.isNull(c)) {
-                rows.appendNull();
-            } else {
-                rows.appendUtf8(row.utf8(), row.start(c), row.length(c));
-            }
+            rows.appendColumn(row, schema.keyColumn(k));
         }
         return rows.build();
     }

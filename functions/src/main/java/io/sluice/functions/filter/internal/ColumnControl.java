@@ -64,11 +64,7 @@ public final class ColumnControl {
         return ChangeEvent.builder(plan.schema, change.type())
                 .before(project(plan, change.before()))
                 .after(project(plan, change.after()))
-                .executeTime(change.executeTime())
-                .gtid(change.gtid())
-                .binlog(change.binlogFile(), change.binlogPosition(), change.rowInEvent())
-                .serverId(change.serverId())
-                .transactionId(change.transactionId())
+                .eventOf(change)
                 .build();
     }
 
@@ -80,10 +76,8 @@ public final class ColumnControl {
         for (int i = 0; i < plan.columns.length; i++) {
             int c = plan.columns[i];
             Mask mask = plan.masks[i];
-            if (row.isNull(c)) {
-                rows.appendNull();
-            } else if (mask == null) {
-                rows.appendUtf8(utf8, row.start(c), row.length(c));
+            if (mask == null || row.isNull(c)) {
+                rows.appendColumn(row, c);
             } else {
                 appendMasked(mask, utf8, row.start(c), row.length(c));
             }
