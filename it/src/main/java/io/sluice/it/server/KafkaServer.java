@@ -57,7 +57,7 @@ import scala.Option;
  * plain TCP, or with SASL/PLAIN and ACLs ({@link KafkaSecurity}); the server's own admin, producer
  * and drains then log in as the super user.
  */
-public final class KafkaServer implements AutoCloseable {
+public final class KafkaServer implements AutoCloseable, CommittedMessages {
 
     /** The broker's {@code transaction.max.timeout.ms}: producers may not ask for more. */
     public static final Duration MAX_TRANSACTION_TIMEOUT = Duration.ofMinutes(15);
@@ -383,6 +383,13 @@ public final class KafkaServer implements AutoCloseable {
                                     .map(TopicPartitionInfo::leader)
                                     .allMatch(leader -> leader != null && leader.id() >= 0);
                 });
+    }
+
+    @Override
+    public List<byte[]> committedValues(String topic, int count, Duration timeout) {
+        List<byte[]> values = new ArrayList<>();
+        drainReadCommitted(topic, count, timeout).forEach(record -> values.add(record.value()));
+        return values;
     }
 
     /**

@@ -51,7 +51,7 @@ import java.util.function.Predicate;
  * <p>Clients must keep the VIP channel off (the 5.x default): the broker's second ("fast") port is
  * OS-assigned, not {@code port - 2}.
  */
-public final class RocketMqServer implements AutoCloseable {
+public final class RocketMqServer implements AutoCloseable, CommittedMessages {
 
     /** Cluster every broker of this server registers in. */
     public static final String CLUSTER_NAME = "SluiceCluster";
@@ -248,6 +248,13 @@ public final class RocketMqServer implements AutoCloseable {
                         + " queues",
                 TOPIC_TIMEOUT,
                 () -> routedQueues(topic) == queues);
+    }
+
+    @Override
+    public List<byte[]> committedValues(String topic, int count, Duration timeout) {
+        List<byte[]> values = new ArrayList<>();
+        drain(topic, count, timeout).forEach(message -> values.add(message.getBody()));
+        return values;
     }
 
     /**

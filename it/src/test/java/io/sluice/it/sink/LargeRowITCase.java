@@ -21,13 +21,12 @@ import io.sluice.it.flink.FlinkMiniCluster;
 import io.sluice.it.flink.JobExceptions;
 import io.sluice.it.flink.JobMetrics;
 import io.sluice.it.job.EmbeddedJobs;
+import io.sluice.it.server.CommittedMessages;
 import io.sluice.it.server.KafkaExtension;
 import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
 import io.sluice.it.server.RocketMqExtension;
 import io.sluice.it.server.Waits;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.rocketmq.common.message.MessageExt;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -333,17 +332,8 @@ class LargeRowITCase {
 
         /** The committed messages of {@code name}, once at least {@code count} arrived. */
         List<byte[]> drain(String name, int count) {
-            List<byte[]> values = new ArrayList<>();
-            if (broker.equals("kafka")) {
-                for (ConsumerRecord<byte[], byte[]> record :
-                        KAFKA.server().drainReadCommitted(name, count, WAIT)) {
-                    values.add(record.value());
-                }
-            } else {
-                for (MessageExt message : ROCKETMQ.server().drain(name, count, WAIT)) {
-                    values.add(message.getBody());
-                }
-            }
+            CommittedMessages server = broker.equals("kafka") ? KAFKA.server() : ROCKETMQ.server();
+            List<byte[]> values = server.committedValues(name, count, WAIT);
             assertThat(values).as("messages in %s", name).hasSizeGreaterThanOrEqualTo(count);
             return values;
         }

@@ -7,12 +7,11 @@ import io.sluice.functions.encode.MessageFormat;
 import io.sluice.it.canal.CanalMessages;
 import io.sluice.it.canal.CanalMessages.Row;
 import io.sluice.it.flink.FlinkMiniCluster;
+import io.sluice.it.server.CommittedMessages;
 import io.sluice.it.server.KafkaExtension;
 import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
 import io.sluice.it.server.RocketMqExtension;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.rocketmq.common.message.MessageExt;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -120,17 +119,8 @@ class SqlColumnsITCase {
     }
 
     private static List<byte[]> drain(String broker, String topic, int count) {
-        List<byte[]> values = new ArrayList<>();
-        if (broker.equals("kafka")) {
-            for (ConsumerRecord<byte[], byte[]> record :
-                    KAFKA.server().drainReadCommitted(topic, count, WAIT)) {
-                values.add(record.value());
-            }
-        } else {
-            for (MessageExt message : ROCKETMQ.server().drain(topic, count, WAIT)) {
-                values.add(message.getBody());
-            }
-        }
+        CommittedMessages server = broker.equals("kafka") ? KAFKA.server() : ROCKETMQ.server();
+        List<byte[]> values = server.committedValues(topic, count, WAIT);
         assertThat(values).as("messages in %s", topic).hasSizeGreaterThanOrEqualTo(count);
         return values;
     }
