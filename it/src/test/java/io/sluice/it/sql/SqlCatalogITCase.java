@@ -124,16 +124,9 @@ class SqlCatalogITCase {
         String topic = database + "_paid";
         KAFKA.server().createTopic(topic, 3);
         String script =
-                "SET 'parallelism.default' = '3';\n"
-                        + "SET 'execution.checkpointing.interval' = '1s';\n"
-                        + catalog("cdc", ".*", "")
-                        + "CREATE TABLE mq (topic STRING METADATA) WITH ("
-                        + " 'connector' = 'sluice-kafka', 'bootstrap-servers' = '${KAFKA}',"
-                        + " 'format' = 'canal-flat', 'sink.parallelism' = '2',"
-                        + " 'transactional-id-prefix' = '${DATABASE}-one')"
-                        + " LIKE cdc.${DATABASE}.orders (EXCLUDING ALL);\n"
-                        + "INSERT INTO mq SELECT change, CONCAT(`database`, '_paid')"
-                        + " FROM cdc.${DATABASE}.orders WHERE data['status'] = 'paid';\n";
+                paidOrders(
+                        "'connector' = 'sluice-kafka', 'bootstrap-servers' = '${KAFKA}',"
+                                + " 'transactional-id-prefix' = '${DATABASE}-one'");
         List<Integer> paid = new ArrayList<>();
         for (int id = 0; id < ROWS; id += 2) {
             paid.add(id);
@@ -162,16 +155,9 @@ class SqlCatalogITCase {
         String topic = database + "_paid";
         ROCKETMQ.server().createTopic(topic, 3);
         String script =
-                "SET 'parallelism.default' = '3';\n"
-                        + "SET 'execution.checkpointing.interval' = '1s';\n"
-                        + catalog("cdc", ".*", "")
-                        + "CREATE TABLE mq (topic STRING METADATA) WITH ("
-                        + " 'connector' = 'sluice-rocketmq', 'name-server' = '${NAME_SERVER}',"
-                        + " 'format' = 'canal-flat', 'sink.parallelism' = '2',"
-                        + " 'producer-group' = '${DATABASE}-one')"
-                        + " LIKE cdc.${DATABASE}.orders (EXCLUDING ALL);\n"
-                        + "INSERT INTO mq SELECT change, CONCAT(`database`, '_paid')"
-                        + " FROM cdc.${DATABASE}.orders WHERE data['status'] = 'paid';\n";
+                paidOrders(
+                        "'connector' = 'sluice-rocketmq', 'name-server' = '${NAME_SERVER}',"
+                                + " 'producer-group' = '${DATABASE}-one'");
         List<Integer> paid = new ArrayList<>();
         for (int id = 0; id < ROWS; id += 2) {
             paid.add(id);
@@ -287,6 +273,22 @@ class SqlCatalogITCase {
                 + "'"
                 + extraOptions
                 + ");\n";
+    }
+
+    /**
+     * The paid orders of the catalog's {@code orders} change table into topic {@code
+     * <database>_paid} of a sink with {@code sinkOptions}; query parallelism 3, sink 2.
+     */
+    private static String paidOrders(String sinkOptions) {
+        return "SET 'parallelism.default' = '3';\n"
+                + "SET 'execution.checkpointing.interval' = '1s';\n"
+                + catalog("cdc", ".*", "")
+                + "CREATE TABLE mq (topic STRING METADATA) WITH ("
+                + sinkOptions
+                + ", 'format' = 'canal-flat', 'sink.parallelism' = '2')"
+                + " LIKE cdc.${DATABASE}.orders (EXCLUDING ALL);\n"
+                + "INSERT INTO mq SELECT change, CONCAT(`database`, '_paid')"
+                + " FROM cdc.${DATABASE}.orders WHERE data['status'] = 'paid';\n";
     }
 
     private static Map<String, String> defines(String database) {
