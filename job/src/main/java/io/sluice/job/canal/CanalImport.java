@@ -14,8 +14,9 @@ import java.util.stream.Collectors;
 /**
  * Translates a Canal MQ instance's settings into Sluice's: the source and its start position here,
  * the topics and partitions in {@link CanalRouteImport}, the format and the producer in {@link
- * CanalSinkImport}. Every key is translated, accepted as Canal plumbing Sluice needs no counterpart
- * of, or reported; all problems are collected before failing, each naming the file, line and key.
+ * CanalSinkImport}, column and change-type filters in {@link CanalFilterImport}. Every key is
+ * translated, accepted as Canal plumbing Sluice needs no counterpart of, or reported; all problems
+ * are collected before failing, each naming the file, line and key.
  */
 final class CanalImport {
 
@@ -36,6 +37,7 @@ final class CanalImport {
         run.source(metaDat);
         CanalSinkImport.translate(canal, run.yaml, run.problems);
         CanalRouteImport.translate(canal, run.yaml, run.problems);
+        CanalFilterImport.translate(canal, run.yaml, run.problems);
         run.leftOver();
         if (!run.problems.isEmpty()) {
             throw new CanalImportException(run.problems);

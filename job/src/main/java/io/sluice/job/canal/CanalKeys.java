@@ -53,21 +53,6 @@ final class CanalKeys {
     /** Keys accepted only at one of these values (lower case; "" = blank), with the reason. */
     private static final Map<String, Neutral> NEUTRAL =
             Map.ofEntries(
-                    neutral("canal.instance.filter.field", "Sluice writes every column", ""),
-                    neutral("canal.instance.filter.black.field", "Sluice writes every column", ""),
-                    neutral("canal.instance.filter.rows", "Sluice always writes rows", "false"),
-                    neutral(
-                            "canal.instance.filter.dml.insert",
-                            "Sluice has no filter by change type",
-                            "false"),
-                    neutral(
-                            "canal.instance.filter.dml.update",
-                            "Sluice has no filter by change type",
-                            "false"),
-                    neutral(
-                            "canal.instance.filter.dml.delete",
-                            "Sluice has no filter by change type",
-                            "false"),
                     neutral(
                             "canal.instance.standby.address",
                             "Sluice reads one server; point source.hostname at it",

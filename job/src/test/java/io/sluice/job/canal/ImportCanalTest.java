@@ -4,6 +4,9 @@ import org.apache.flink.configuration.Configuration;
 
 import io.sluice.functions.encode.EncodeOptions;
 import io.sluice.functions.encode.MessageFormat;
+import io.sluice.functions.filter.ChangeKind;
+import io.sluice.functions.filter.FilterOptions;
+import io.sluice.functions.filter.internal.FilterSettings;
 import io.sluice.functions.route.PartitionOptions;
 import io.sluice.functions.route.PartitionRules.Unmatched;
 import io.sluice.functions.route.RouteOptions;
@@ -183,8 +186,8 @@ class ImportCanalTest {
                                         "canal.mq.dynamicTopic=orders:shop\\\\.order_.*,crm",
                                         "canal.mq.dynamicTopic=orders:shop\\\\.order_[0-9,crm")
                                 .replace(
-                                        "#canal.instance.filter.field=",
-                                        "canal.instance.filter.field=")
+                                        "#canal.instance.filter.field=test1.t_product:id/",
+                                        "canal.instance.filter.field=test1.t_product/")
                         + "canal.mq.dynamicTopicPartitionNumber=orders:6\n";
         Files.writeString(instance, text);
         List<String> lines = Files.readAllLines(instance);
@@ -206,14 +209,65 @@ class ImportCanalTest {
                 .contains(
                         "instance.properties:"
                                 + lineOf(lines, "canal.instance.filter.field=")
-                                + ": canal.instance.filter.field: cannot be translated with the"
-                                + " value 'test1.t_product:id/subject/keywords")
+                                + ": canal.instance.filter.field: Option"
+                                + " 'filter.columns.include' item"
+                                + " 'test1.t_product/subject/keywords' has no ':'")
                 .contains(
                         "instance.properties:"
                                 + lineOf(lines, "canal.mq.dynamicTopicPartitionNumber")
                                 + ": canal.mq.dynamicTopicPartitionNumber: is not a Canal key");
         assertThat(out.size()).isZero();
         assertThat(message).doesNotContain("Canal-Pa55word");
+    }
+
+    @Test
+    void columnAndChangeTypeFiltersCarryOver() throws IOException {
+        Path server = dir.resolve("canal.properties");
+        Files.writeString(
+                server,
+                Files.readString(resource("kafka/canal.properties"))
+                        .replace(
+                                "canal.instance.filter.dml.delete = false",
+                                "canal.instance.filter.dml.delete = true"));
+        Path instance = dir.resolve("instance.properties");
+        Files.writeString(
+                instance,
+                Files.readString(resource("kafka/instance.properties"))
+                        .replace("#canal.instance.filter.field=", "canal.instance.filter.field=")
+                        .replace(
+                                "#canal.instance.filter.black.field=",
+                                "canal.instance.filter.black.field="));
+        assertThat(run(server, instance)).as(err()).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8))
+                .contains("# From canal.instance.filter.dml.delete=true.");
+
+        Configuration config = load();
+        assertThat(config.get(FilterOptions.COLUMNS_INCLUDE))
+                .isEqualTo(
+                        "test1.t_product:id/subject/keywords,test2.t_company:id/name/contact/ch");
+        assertThat(config.get(FilterOptions.COLUMNS_EXCLUDE))
+                .isEqualTo(
+                        "test1.t_product:subject/product_image,test2.t_company:id/name/contact/ch");
+        assertThat(config.get(FilterOptions.TYPES))
+                .containsExactly(
+                        ChangeKind.INSERT, ChangeKind.UPDATE, ChangeKind.DDL, ChangeKind.QUERY);
+        assertThat(FilterSettings.from(config).dropsChanges()).isTrue();
+    }
+
+    @Test
+    void canalWithoutRowsWritesOnlyStatements() throws IOException {
+        Path server = dir.resolve("canal.properties");
+        Files.writeString(
+                server,
+                Files.readString(resource("kafka/canal.properties"))
+                        .replace(
+                                "canal.instance.filter.rows = false",
+                                "canal.instance.filter.rows = true"));
+        assertThat(run(server, resource("kafka/instance.properties"))).as(err()).isZero();
+        Configuration config = load();
+        assertThat(config.get(FilterOptions.TYPES))
+                .containsExactly(ChangeKind.DDL, ChangeKind.QUERY);
+        assertThat(config.toMap()).doesNotContainKeys("filter.columns.include");
     }
 
     @Test
