@@ -5,6 +5,8 @@ import org.apache.flink.annotation.PublicEvolving;
 import io.sluice.serializers.event.ChangeEvent;
 import io.sluice.serializers.event.ChangeType;
 
+import java.util.Locale;
+
 /** The kinds of change {@link FilterOptions#TYPES} lets through. */
 @PublicEvolving
 public enum ChangeKind {
@@ -18,6 +20,12 @@ public enum ChangeKind {
      * rows-query events (Canal's {@code filter.query.dml}).
      */
     QUERY;
+
+    /** The configuration value (Flink parses any case). */
+    @Override
+    public String toString() {
+        return name().toLowerCase(Locale.ROOT);
+    }
 
     /** The kind of {@code change}. */
     public static ChangeKind of(ChangeEvent change) {

@@ -10,9 +10,21 @@ import org.apache.flink.annotation.PublicEvolving;
 @PublicEvolving
 public enum DdlPartitions {
     /** Every partition of the topic (Sluice's default): every consumer sees the table change. */
-    EVERY,
+    EVERY("every"),
     /** Partition 0 only, as Canal does. */
-    ZERO;
+    ZERO("zero");
+
+    private final String value;
+
+    DdlPartitions(String value) {
+        this.value = value;
+    }
+
+    /** The configuration value, which is also what Flink parses. */
+    @Override
+    public String toString() {
+        return value;
+    }
 
     /** How many partitions, from 0, get the statement, of a topic with {@code partitions}. */
     public int of(int partitions) {

@@ -33,9 +33,9 @@ public final class PartitionOptions {
                     .enumType(Unmatched.class)
                     .defaultValue(Unmatched.PRIMARY_KEY)
                     .withDescription(
-                            "Partition of tables no partition-hash rule matches: PRIMARY_KEY"
-                                    + " hashes the key (Sluice's default), TABLE the table name,"
-                                    + " ZERO sends them to partition 0 as Canal does.");
+                            "Partition of tables no partition-hash rule matches: primary-key"
+                                    + " hashes the key (Sluice's default), table the table name,"
+                                    + " zero sends them to partition 0 as Canal does.");
 
     public static final ConfigOption<DdlPartitions> DDL_PARTITIONS =
             ConfigOptions.key("route.ddl-partitions")
@@ -43,7 +43,7 @@ public final class PartitionOptions {
                     .defaultValue(DdlPartitions.EVERY)
                     .withDescription(
                             "Partitions of its topic a table's DDL is written to, in order with"
-                                    + " the table's rows there: EVERY (Sluice's default) or ZERO,"
+                                    + " the table's rows there: every (Sluice's default) or zero,"
                                     + " partition 0 only, as Canal does.");
 
     public static final ConfigOption<String> PARTITION_COUNTS =

@@ -30,11 +30,23 @@ public final class PartitionRules implements Serializable {
     /** What happens to tables no rule matches. */
     public enum Unmatched {
         /** Hash the primary key (Sluice's default). */
-        PRIMARY_KEY,
+        PRIMARY_KEY("primary-key"),
         /** Hash the table name: one partition per table. */
-        TABLE,
+        TABLE("table"),
         /** Partition 0, as Canal does. */
-        ZERO
+        ZERO("zero");
+
+        private final String value;
+
+        Unmatched(String value) {
+            this.value = value;
+        }
+
+        /** The configuration value, which is also what Flink parses. */
+        @Override
+        public String toString() {
+            return value;
+        }
     }
 
     private final List<Rule> rules;

@@ -10,7 +10,6 @@ import io.sluice.functions.filter.internal.FilterSettings;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -93,9 +92,7 @@ final class CanalFilterImport {
         }
         yaml.set(
                 FilterOptions.TYPES.key(),
-                kept.stream()
-                        .map(kind -> kind.name().toLowerCase(Locale.ROOT))
-                        .collect(Collectors.toList()),
+                kept.stream().map(ChangeKind::toString).collect(Collectors.toList()),
                 "From " + from.stream().sorted().collect(Collectors.joining(", ")) + ".");
     }
 }

@@ -74,15 +74,15 @@ final class CanalRouteImport {
         if (hash.isEmpty()) {
             yaml.set(
                     "route.partition-unmatched",
-                    "ZERO",
+                    Unmatched.ZERO.toString(),
                     "No canal.mq.partitionHash: Canal sends every message to partition "
-                            + "canal.mq.partition (0). PRIMARY_KEY spreads each table by key.");
+                            + "canal.mq.partition (0). primary-key spreads each table by key.");
         } else {
             yaml.set(
                     "route.partition-unmatched",
-                    "PRIMARY_KEY",
+                    Unmatched.PRIMARY_KEY.toString(),
                     "Canal sends tables no partitionHash rule matches to partition 0; Sluice"
-                            + " spreads them by key. ZERO: Canal's behaviour.");
+                            + " spreads them by key. zero: Canal's behaviour.");
         }
         counts(canal, yaml, problems);
     }

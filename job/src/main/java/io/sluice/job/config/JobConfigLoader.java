@@ -15,6 +15,8 @@ import io.sluice.functions.sink.rocketmq.RocketMqSinkOptions;
 import io.sluice.functions.source.MySqlSourceOptions;
 import io.sluice.job.config.internal.Secrets;
 import io.sluice.job.config.internal.YamlText;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.File;
 import java.io.IOException;
@@ -28,6 +30,7 @@ import java.nio.file.Path;
 import java.security.CodeSource;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -49,6 +52,7 @@ public final class JobConfigLoader {
     public static final List<String> PASS_THROUGH_PREFIXES =
             List.of(KafkaSinkOptions.PROPERTIES_PREFIX);
 
+    private static final Logger LOG = LoggerFactory.getLogger(JobConfigLoader.class);
     private static final Map<String, ConfigOption<?>> KNOWN = new TreeMap<>();
     private static final Pattern ENV = Pattern.compile("\\$\\{env:([A-Za-z_][A-Za-z0-9_]*)}");
     private static final String ENV_START = "${env:";
@@ -262,6 +266,9 @@ public final class JobConfigLoader {
         try {
             config.get(option);
         } catch (IllegalArgumentException e) {
+            if (acceptedAsKebabCase(config, option, value)) {
+                return;
+            }
             // Never echo what may be a secret.
             throw new IllegalArgumentException(
                     "Option '"
@@ -272,6 +279,32 @@ public final class JobConfigLoader {
                             + e.getMessage(),
                     e);
         }
+    }
+
+    /**
+     * Enum values were once written in upper snake case ({@code PRIMARY_KEY}); such a value keeps
+     * working for one release as its kebab-case form, with a warning naming the new value.
+     */
+    private static boolean acceptedAsKebabCase(
+            Configuration config, ConfigOption<?> option, String value) {
+        String kebab = value.trim().toLowerCase(Locale.ROOT).replace('_', '-');
+        if (kebab.equals(value) || !value.contains("_")) {
+            return false;
+        }
+        config.setString(option.key(), kebab);
+        try {
+            config.get(option);
+        } catch (IllegalArgumentException stillBad) {
+            config.setString(option.key(), value);
+            return false;
+        }
+        LOG.warn(
+                "Option '{}': the value '{}' is deprecated and will stop working in the next"
+                        + " release; write '{}'.",
+                option.key(),
+                value,
+                kebab);
+        return true;
     }
 
     private static void register(Class<?> holder) {

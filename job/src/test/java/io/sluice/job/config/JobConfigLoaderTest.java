@@ -3,6 +3,11 @@ package io.sluice.job.config;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 
+import io.sluice.functions.filter.ChangeKind;
+import io.sluice.functions.filter.FilterOptions;
+import io.sluice.functions.route.DdlPartitions;
+import io.sluice.functions.route.PartitionOptions;
+import io.sluice.functions.route.PartitionRules.Unmatched;
 import io.sluice.functions.sink.KafkaSinkOptions;
 import io.sluice.functions.sink.rocketmq.RocketMqSinkOptions;
 import io.sluice.functions.source.MySqlSourceOptions;
@@ -68,6 +73,38 @@ class JobConfigLoaderTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'source.port'")
                 .hasMessageContaining("'abc'");
+    }
+
+    @Test
+    void enumValuesAreKebabCaseAndOldUpperCaseStillLoads() {
+        Configuration config =
+                JobConfigLoader.fromArgs(
+                        "--set",
+                        "route.partition-unmatched=primary-key",
+                        "--set",
+                        "route.ddl-partitions=zero",
+                        "--set",
+                        "filter.types=insert;ddl");
+        assertThat(config.get(PartitionOptions.UNMATCHED)).isEqualTo(Unmatched.PRIMARY_KEY);
+        assertThat(config.get(PartitionOptions.DDL_PARTITIONS)).isEqualTo(DdlPartitions.ZERO);
+        assertThat(config.get(FilterOptions.TYPES))
+                .containsExactly(ChangeKind.INSERT, ChangeKind.DDL);
+        assertThat(PartitionOptions.UNMATCHED.defaultValue()).hasToString("primary-key");
+
+        // Deprecated for one release: the upper snake case the options once documented.
+        Configuration old =
+                JobConfigLoader.fromArgs(
+                        "--set", "route.partition-unmatched=PRIMARY_KEY",
+                        "--set", "route.ddl-partitions=EVERY");
+        assertThat(old.get(PartitionOptions.UNMATCHED)).isEqualTo(Unmatched.PRIMARY_KEY);
+        assertThat(old.get(PartitionOptions.DDL_PARTITIONS)).isEqualTo(DdlPartitions.EVERY);
+
+        assertThatThrownBy(
+                        () ->
+                                JobConfigLoader.fromArgs(
+                                        "--set", "route.partition-unmatched=PK_HASH"))
+                .hasMessageContaining(
+                        "Option 'route.partition-unmatched' cannot take the value 'PK_HASH'");
     }
 
     @Test
