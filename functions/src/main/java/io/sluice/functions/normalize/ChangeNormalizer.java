@@ -10,7 +10,6 @@ import org.apache.flink.util.Collector;
 import io.sluice.functions.encode.ChangeEventKeySelector;
 import io.sluice.functions.route.RoutedChange;
 import io.sluice.functions.source.HeartbeatTable;
-import io.sluice.functions.source.internal.HeartbeatWriter;
 import io.sluice.serializers.event.ChangeEvent;
 
 import javax.annotation.Nullable;
@@ -24,8 +23,8 @@ import javax.annotation.Nullable;
  * the only one). Also measures what the source delivers (metric group {@code sluice}): rows,
  * transactions, lag and snapshot progress.
  *
- * <p>With a {@link HeartbeatTable}, subtask 0 writes it on a timer and every subtask drops its rows
- * after taking their binlog time for the lag.
+ * <p>With a {@link HeartbeatTable} (written by the source's enumerator), every subtask drops its
+ * rows after taking their binlog time for the lag.
  */
 @Internal
 public final class ChangeNormalizer extends RichFlatMapFunction<ChangeEvent, RoutedChange> {
@@ -41,7 +40,6 @@ public final class ChangeNormalizer extends RichFlatMapFunction<ChangeEvent, Rou
     private transient Collector<RoutedChange> out;
     private transient Collector<ChangeEvent> rows;
     private transient SourceProgress progress;
-    @Nullable private transient HeartbeatWriter heartbeatWriter;
 
     /**
      * @param routeParallelism how many route subtasks each statement must reach
@@ -55,7 +53,7 @@ public final class ChangeNormalizer extends RichFlatMapFunction<ChangeEvent, Rou
      *     parallelism behind an exchange, 1 when the route is chained to this operator
      * @param keyed whether an exchange keyed by table and primary key follows (to the route, or
      *     from it to the encoder), which reads each row's hash
-     * @param heartbeat the heartbeat table to write and drop, or null for none
+     * @param heartbeat the heartbeat table whose rows to drop, or null for none
      * @param snapshotRowsEstimate rows the snapshot is expected to read, reported by subtask 0
      */
     public ChangeNormalizer(
@@ -83,20 +81,6 @@ public final class ChangeNormalizer extends RichFlatMapFunction<ChangeEvent, Rou
         // One subtask reports the estimate, so that sums over subtasks stay right.
         long estimate = first ? snapshotRowsEstimate : 0;
         group.gauge("snapshotRowsEstimate", () -> estimate);
-        if (heartbeat != null && first) {
-            heartbeatWriter =
-                    HeartbeatWriter.start(
-                            heartbeat,
-                            group.counter("heartbeatWrites"),
-                            group.counter("heartbeatWriteErrors"));
-        }
-    }
-
-    @Override
-    public void close() {
-        if (heartbeatWriter != null) {
-            heartbeatWriter.close();
-        }
     }
 
     @Override

@@ -12,6 +12,7 @@ import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.catalog.ObjectPath;
 
 import io.sluice.functions.source.internal.CheckedSource;
+import io.sluice.functions.source.internal.HeartbeatWritingSource;
 import io.sluice.functions.source.internal.SourceJdbc;
 import io.sluice.functions.source.internal.SourceServerCheck;
 import io.sluice.serializers.event.ChangeEvent;
@@ -42,18 +43,23 @@ public final class MySqlSourceFactory {
      * ChangeEventDeserializationSchema}); DDL too, if {@link
      * MySqlSourceOptions#INCLUDE_SCHEMA_CHANGES} is on. With {@link
      * MySqlSourceOptions#HEARTBEAT_TABLE} set, it also captures that table, which it creates here
-     * if missing. When the job starts it checks the database ({@link SourceServerCheck}) and fails
-     * the job, without restarts, if the source cannot read as configured.
+     * if missing, and its enumerator writes it every heartbeat interval. When the job starts it
+     * checks the database ({@link SourceServerCheck}) and fails the job, without restarts, if the
+     * source cannot read as configured.
      */
     public static Source<ChangeEvent, ?, ?> changeEventSource(ReadableConfig config) {
-        return CheckedSource.of(
-                source(
-                        config,
-                        new ChangeEventDeserializationSchema(
-                                timestampZone(config),
-                                config.get(MySqlSourceOptions.INCLUDE_QUERIES),
-                                SourceJdbc.from(config))),
-                serverCheck(config));
+        Source<ChangeEvent, ?, ?> checked =
+                CheckedSource.of(
+                        source(
+                                config,
+                                new ChangeEventDeserializationSchema(
+                                        timestampZone(config),
+                                        config.get(MySqlSourceOptions.INCLUDE_QUERIES),
+                                        SourceJdbc.from(config))),
+                        serverCheck(config));
+        return HeartbeatTable.from(config)
+                .<Source<ChangeEvent, ?, ?>>map(table -> HeartbeatWritingSource.of(checked, table))
+                .orElse(checked);
     }
 
     /** What {@link #changeEventSource} checks of the database, for {@code ./sluice validate}. */

@@ -153,7 +153,7 @@ class ChangeNormalizerTest {
                         .binlog("bin.000001", 900, 0)
                         .executeTime(now - 1_000)
                         .build();
-        // Subtask 1 of 2: only subtask 0 writes the table, so no database is needed here.
+        // The source's enumerator writes the table; Normalize only reads it back.
         try (OneInputStreamOperatorTestHarness<ChangeEvent, RoutedChange> harness =
                 new OneInputStreamOperatorTestHarness<>(
                         new StreamFlatMap<>(new ChangeNormalizer(1, false, heartbeat, 0)),

@@ -7,10 +7,13 @@ import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMap
 
 import java.io.IOException;
 import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /**
  * Sluice's metrics of a running job as the web UI shows them, read from the REST API. The REST
@@ -48,6 +51,41 @@ public final class JobMetrics {
                 String id = metric.path("id").asText();
                 String name = id.substring(id.indexOf(".sluice.") + 1);
                 sums.merge(name, (long) metric.path("sum").asDouble(), Long::sum);
+            }
+        }
+        return sums;
+    }
+
+    /**
+     * Every metric of the {@code sluice} group of the vertices' coordinators on the JobManager (a
+     * source's split enumerator), summed, by its name from {@code sluice} on; empty before the
+     * store has them.
+     */
+    public static Map<String, Long> coordinatorSums(URI rest, JobID job)
+            throws IOException, InterruptedException {
+        String base = rest.toString().replaceAll("/$", "") + "/jobs/" + job;
+        Map<String, Long> sums = new TreeMap<>();
+        for (JsonNode vertex : get(base).path("vertices")) {
+            String url = base + "/vertices/" + vertex.path("id").asText() + "/jm-operator-metrics";
+            List<String> ids = new ArrayList<>();
+            for (JsonNode metric : get(url)) {
+                String id = metric.path("id").asText();
+                if (id.contains("sluice.")) {
+                    ids.add(id);
+                }
+            }
+            if (ids.isEmpty()) {
+                continue;
+            }
+            // Coordinator metric ids hold the vertex name ("a -> b"): encode each.
+            String query =
+                    ids.stream()
+                            .map(id -> URLEncoder.encode(id, StandardCharsets.UTF_8))
+                            .collect(Collectors.joining(","));
+            for (JsonNode metric : get(url + "?get=" + query)) {
+                String id = metric.path("id").asText();
+                String name = id.substring(id.indexOf("sluice."));
+                sums.merge(name, (long) metric.path("value").asDouble(), Long::sum);
             }
         }
         return sums;
