@@ -1,16 +1,15 @@
 package io.sluice.it.source;
 
 import org.apache.flink.api.connector.source.Source;
-import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.api.connector.source.SourceSplit;
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
 
+import io.sluice.functions.source.internal.DelegatingEnumerator;
 import io.sluice.functions.source.internal.DelegatingSource;
 
 import javax.annotation.Nullable;
 
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -47,15 +46,14 @@ public final class PreferredReaderSource<T, S extends SourceSplit, E>
 
     /** Delegates everything, holding other readers' split requests until the preferred asked. */
     private static final class Enumerator<S extends SourceSplit, E>
-            implements SplitEnumerator<S, E> {
+            extends DelegatingEnumerator<S, E> {
 
-        private final SplitEnumerator<S, E> enumerator;
         private final int preferred;
         private final List<Request> held = new ArrayList<>();
         private boolean preferredAsked;
 
         Enumerator(SplitEnumerator<S, E> enumerator, int preferred) {
-            this.enumerator = enumerator;
+            super(enumerator);
             this.preferred = preferred;
         }
 
@@ -71,46 +69,6 @@ public final class PreferredReaderSource<T, S extends SourceSplit, E>
                 held.forEach(r -> enumerator.handleSplitRequest(r.subtask, r.host));
                 held.clear();
             }
-        }
-
-        @Override
-        public void start() {
-            enumerator.start();
-        }
-
-        @Override
-        public void addSplitsBack(List<S> splits, int subtask) {
-            enumerator.addSplitsBack(splits, subtask);
-        }
-
-        @Override
-        public void addReader(int subtask) {
-            enumerator.addReader(subtask);
-        }
-
-        @Override
-        public E snapshotState(long checkpointId) throws Exception {
-            return enumerator.snapshotState(checkpointId);
-        }
-
-        @Override
-        public void notifyCheckpointComplete(long checkpointId) throws Exception {
-            enumerator.notifyCheckpointComplete(checkpointId);
-        }
-
-        @Override
-        public void notifyCheckpointAborted(long checkpointId) throws Exception {
-            enumerator.notifyCheckpointAborted(checkpointId);
-        }
-
-        @Override
-        public void handleSourceEvent(int subtask, SourceEvent event) {
-            enumerator.handleSourceEvent(subtask, event);
-        }
-
-        @Override
-        public void close() throws IOException {
-            enumerator.close();
         }
 
         private record Request(int subtask, @Nullable String host) {}

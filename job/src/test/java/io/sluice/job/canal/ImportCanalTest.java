@@ -222,21 +222,18 @@ class ImportCanalTest {
 
     @Test
     void columnAndChangeTypeFiltersCarryOver() throws IOException {
-        Path server = dir.resolve("canal.properties");
-        Files.writeString(
-                server,
-                Files.readString(resource("kafka/canal.properties"))
-                        .replace(
-                                "canal.instance.filter.dml.delete = false",
-                                "canal.instance.filter.dml.delete = true"));
-        Path instance = dir.resolve("instance.properties");
-        Files.writeString(
-                instance,
-                Files.readString(resource("kafka/instance.properties"))
-                        .replace("#canal.instance.filter.field=", "canal.instance.filter.field=")
-                        .replace(
-                                "#canal.instance.filter.black.field=",
-                                "canal.instance.filter.black.field="));
+        Path server =
+                edited(
+                        "kafka/canal.properties",
+                        "canal.instance.filter.dml.delete = false",
+                        "canal.instance.filter.dml.delete = true");
+        Path instance =
+                edited(
+                        "kafka/instance.properties",
+                        "#canal.instance.filter.field=",
+                        "canal.instance.filter.field=",
+                        "#canal.instance.filter.black.field=",
+                        "canal.instance.filter.black.field=");
         assertThat(run(server, instance)).as(err()).isZero();
         assertThat(out.toString(StandardCharsets.UTF_8))
                 .contains("# From canal.instance.filter.dml.delete=true.");
@@ -256,13 +253,11 @@ class ImportCanalTest {
 
     @Test
     void canalWithoutRowsWritesOnlyStatements() throws IOException {
-        Path server = dir.resolve("canal.properties");
-        Files.writeString(
-                server,
-                Files.readString(resource("kafka/canal.properties"))
-                        .replace(
-                                "canal.instance.filter.rows = false",
-                                "canal.instance.filter.rows = true"));
+        Path server =
+                edited(
+                        "kafka/canal.properties",
+                        "canal.instance.filter.rows = false",
+                        "canal.instance.filter.rows = true");
         assertThat(run(server, resource("kafka/instance.properties"))).as(err()).isZero();
         Configuration config = load();
         assertThat(config.get(FilterOptions.TYPES))
@@ -272,18 +267,16 @@ class ImportCanalTest {
 
     @Test
     void refusesTcpModeAndASecondSourceServer() throws IOException {
-        Path server = dir.resolve("canal.properties");
-        Files.writeString(
-                server,
-                Files.readString(resource("kafka/canal.properties"))
-                        .replace("canal.serverMode = kafka", "canal.serverMode = tcp"));
-        Path instance = dir.resolve("instance.properties");
-        Files.writeString(
-                instance,
-                Files.readString(resource("kafka/instance.properties"))
-                        .replace(
-                                "#canal.instance.standby.address =",
-                                "canal.instance.standby.address = db-standby:3306"));
+        Path server =
+                edited(
+                        "kafka/canal.properties",
+                        "canal.serverMode = kafka",
+                        "canal.serverMode = tcp");
+        Path instance =
+                edited(
+                        "kafka/instance.properties",
+                        "#canal.instance.standby.address =",
+                        "canal.instance.standby.address = db-standby:3306");
         assertThat(run(server, instance)).isEqualTo(1);
         assertThat(err())
                 .contains(
@@ -324,6 +317,18 @@ class ImportCanalTest {
                 .isEqualTo(1);
         assertThat(err())
                 .contains("Canal's meta file '" + meta + "' must hold one client's cursor");
+    }
+
+    /** A copy of the resource in the test's folder, each (old, new) pair of lines replaced. */
+    private Path edited(String resource, String... pairs) throws IOException {
+        String text = Files.readString(resource(resource));
+        for (int i = 0; i < pairs.length; i += 2) {
+            assertThat(text).as(resource).contains(pairs[i]);
+            text = text.replace(pairs[i], pairs[i + 1]);
+        }
+        Path copy = dir.resolve(Path.of(resource).getFileName());
+        Files.writeString(copy, text);
+        return copy;
     }
 
     private Configuration load() throws IOException {

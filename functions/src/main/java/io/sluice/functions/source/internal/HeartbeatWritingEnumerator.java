@@ -1,7 +1,6 @@
 package io.sluice.functions.source.internal;
 
 import org.apache.flink.annotation.Internal;
-import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.api.connector.source.SourceSplit;
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
@@ -12,7 +11,6 @@ import io.sluice.functions.source.HeartbeatTable;
 import javax.annotation.Nullable;
 
 import java.io.IOException;
-import java.util.List;
 
 /**
  * The wrapped enumerator, plus a {@link HeartbeatWriter} from {@link #start} to {@link #close}. Its
@@ -20,9 +18,9 @@ import java.util.List;
  * group {@code sluice} (the source's coordinator metrics on the JobManager).
  */
 @Internal
-final class HeartbeatWritingEnumerator<S extends SourceSplit, E> implements SplitEnumerator<S, E> {
+final class HeartbeatWritingEnumerator<S extends SourceSplit, E>
+        extends DelegatingEnumerator<S, E> {
 
-    private final SplitEnumerator<S, E> enumerator;
     private final HeartbeatTable table;
     private final MetricGroup group;
     @Nullable private HeartbeatWriter writer;
@@ -31,7 +29,7 @@ final class HeartbeatWritingEnumerator<S extends SourceSplit, E> implements Spli
             SplitEnumerator<S, E> enumerator,
             HeartbeatTable table,
             SplitEnumeratorContext<S> context) {
-        this.enumerator = enumerator;
+        super(enumerator);
         this.table = table;
         this.group = context.metricGroup().addGroup("sluice");
     }
@@ -45,41 +43,6 @@ final class HeartbeatWritingEnumerator<S extends SourceSplit, E> implements Spli
                         table,
                         group.counter("heartbeatWrites"),
                         group.counter("heartbeatWriteErrors"));
-    }
-
-    @Override
-    public void handleSplitRequest(int subtaskId, @Nullable String requesterHostname) {
-        enumerator.handleSplitRequest(subtaskId, requesterHostname);
-    }
-
-    @Override
-    public void addSplitsBack(List<S> splits, int subtaskId) {
-        enumerator.addSplitsBack(splits, subtaskId);
-    }
-
-    @Override
-    public void addReader(int subtaskId) {
-        enumerator.addReader(subtaskId);
-    }
-
-    @Override
-    public E snapshotState(long checkpointId) throws Exception {
-        return enumerator.snapshotState(checkpointId);
-    }
-
-    @Override
-    public void handleSourceEvent(int subtaskId, SourceEvent sourceEvent) {
-        enumerator.handleSourceEvent(subtaskId, sourceEvent);
-    }
-
-    @Override
-    public void notifyCheckpointComplete(long checkpointId) throws Exception {
-        enumerator.notifyCheckpointComplete(checkpointId);
-    }
-
-    @Override
-    public void notifyCheckpointAborted(long checkpointId) throws Exception {
-        enumerator.notifyCheckpointAborted(checkpointId);
     }
 
     @Override
