@@ -261,8 +261,9 @@ class CanalDiffITCase {
     }
 
     @Test
-    void readsSluicesRocketMqTopic() throws Exception {
-        String canalTopic = writeCanalBinaryTopic("canal-binary-rmq", UnaryOperator.identity());
+    void readsSluicesRocketMqTopicAgainstCanalsFlatOne() throws Exception {
+        // Binary on Sluice's side only: its rows compare as Canal's converter makes them flat.
+        String canalTopic = writeCanalTopic("canal-flat-rmq", UnaryOperator.identity());
 
         Result json =
                 diff(
