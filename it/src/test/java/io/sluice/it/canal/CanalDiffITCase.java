@@ -10,18 +10,24 @@ import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMap
 
 import com.alibaba.fastjson2.JSON;
 import com.alibaba.fastjson2.JSONWriter;
+import com.alibaba.otter.canal.client.CanalMessageDeserializer;
+import com.alibaba.otter.canal.protocol.CanalEntry;
+import com.alibaba.otter.canal.protocol.CanalPacket;
 import com.alibaba.otter.canal.protocol.FlatMessage;
+import com.google.protobuf.InvalidProtocolBufferException;
 import io.sluice.it.flink.FlinkMiniCluster;
 import io.sluice.it.job.EmbeddedJobs;
 import io.sluice.it.server.KafkaExtension;
 import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
+import io.sluice.it.server.RocketMqExtension;
 import io.sluice.job.canal.CanalDiff;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.rocketmq.common.message.MessageExt;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -46,12 +52,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  * keyed, DDL in every partition, a primary-key change as DELETE + INSERT); the Canal topic holds
  * the same changes as Canal 1.1.8 writes them (Canal's own FlatMessage class, serialized as its
  * producer does: one partition, no key, a multi-row message with Canal's accumulated {@code old},
- * DECIMAL without its trailing zero, one DDL, the key change as one UPDATE).
+ * DECIMAL without its trailing zero, one DDL, the key change as one UPDATE). A second job writes
+ * the same changes in canal-binary to RocketMQ; Canal's binary topic is built from it with Canal's
+ * own protobuf classes the same way (and a 2-row entry of rowsCount 2).
  */
 class CanalDiffITCase {
 
     @RegisterExtension static final MariaDbExtension MARIADB = new MariaDbExtension();
     @RegisterExtension static final KafkaExtension KAFKA = new KafkaExtension();
+    @RegisterExtension static final RocketMqExtension ROCKETMQ = new RocketMqExtension();
     @RegisterExtension static final MiniClusterExtension FLINK = FlinkMiniCluster.extension(4);
 
     private static final Duration WAIT = Duration.ofMinutes(2);
@@ -62,24 +71,48 @@ class CanalDiffITCase {
     private static String sluiceTopic;
     private static List<ConsumerRecord<byte[], byte[]>> sluiceRecords;
 
+    /** The same changes in canal-binary, as Sluice's RocketMQ sink wrote them (3 queues). */
+    private static String sluiceBinaryTopic;
+
+    private static List<MessageExt> sluiceBinaryMessages;
+    private static boolean sluiceBinaryCopied;
+
     @BeforeAll
-    static void sluiceWritesItsTopic() throws Exception {
+    static void sluiceWritesItsTopics() throws Exception {
         MariaDbServer mariaDb = MARIADB.server();
         String database = mariaDb.createDatabase("diff", "ddl/skeleton.sql");
         sluiceTopic = "sluice-" + database;
+        sluiceBinaryTopic = "sluice-binary-" + database;
         KAFKA.server().createTopic(sluiceTopic, 3);
-        Configuration config =
-                EmbeddedJobs.config(
-                        mariaDb,
-                        KAFKA.server(),
-                        database + ".items",
-                        sluiceTopic,
-                        "job.checkpoint-interval=500ms");
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        env.setParallelism(2);
-        JobClient job = EmbeddedJobs.start(env, config, "canal-diff-" + database);
+        ROCKETMQ.server().createTopic(sluiceBinaryTopic, 3);
+        JobClient flat =
+                start(
+                        EmbeddedJobs.config(
+                                mariaDb,
+                                KAFKA.server(),
+                                database + ".items",
+                                sluiceTopic,
+                                "job.checkpoint-interval=500ms"),
+                        "canal-diff-" + database);
+        JobClient binary =
+                start(
+                        EmbeddedJobs.config(
+                                mariaDb,
+                                KAFKA.server(),
+                                database + ".items",
+                                sluiceBinaryTopic,
+                                "job.checkpoint-interval=500ms",
+                                "source.server-id=5500-5508",
+                                "format=canal-binary",
+                                "sink.type=rocketmq",
+                                "sink.rocketmq.name-server="
+                                        + ROCKETMQ.server().nameServerAddress(),
+                                "sink.rocketmq.producer-group=" + sluiceBinaryTopic),
+                        "canal-diff-binary-" + database);
         try {
-            KAFKA.server().drainReadCommitted(sluiceTopic, 3, WAIT); // The snapshot: reading.
+            // The snapshots: both are reading.
+            KAFKA.server().drainReadCommitted(sluiceTopic, 3, WAIT);
+            ROCKETMQ.server().drain(sluiceBinaryTopic, 3, WAIT);
             mariaDb.execute(
                     database,
                     "INSERT INTO items VALUES (4, 'kiwi', 5.00)",
@@ -90,10 +123,20 @@ class CanalDiffITCase {
                     "DELETE FROM items WHERE id = 2",
                     "UPDATE items SET id = 30 WHERE id = 3");
             sluiceRecords = KAFKA.server().drainReadCommitted(sluiceTopic, SLUICE_MESSAGES, WAIT);
+            sluiceBinaryMessages =
+                    ROCKETMQ.server().drain(sluiceBinaryTopic, SLUICE_MESSAGES, WAIT);
         } finally {
-            job.cancel().get(1, TimeUnit.MINUTES);
+            flat.cancel().get(1, TimeUnit.MINUTES);
+            binary.cancel().get(1, TimeUnit.MINUTES);
         }
         assertThat(sluiceRecords).hasSize(SLUICE_MESSAGES);
+        assertThat(sluiceBinaryMessages).hasSize(SLUICE_MESSAGES);
+    }
+
+    private static JobClient start(Configuration config, String name) throws Exception {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(2);
+        return EmbeddedJobs.start(env, config, name);
     }
 
     @Test
@@ -159,6 +202,133 @@ class CanalDiffITCase {
     }
 
     @Test
+    void binaryOnBothSidesDiffersOnlyInDocumentedWays() throws Exception {
+        String canalTopic = writeCanalBinaryTopic("canal-binary-clean", UnaryOperator.identity());
+
+        Result text = diff("--canal-topic", canalTopic, "--sluice-topic", sluiceBinaryInKafka());
+        assertThat(text.exit).as(text.out + text.err).isZero();
+        assertThat(text.out)
+                .contains("pairs matched: 10")
+                .contains("documented: binary `rowsCount`")
+                .contains("documented: primary-key change")
+                .contains("documented: DDL placement")
+                .contains("documented: message key")
+                .contains("documented: message `id`")
+                .contains("result: every difference is a documented one")
+                .doesNotContain("NOT DOCUMENTED");
+        // Canal's 2-row entry against Sluice's entry per row.
+        assertThat(text.out).contains("Canal \"[rowsCount=2]\"");
+        assertThat(text.err)
+                .contains("canal-diff: Canal: read 9 messages (10 rows and statements)");
+    }
+
+    @Test
+    void binaryColumnFieldsThatDriftAreUndocumented() throws Exception {
+        String canalTopic =
+                writeCanalBinaryTopic(
+                        "canal-binary-drift",
+                        entry -> {
+                            CanalEntry.RowChange change = rowChange(entry);
+                            if (change.getEventType() != CanalEntry.EventType.INSERT
+                                    || !"kiwi".equals(value(change.getRowDatas(0), "name"))) {
+                                return entry;
+                            }
+                            CanalEntry.RowData.Builder row = change.getRowDatas(0).toBuilder();
+                            for (CanalEntry.Column.Builder c : row.getAfterColumnsBuilderList()) {
+                                if (c.getName().equals("name")) {
+                                    c.setValue("KIWI").setUpdated(!c.getUpdated());
+                                } else if (c.getName().equals("price")) {
+                                    c.setMysqlType("decimal(12,2)");
+                                }
+                            }
+                            return entry.toBuilder()
+                                    .setStoreValue(
+                                            change.toBuilder()
+                                                    .setRowDatas(0, row)
+                                                    .build()
+                                                    .toByteString())
+                                    .build();
+                        });
+
+        Result text = diff("--canal-topic", canalTopic, "--sluice-topic", sluiceBinaryInKafka());
+        assertThat(text.exit).as(text.out + text.err).isEqualTo(1);
+        assertThat(text.out)
+                .containsPattern("after\\.name\\.value +1  NOT DOCUMENTED")
+                .containsPattern("after\\.name\\.updated +1  NOT DOCUMENTED")
+                .containsPattern("after\\.price\\.mysqlType +1  NOT DOCUMENTED")
+                .contains("id=4: Canal \"KIWI\"")
+                .contains("result: 3 undocumented difference(s)");
+    }
+
+    @Test
+    void readsSluicesRocketMqTopicAgainstCanalsFlatOne() throws Exception {
+        // Binary on Sluice's side only: its rows compare as Canal's converter makes them flat.
+        String canalTopic = writeCanalTopic("canal-flat-rmq", UnaryOperator.identity());
+
+        Result json =
+                diff(
+                        "--canal-topic",
+                        canalTopic,
+                        "--sluice-topic",
+                        "rocketmq://"
+                                + ROCKETMQ.server().nameServerAddress()
+                                + "/"
+                                + sluiceBinaryTopic,
+                        "--json");
+        assertThat(json.exit).as(json.out + json.err).isZero();
+        JsonNode report = new ObjectMapper().readTree(json.out);
+        assertThat(report.path("undocumented").asLong()).isZero();
+        assertThat(report.path("pairs").asLong()).isEqualTo(10);
+        assertThat(report.path("sluice").path("messages").asLong()).isEqualTo(SLUICE_MESSAGES);
+    }
+
+    @Test
+    void holdsRowsOnlyWhileTheOtherSideCatchesUp() throws Exception {
+        // A long shadow run: the same changes again and again, an hour of binlog time apart (no
+        // snapshot rows: Canal has none).
+        int rounds = 20;
+        String canalTopic = "canal-long-" + sluiceTopic;
+        String sluiceLong = "sluice-long-" + sluiceTopic;
+        KAFKA.server().createTopic(canalTopic, 1);
+        KAFKA.server().createTopic(sluiceLong, 3);
+        List<byte[]> canalRound = canalValues(UnaryOperator.identity());
+        List<ProducerRecord<byte[], byte[]>> canal = new ArrayList<>();
+        List<ProducerRecord<byte[], byte[]>> sluice = new ArrayList<>();
+        for (int round = 0; round < rounds; round++) {
+            long later = Duration.ofHours(round).toMillis();
+            for (byte[] value : canalRound) {
+                byte[] moved = later(value, later);
+                if (moved != null) {
+                    canal.add(new ProducerRecord<>(canalTopic, 0, null, moved));
+                }
+            }
+            for (ConsumerRecord<byte[], byte[]> r : sluiceRecords) {
+                byte[] moved = later(r.value(), later);
+                if (moved != null) {
+                    sluice.add(new ProducerRecord<>(sluiceLong, r.partition(), r.key(), moved));
+                }
+            }
+        }
+        send(canal);
+        send(sluice);
+
+        Result json =
+                diff(
+                        "--canal-topic",
+                        canalTopic,
+                        "--sluice-topic",
+                        sluiceLong,
+                        "--property",
+                        "max.poll.records=5",
+                        "--json");
+        assertThat(json.exit).as(json.out + json.err).isZero();
+        JsonNode report = new ObjectMapper().readTree(json.out);
+        assertThat(report.path("pairs").asLong()).isEqualTo(7L * rounds);
+        // A round is 7 + 10 rows; the topics hold 20 rounds.
+        assertThat(report.path("heldAtMost").asLong()).as(json.out).isLessThanOrEqualTo(2 * 17);
+    }
+
+    @Test
     void badInputIsNamed() {
         Result missing = diff("--canal-topic", "no-such-topic", "--sluice-topic", sluiceTopic);
         assertThat(missing.exit).isEqualTo(2);
@@ -167,14 +337,35 @@ class CanalDiffITCase {
         String notJson = "canal-not-json";
         KAFKA.server().createTopic(notJson, 1);
         produce(notJson, List.of(new byte[] {0x0a, 0x01, 0x02}));
-        Result binary = diff("--canal-topic", notJson, "--sluice-topic", sluiceTopic);
-        assertThat(binary.exit).isEqualTo(2);
-        assertThat(binary.err)
-                .contains("Canal message at " + notJson + "-0@0 is not a Canal FlatMessage");
+        Result neither = diff("--canal-topic", notJson, "--sluice-topic", sluiceTopic);
+        assertThat(neither.exit).isEqualTo(2);
+        assertThat(neither.err)
+                .contains(
+                        "Canal message at "
+                                + notJson
+                                + "-0@0 is neither a Canal FlatMessage (JSON) nor a Canal binary"
+                                + " message (protobuf): a Canal packet of type 0, not MESSAGES");
 
         Result usage = diff("--canal-topic", notJson);
         assertThat(usage.exit).isEqualTo(2);
         assertThat(usage.err).contains("--sluice-topic are required");
+
+        Result window =
+                diff("--canal-topic", notJson, "--sluice-topic", sluiceTopic, "--window", "soon");
+        assertThat(window.exit).isEqualTo(2);
+        assertThat(window.err)
+                .contains("'--window' (canal-diff.window) takes a duration")
+                .contains("but got 'soon'");
+
+        Result system = diff("--canal-topic", "pulsar://host/t", "--sluice-topic", sluiceTopic);
+        assertThat(system.exit).isEqualTo(2);
+        assertThat(system.err)
+                .contains("--canal-topic: 'pulsar://host/t' names an unknown system 'pulsar'");
+
+        String absent = "rocketmq://" + ROCKETMQ.server().nameServerAddress() + "/no-such-topic";
+        Result rocketMq = diff("--canal-topic", sluiceTopic, "--sluice-topic", absent);
+        assertThat(rocketMq.exit).isEqualTo(2);
+        assertThat(rocketMq.err).contains("Sluice topic '" + absent + "' cannot be read");
     }
 
     /**
@@ -184,6 +375,12 @@ class CanalDiffITCase {
     private static String writeCanalTopic(String name, UnaryOperator<FlatMessage> alter) {
         String topic = name + "-" + sluiceTopic;
         KAFKA.server().createTopic(topic, 1);
+        produce(topic, canalValues(alter));
+        return topic;
+    }
+
+    /** Sluice's flat messages as Canal writes them, through {@code alter}, in Canal's order. */
+    private static List<byte[]> canalValues(UnaryOperator<FlatMessage> alter) {
         List<FlatMessage> sluice = new ArrayList<>();
         sluiceRecords.stream()
                 .sorted(Comparator.comparingInt(r -> r.partition()))
@@ -259,8 +456,178 @@ class CanalDiffITCase {
                                 JSONWriter.Feature.LargeObject));
             }
         }
+        return values;
+    }
+
+    /** A FlatMessage {@code millis} later in binlog time; null for a snapshot row (es 0). */
+    private static byte[] later(byte[] value, long millis) {
+        FlatMessage flat = JSON.parseObject(value, FlatMessage.class);
+        if (flat.getEs() == 0) {
+            return null;
+        }
+        flat.setEs(flat.getEs() + millis);
+        return JSON.toJSONBytes(
+                flat, JSONWriter.Feature.WriteNulls, JSONWriter.Feature.LargeObject);
+    }
+
+    /**
+     * Sluice's binary messages as Canal writes them (decoded and built with Canal's own classes),
+     * through {@code alter}: one partition, no key, the 2-row UPDATE as one entry of rowsCount 2,
+     * the DDL once, the key change as one UPDATE.
+     */
+    private static String writeCanalBinaryTopic(String name, UnaryOperator<CanalEntry.Entry> alter)
+            throws Exception {
+        String topic = name + "-" + sluiceTopic;
+        KAFKA.server().createTopic(topic, 1);
+        List<CanalEntry.Entry> canal = new ArrayList<>();
+        boolean ddlSeen = false;
+        CanalEntry.Entry bulk = null;
+        Map<Long, CanalEntry.Entry> deletes = new LinkedHashMap<>();
+        Map<Long, CanalEntry.Entry> keyChangeInserts = new LinkedHashMap<>();
+        for (MessageExt message : sluiceBinaryMessages) {
+            for (CanalEntry.Entry entry :
+                    CanalMessageDeserializer.deserializer(message.getBody()).getEntries()) {
+                CanalEntry.RowChange change = rowChange(entry);
+                long es = entry.getHeader().getExecuteTime();
+                if (change.getIsDdl()) {
+                    if (!ddlSeen) {
+                        canal.add(entry);
+                    }
+                    ddlSeen = true;
+                    continue;
+                }
+                CanalEntry.RowData row = change.getRowDatas(0);
+                String rowName = value(row, "name");
+                CanalEntry.EventType type = change.getEventType();
+                if ("bulk".equals(rowName) && type == CanalEntry.EventType.UPDATE) {
+                    if (bulk == null) {
+                        bulk = entry;
+                        canal.add(entry);
+                    } else {
+                        canal.remove(bulk); // After both rows' earlier changes.
+                        canal.add(
+                                entry(
+                                        bulk.getHeader().toBuilder()
+                                                .clearProps()
+                                                .addProps(pair("rowsCount", "2")),
+                                        rowChange(bulk).toBuilder().addRowDatas(row)));
+                    }
+                } else if (type == CanalEntry.EventType.DELETE && "fig".equals(rowName)) {
+                    deletes.put(es, entry);
+                } else if (type == CanalEntry.EventType.INSERT
+                        && "fig".equals(rowName)
+                        && !"3".equals(value(row, "id"))) {
+                    keyChangeInserts.put(es, entry);
+                } else {
+                    canal.add(entry);
+                }
+            }
+        }
+        deletes.forEach(
+                (es, delete) -> {
+                    CanalEntry.Entry insert = keyChangeInserts.remove(es);
+                    if (insert == null) {
+                        canal.add(delete);
+                        return;
+                    }
+                    CanalEntry.RowData.Builder row =
+                            CanalEntry.RowData.newBuilder()
+                                    .addAllBeforeColumns(
+                                            rowChange(delete)
+                                                    .getRowDatas(0)
+                                                    .getBeforeColumnsList());
+                    for (CanalEntry.Column c :
+                            rowChange(insert).getRowDatas(0).getAfterColumnsList()) {
+                        row.addAfterColumns(
+                                c.toBuilder().setUpdated(c.getName().equals("id")).build());
+                    }
+                    canal.add(
+                            entry(
+                                    delete.getHeader().toBuilder()
+                                            .setEventType(CanalEntry.EventType.UPDATE),
+                                    rowChange(delete).toBuilder()
+                                            .setEventType(CanalEntry.EventType.UPDATE)
+                                            .clearRowDatas()
+                                            .addRowDatas(row)));
+                });
+        canal.addAll(keyChangeInserts.values());
+        List<byte[]> values = new ArrayList<>();
+        long id = 1000;
+        for (CanalEntry.Entry entry : canal) {
+            CanalEntry.Entry altered = alter.apply(entry);
+            if (altered != null) {
+                values.add(
+                        CanalPacket.Packet.newBuilder()
+                                .setType(CanalPacket.PacketType.MESSAGES)
+                                .setBody(
+                                        CanalPacket.Messages.newBuilder()
+                                                .setBatchId(id++)
+                                                .addMessages(altered.toByteString())
+                                                .build()
+                                                .toByteString())
+                                .build()
+                                .toByteArray());
+            }
+        }
         produce(topic, values);
         return topic;
+    }
+
+    /** Sluice's binary messages copied byte for byte, key and queue, into a Kafka topic. */
+    private static String sluiceBinaryInKafka() {
+        String topic = "kafka-" + sluiceBinaryTopic;
+        if (sluiceBinaryCopied) {
+            return topic;
+        }
+        sluiceBinaryCopied = true;
+        KAFKA.server().createTopic(topic, 3);
+        List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
+        for (MessageExt m : sluiceBinaryMessages) {
+            records.add(
+                    new ProducerRecord<>(
+                            topic,
+                            m.getQueueId(),
+                            m.getKeys() == null
+                                    ? null
+                                    : m.getKeys().getBytes(StandardCharsets.UTF_8),
+                            m.getBody()));
+        }
+        send(records);
+        return topic;
+    }
+
+    private static CanalEntry.RowChange rowChange(CanalEntry.Entry entry) {
+        try {
+            return CanalEntry.RowChange.parseFrom(entry.getStoreValue());
+        } catch (InvalidProtocolBufferException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A column's value in the row's after image (before for a DELETE). */
+    private static String value(CanalEntry.RowData row, String column) {
+        List<CanalEntry.Column> image =
+                row.getAfterColumnsCount() > 0
+                        ? row.getAfterColumnsList()
+                        : row.getBeforeColumnsList();
+        return image.stream()
+                .filter(c -> c.getName().equals(column))
+                .map(CanalEntry.Column::getValue)
+                .findFirst()
+                .orElse(null);
+    }
+
+    private static CanalEntry.Entry entry(
+            CanalEntry.Header.Builder header, CanalEntry.RowChange.Builder change) {
+        return CanalEntry.Entry.newBuilder()
+                .setHeader(header)
+                .setEntryType(CanalEntry.EntryType.ROWDATA)
+                .setStoreValue(change.build().toByteString())
+                .build();
+    }
+
+    private static CanalEntry.Pair pair(String key, String value) {
+        return CanalEntry.Pair.newBuilder().setKey(key).setValue(value).build();
     }
 
     /** Canal's DECIMAL text: an all-zero last fraction group is written as one zero. */
@@ -273,13 +640,17 @@ class CanalDiffITCase {
     }
 
     private static void produce(String topic, List<byte[]> values) {
+        List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
+        values.forEach(value -> records.add(new ProducerRecord<>(topic, 0, null, value)));
+        send(records);
+    }
+
+    private static void send(List<ProducerRecord<byte[], byte[]>> records) {
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.server().bootstrapServers());
         try (KafkaProducer<byte[], byte[]> producer =
                 new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
-            for (byte[] value : values) {
-                producer.send(new ProducerRecord<>(topic, 0, null, value));
-            }
+            records.forEach(producer::send);
             producer.flush();
         }
     }

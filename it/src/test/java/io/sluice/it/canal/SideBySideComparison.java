@@ -65,10 +65,6 @@ final class SideBySideComparison {
     private static final Pattern ALTER_DATABASE =
             Pattern.compile("^\\s*ALTER\\s+(DATABASE|SCHEMA)\\b", Pattern.CASE_INSENSITIVE);
 
-    /** A display width, which Canal keeps only as the DDL's text has it. */
-    private static final Pattern WIDTH =
-            Pattern.compile("^(tinyint|smallint|mediumint|int|bigint|year)\\(\\d+\\)");
-
     private final List<Difference> differences = new ArrayList<>();
 
     /** The pair keys of statements Canal and Sluice both wrote. */
@@ -269,7 +265,7 @@ final class SideBySideComparison {
         if ((field.startsWith("mysqlType.") || field.endsWith(".mysqlType"))
                 && c != null
                 && s != null
-                && serverForm(c).equals(serverForm(s))) {
+                && ValueDifferences.sameServerForm(c, s)) {
             return DeliberateDifference.SCHEMA_SOURCE;
         }
         if ((field.equals("sql") || field.equals("rowChange.sql"))
@@ -316,20 +312,6 @@ final class SideBySideComparison {
             return field.substring(field.indexOf('.') + 1, field.lastIndexOf('.'));
         }
         return column(field);
-    }
-
-    /**
-     * A type text without what only the source of Canal's schema changes: case, display widths, the
-     * aliases BOOLEAN and (MariaDB) JSON.
-     */
-    private static String serverForm(String type) {
-        String t = type.toLowerCase();
-        if (t.equals("boolean") || t.equals("bool")) {
-            t = "tinyint(1)";
-        } else if (t.equals("json")) {
-            t = "longtext";
-        }
-        return WIDTH.matcher(t).replaceFirst("$1");
     }
 
     /** The column of a value field ({@code data.c}, {@code old.c}, {@code after.c.value}). */

@@ -1,36 +1,63 @@
 package io.sluice.job.canal;
 
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.configuration.Configuration;
+
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 
 import java.io.PrintStream;
+import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Properties;
-import java.util.stream.Collectors;
 
 /**
  * {@code ./sluice canal-diff --bootstrap-servers <hosts> --canal-topic <t[,t]> --sluice-topic
- * <t[,t]> [--sluice-bootstrap-servers <hosts>] [--property key=value ...] [--json]}: reads the
- * topics a Canal instance writes and those Sluice writes from the same source (both flat JSON),
- * pairs their rows and statements ({@link RowPairing}), compares them field by field ({@link
- * RowComparison}) and reports each difference, marked documented when it is one of {@link
- * DeliberateDifference}. Exit 0 when every difference is documented, 1 when any is not, 2 on bad
- * arguments or unreadable topics.
+ * <t[,t]> [--sluice-bootstrap-servers <hosts>] [--window <duration>] [--property key=value ...]
+ * [--json]}: reads the topics a Canal instance writes and those Sluice writes from the same source
+ * (Kafka, or RocketMQ as {@code rocketmq://<name server>/<topic>}; each message flat JSON or binary
+ * protobuf), pairs their rows and statements as it reads ({@link RowPairing}), compares them field
+ * by field ({@link RowComparison}) and reports each difference, marked documented when it is one of
+ * {@link DeliberateDifference}. Exit 0 when every difference is documented, 1 when any is not, 2 on
+ * bad arguments or unreadable topics.
  */
 public final class CanalDiff {
 
+    /** How long in binlog time a row waits for its pair before it counts as on one side only. */
+    public static final ConfigOption<Duration> WINDOW =
+            ConfigOptions.key("canal-diff.window")
+                    .durationType()
+                    .defaultValue(Duration.ofMinutes(10))
+                    .withDescription(
+                            "How far (in binlog execute time, es) both sides must have read past"
+                                    + " a row before canal-diff reports it as only on one side;"
+                                    + " rows are held at most this long, so memory stays bounded"
+                                    + " on topics of any length. Larger than the spread of es"
+                                    + " within a partition (long transactions).");
+
     static final String USAGE =
-            "usage: ./sluice canal-diff --bootstrap-servers <host:port> --canal-topic <topic[,topic]>"
-                    + " --sluice-topic <topic[,topic]>\n"
-                    + "         [--sluice-bootstrap-servers <host:port>] [--property key=value ...]"
-                    + " [--json]\n"
-                    + "  Reads both sides from their start to their current end (read_committed),"
-                    + " pairs rows by table, type,\n"
-                    + "  execute time (es) and primary key, and reports differences by field. Exit 1"
-                    + " on any undocumented one.\n"
+            "usage: ./sluice canal-diff --canal-topic <topic[,topic]> --sluice-topic <topic[,topic]>\n"
+                    + "         [--bootstrap-servers <host:port>] [--sluice-bootstrap-servers"
+                    + " <host:port>]\n"
+                    + "         [--window <duration>] [--property key=value ...] [--json]\n"
+                    + "  Reads both sides from their start to their current end (committed"
+                    + " messages only), pairs rows by\n"
+                    + "  table, type, execute time (es) and primary key, and reports differences by"
+                    + " field. Exit 1 on any\n"
+                    + "  undocumented one. Each message may be flat JSON (canal.mq.flatMessage=true)"
+                    + " or binary protobuf.\n"
+                    + "  A topic is a Kafka topic on --bootstrap-servers (Sluice's side: on"
+                    + " --sluice-bootstrap-servers\n"
+                    + "  when given), or rocketmq://<name server host:port>/<topic> for RocketMQ.\n"
+                    + "  --window: how far in es both sides read past a row before it counts as on"
+                    + " one side only\n"
+                    + "    (rows are held at most that long; default "
+                    + "10 min; e.g. 30 s, 1 h).\n"
                     + "  --property: a Kafka consumer setting for both sides (security.protocol,"
                     + " sasl.*, ssl.*, ...).";
+
+    private static final String ROCKETMQ = "rocketmq://";
 
     private CanalDiff() {}
 
@@ -42,8 +69,9 @@ public final class CanalDiff {
     public static int run(PrintStream out, PrintStream err, String... args) {
         String servers = null;
         String sluiceServers = null;
-        List<String> canalTopics = List.of();
-        List<String> sluiceTopics = List.of();
+        String canalTopics = null;
+        String sluiceTopics = null;
+        Duration window = WINDOW.defaultValue();
         Properties client = new Properties();
         boolean json = false;
         for (int i = 0; i < args.length; i++) {
@@ -69,10 +97,23 @@ public final class CanalDiff {
                     sluiceServers = value;
                     break;
                 case "--canal-topic":
-                    canalTopics = topics(value);
+                    canalTopics = value;
                     break;
                 case "--sluice-topic":
-                    sluiceTopics = topics(value);
+                    sluiceTopics = value;
+                    break;
+                case "--window":
+                    window = window(value);
+                    if (window == null) {
+                        err.println(
+                                "canal-diff: '--window' ("
+                                        + WINDOW.key()
+                                        + ") takes a duration of 0 or more such as 30 s or 10"
+                                        + " min, but got '"
+                                        + value
+                                        + "'");
+                        return 2;
+                    }
                     break;
                 case "--property":
                     int eq = value.indexOf('=');
@@ -90,32 +131,23 @@ public final class CanalDiff {
                     return 2;
             }
         }
-        if (servers == null || canalTopics.isEmpty() || sluiceTopics.isEmpty()) {
-            err.println(
-                    "canal-diff: --bootstrap-servers, --canal-topic and --sluice-topic are"
-                            + " required\n"
-                            + USAGE);
+        if (canalTopics == null || sluiceTopics == null) {
+            err.println("canal-diff: --canal-topic and --sluice-topic are required\n" + USAGE);
             return 2;
         }
         DiffReport report = new DiffReport();
-        try {
-            long[] canalCount = {0};
-            long[] sluiceCount = {0};
-            List<FlatRow> canal =
-                    new TopicReader(clientOf(client, servers), err)
-                            .read("Canal", canalTopics, canalCount);
-            List<FlatRow> sluice =
-                    new TopicReader(
-                                    clientOf(
-                                            client,
-                                            sluiceServers == null ? servers : sluiceServers),
-                                    err)
-                            .read("Sluice", sluiceTopics, sluiceCount);
-            report.canalMessages = canalCount[0];
-            report.canalRows = canal.size();
-            report.sluiceMessages = sluiceCount[0];
-            report.sluiceRows = sluice.size();
-            RowPairing.pair(canal, sluice, report);
+        try (DiffSide canal =
+                        side("Canal", "--canal-topic", canalTopics, servers, client, window, err);
+                DiffSide sluice =
+                        side(
+                                "Sluice",
+                                "--sluice-topic",
+                                sluiceTopics,
+                                sluiceServers == null ? servers : sluiceServers,
+                                client,
+                                window,
+                                err)) {
+            compare(canal, sluice, window, report);
         } catch (RuntimeException e) {
             err.println("canal-diff: " + e.getMessage());
             return 2;
@@ -128,17 +160,121 @@ public final class CanalDiff {
         return report.undocumented() == 0 ? 0 : 1;
     }
 
-    private static List<String> topics(String value) {
-        return Arrays.stream(value.split(","))
-                .map(String::trim)
-                .filter(t -> !t.isEmpty())
-                .collect(Collectors.toCollection(ArrayList::new));
+    /**
+     * Reads both sides, the one behind in {@code es} first, pairing as rows come; a row without a
+     * pair once both sides have read {@code window} past it is reported as on one side only.
+     */
+    private static void compare(
+            DiffSide canal, DiffSide sluice, Duration window, DiffReport report) {
+        RowPairing pairing = new RowPairing(report);
+        boolean canalsTurn = true;
+        while (!(canal.done() & sluice.done())) {
+            long canalAt = canal.watermark();
+            long sluiceAt = sluice.watermark();
+            DiffSide next;
+            if (canal.done() || sluiceAt < canalAt) {
+                next = sluice;
+            } else if (sluice.done() || canalAt < sluiceAt) {
+                next = canal;
+            } else {
+                next = canalsTurn ? canal : sluice;
+                canalsTurn = !canalsTurn;
+            }
+            for (FlatRow row : next.poll()) {
+                pairing.add(next == canal, row);
+            }
+            long low = Math.min(canal.watermark(), sluice.watermark());
+            if (low != Long.MIN_VALUE && low != Long.MAX_VALUE) {
+                pairing.evictBefore(low - window.toMillis());
+            }
+        }
+        pairing.finish();
+        report.canalMessages = canal.messages;
+        report.canalRows = canal.rows;
+        report.sluiceMessages = sluice.messages;
+        report.sluiceRows = sluice.rows;
     }
 
-    private static Properties clientOf(Properties common, String servers) {
-        Properties props = new Properties();
-        props.putAll(common);
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, servers);
-        return props;
+    private static Duration window(String value) {
+        try {
+            Duration window =
+                    Configuration.fromMap(java.util.Map.of(WINDOW.key(), value)).get(WINDOW);
+            return window.isNegative() ? null : window;
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    /**
+     * One side's topics: all Kafka (on {@code servers}) or all RocketMQ through one name server.
+     */
+    private static DiffSide side(
+            String name,
+            String option,
+            String topics,
+            String servers,
+            Properties client,
+            Duration window,
+            PrintStream err) {
+        List<String> kafka = new ArrayList<>();
+        List<String> rocketMq = new ArrayList<>();
+        String nameServer = null;
+        for (String topic : topics.split(",")) {
+            topic = topic.trim();
+            if (topic.isEmpty()) {
+                continue;
+            }
+            if (topic.startsWith(ROCKETMQ)) {
+                String rest = topic.substring(ROCKETMQ.length());
+                int slash = rest.indexOf('/');
+                if (slash <= 0 || slash == rest.length() - 1) {
+                    throw new IllegalArgumentException(
+                            option
+                                    + ": '"
+                                    + topic
+                                    + "' is not rocketmq://<name server host:port>/<topic>");
+                }
+                String server = rest.substring(0, slash);
+                if (nameServer != null && !nameServer.equals(server)) {
+                    throw new IllegalArgumentException(
+                            option + ": the topics of one side go through one name server");
+                }
+                nameServer = server;
+                rocketMq.add(rest.substring(slash + 1));
+            } else if (topic.contains("://")) {
+                throw new IllegalArgumentException(
+                        option
+                                + ": '"
+                                + topic
+                                + "' names an unknown system '"
+                                + topic.substring(0, topic.indexOf("://"))
+                                + "'; a topic is a Kafka topic name or"
+                                + " rocketmq://<name server host:port>/<topic>");
+            } else {
+                kafka.add(topic);
+            }
+        }
+        if (kafka.isEmpty() == rocketMq.isEmpty()) {
+            throw new IllegalArgumentException(
+                    option
+                            + ": '"
+                            + topics
+                            + "' must name Kafka topics or RocketMQ topics (one side reads one"
+                            + " system)");
+        }
+        MessageSource source;
+        if (rocketMq.isEmpty()) {
+            if (servers == null) {
+                throw new IllegalArgumentException(
+                        option + " names Kafka topics: --bootstrap-servers is required");
+            }
+            Properties props = new Properties();
+            props.putAll(client);
+            props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, servers);
+            source = new KafkaSource(name, props, kafka);
+        } else {
+            source = new RocketMqSource(name, nameServer, rocketMq);
+        }
+        return new DiffSide(name, topics, source, window, err);
     }
 }

@@ -20,6 +20,10 @@ final class DiffReport {
     long sluiceMessages;
     long sluiceRows;
     long pairs;
+
+    /** The most rows read and still waiting for a pair at any one time. */
+    long heldAtMost;
+
     private final Map<String, Group> groups = new LinkedHashMap<>();
 
     /** One difference; {@code why} is null when no documented difference explains it. */
@@ -50,6 +54,10 @@ final class DiffReport {
         }
     }
 
+    void held(long rows) {
+        heldAtMost = Math.max(heldAtMost, rows);
+    }
+
     long undocumented() {
         return groups.values().stream().filter(g -> g.why == null).mapToLong(g -> g.count).sum();
     }
@@ -57,8 +65,8 @@ final class DiffReport {
     void printText(PrintStream out) {
         out.printf(
                 "Canal:  %d messages, %d rows/statements%nSluice: %d messages, %d rows/statements%n"
-                        + "pairs matched: %d%n",
-                canalMessages, canalRows, sluiceMessages, sluiceRows, pairs);
+                        + "pairs matched: %d%nrows held at most: %d%n",
+                canalMessages, canalRows, sluiceMessages, sluiceRows, pairs, heldAtMost);
         if (groups.isEmpty()) {
             out.println("no differences");
         }
@@ -92,6 +100,7 @@ final class DiffReport {
         root.putObject("canal").put("messages", canalMessages).put("rows", canalRows);
         root.putObject("sluice").put("messages", sluiceMessages).put("rows", sluiceRows);
         root.put("pairs", pairs);
+        root.put("heldAtMost", heldAtMost);
         root.put("undocumented", undocumented());
         ArrayNode differences = root.putArray("differences");
         for (Group group : groups.values()) {

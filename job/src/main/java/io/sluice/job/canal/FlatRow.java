@@ -10,7 +10,9 @@ import java.util.Map;
 
 /**
  * One row (or one statement) of a Canal FlatMessage, with where its message was: a message of n
- * rows gives n of these, so that Canal's multi-row messages pair with Sluice's rows one by one.
+ * rows gives n of these, so that Canal's multi-row messages pair with Sluice's rows one by one. A
+ * row of a binary entry ({@link BinaryMessage}) is one too: its FlatMessage form (as Canal's
+ * converter makes it) and every field of its protobuf entry, row and columns ({@link #binary}).
  */
 final class FlatRow {
 
@@ -23,14 +25,43 @@ final class FlatRow {
     /** The row's index in the message's {@code data}, -1 for a statement. */
     final int index;
 
+    /** Where in its message the row is: {@code [index]}, or {@code #entry[row]} when binary. */
+    private final String at;
+
+    /** A binary row's protobuf fields ({@code header.*}, {@code after.c.isNull}, ...), or null. */
+    final Map<String, String> binary;
+
     private FlatRow(
-            String topic, int partition, long offset, boolean keyed, JsonNode message, int index) {
+            String topic,
+            int partition,
+            long offset,
+            boolean keyed,
+            JsonNode message,
+            int index,
+            String at,
+            Map<String, String> binary) {
         this.topic = topic;
         this.partition = partition;
         this.offset = offset;
         this.keyed = keyed;
         this.message = message;
         this.index = index;
+        this.at = at;
+        this.binary = binary;
+    }
+
+    /** A row ({@code message} has one in {@code data}) or statement of a binary entry. */
+    static FlatRow binary(
+            String topic,
+            int partition,
+            long offset,
+            boolean keyed,
+            JsonNode message,
+            boolean statement,
+            String at,
+            Map<String, String> fields) {
+        return new FlatRow(
+                topic, partition, offset, keyed, message, statement ? -1 : 0, at, fields);
     }
 
     /** The rows of one message; a message without {@code data} is one statement. */
@@ -39,10 +70,12 @@ final class FlatRow {
         List<FlatRow> rows = new ArrayList<>();
         JsonNode data = message.path("data");
         if (!data.isArray() || data.size() == 0) {
-            rows.add(new FlatRow(topic, partition, offset, keyed, message, -1));
+            rows.add(new FlatRow(topic, partition, offset, keyed, message, -1, "", null));
         } else {
             for (int i = 0; i < data.size(); i++) {
-                rows.add(new FlatRow(topic, partition, offset, keyed, message, i));
+                rows.add(
+                        new FlatRow(
+                                topic, partition, offset, keyed, message, i, "[" + i + "]", null));
             }
         }
         return rows;
@@ -118,9 +151,9 @@ final class FlatRow {
         return key.toString();
     }
 
-    /** Where the row is, for examples: topic-partition@offset[index]. */
+    /** Where the row is, for examples: topic-partition@offset[index] (binary: #entry[row]). */
     String where() {
-        return topic + "-" + partition + "@" + offset + (index < 0 ? "" : "[" + index + "]");
+        return topic + "-" + partition + "@" + offset + at;
     }
 
     private static Map<String, String> values(JsonNode object) {

@@ -5,7 +5,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
-/** Compares a paired Canal row and Sluice row field by field, classifying each difference. */
+/**
+ * Compares a paired Canal row and Sluice row field by field, classifying each difference: in
+ * FlatMessage terms, or field by protobuf field when both are binary ({@link BinaryComparison}).
+ */
 final class RowComparison {
 
     private RowComparison() {}
@@ -25,6 +28,10 @@ final class RowComparison {
                     sluice,
                     String.valueOf(canal.partition),
                     String.valueOf(sluice.partition));
+        }
+        if (canal.binary != null && sluice.binary != null) {
+            BinaryComparison.compare(canal, sluice, report);
+            return;
         }
         boolean queryDatabase = "QUERY".equals(canal.type()) && canal.database().isEmpty();
         same(

@@ -8,6 +8,7 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Which documented difference a differing value or {@code sqlType} is, for canal-diff and for
@@ -26,7 +27,30 @@ public final class ValueDifferences {
     /** Canal's sqlType for an unsigned value beyond the signed range, and the declared type's. */
     private static final Set<String> UNSIGNED_WIDENED = Set.of("5|-6", "4|5", "-5|4", "3|-5");
 
+    /** A display width, which Canal keeps only as the DDL's text has it. */
+    private static final Pattern WIDTH =
+            Pattern.compile("^(tinyint|smallint|mediumint|int|bigint|year)\\(\\d+\\)");
+
     private ValueDifferences() {}
+
+    /**
+     * Whether two {@code mysqlType} texts differ only in what the source of Canal's schema changes
+     * (case, display widths, the aliases BOOLEAN and, on MariaDB, JSON): {@link
+     * DeliberateDifference#SCHEMA_SOURCE}.
+     */
+    public static boolean sameServerForm(String canal, String sluice) {
+        return serverForm(canal).equals(serverForm(sluice));
+    }
+
+    private static String serverForm(String type) {
+        String t = type.toLowerCase();
+        if (t.equals("boolean") || t.equals("bool")) {
+            t = "tinyint(1)";
+        } else if (t.equals("json")) {
+            t = "longtext";
+        }
+        return WIDTH.matcher(t).replaceFirst("$1");
+    }
 
     /**
      * Whether Canal's and Sluice's sqlType of a column of {@code mysqlType} differ only because

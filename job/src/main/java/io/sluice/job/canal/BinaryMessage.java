@@ -1,0 +1,415 @@
+package io.sluice.job.canal;
+
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Decodes a Canal binary message ({@code canal.mq.flatMessage=false}, Sluice's {@code
+ * canal-binary}: a {@code CanalPacket.Packet} of type MESSAGES holding {@code CanalEntry.Entry}
+ * bytes) into rows: one per row of each ROWDATA entry (Canal groups a rows event's rows in one
+ * entry), one per statement. Each row carries its FlatMessage form, as Canal's own converter makes
+ * it, and every protobuf field, with the defaults Canal's getters give an absent one. Transaction
+ * begin/end entries carry no row and are skipped.
+ */
+final class BinaryMessage {
+
+    private static final String[] EVENT_TYPES = {
+        "",
+        "INSERT",
+        "UPDATE",
+        "DELETE",
+        "CREATE",
+        "ALTER",
+        "ERASE",
+        "QUERY",
+        "TRUNCATE",
+        "RENAME",
+        "CINDEX",
+        "DINDEX",
+        "GTID",
+        "XACOMMIT",
+        "XAROLLBACK",
+        "MHEARTBEAT"
+    };
+    private static final String[] ENTRY_TYPES = {
+        "", "TRANSACTIONBEGIN", "ROWDATA", "TRANSACTIONEND", "HEARTBEAT", "GTIDLOG"
+    };
+    private static final String[] SOURCE_TYPES = {"", "ORACLE", "MYSQL", "PGSQL"};
+    private static final int PACKET_TYPE_MESSAGES = 7;
+    private static final int COMPRESSION_NONE = 1;
+    private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+    private BinaryMessage() {}
+
+    /** The rows of one message; throws IllegalArgumentException when it is not one. */
+    static List<FlatRow> rows(
+            String topic, int partition, long offset, boolean keyed, byte[] value) {
+        ProtoReader packet = new ProtoReader(value);
+        long type = 0;
+        long compression = 0;
+        ProtoReader body = null;
+        while (packet.more()) {
+            switch (packet.field()) {
+                case 3:
+                    type = packet.varint();
+                    break;
+                case 4:
+                    compression = packet.varint();
+                    break;
+                case 5:
+                    body = packet.message();
+                    break;
+                default:
+                    packet.skip();
+            }
+        }
+        if (type != PACKET_TYPE_MESSAGES || body == null) {
+            throw new IllegalArgumentException("a Canal packet of type " + type + ", not MESSAGES");
+        }
+        if (compression != 0 && compression != COMPRESSION_NONE) {
+            throw new IllegalArgumentException("compressed (" + compression + ")");
+        }
+        long batchId = 0;
+        List<ProtoReader> entries = new ArrayList<>();
+        while (body.more()) {
+            int field = body.field();
+            if (field == 1) {
+                batchId = body.varint();
+            } else if (field == 2) {
+                entries.add(body.message());
+            } else {
+                body.skip();
+            }
+        }
+        List<FlatRow> rows = new ArrayList<>();
+        for (int e = 0; e < entries.size(); e++) {
+            entry(entries.get(e), batchId, rows, topic, partition, offset, keyed, "#" + e);
+        }
+        return rows;
+    }
+
+    private static void entry(
+            ProtoReader entry,
+            long batchId,
+            List<FlatRow> rows,
+            String topic,
+            int partition,
+            long offset,
+            boolean keyed,
+            String at) {
+        Map<String, String> common = new LinkedHashMap<>();
+        common.put("entryType", "ROWDATA");
+        Header header = new Header();
+        ProtoReader storeValue = null;
+        while (entry.more()) {
+            switch (entry.field()) {
+                case 1:
+                    header.read(entry.message());
+                    break;
+                case 2:
+                    common.put("entryType", name(ENTRY_TYPES, entry.varint()));
+                    break;
+                case 3:
+                    storeValue = entry.message();
+                    break;
+                default:
+                    entry.skip();
+            }
+        }
+        header.put(common);
+        if (!"ROWDATA".equals(common.get("entryType"))) {
+            return;
+        }
+        Map<String, String> change = new LinkedHashMap<>();
+        change.put("rowChange.tableId", "0");
+        change.put("rowChange.eventType", "UPDATE");
+        change.put("rowChange.isDdl", "false");
+        change.put("rowChange.sql", "");
+        change.put("rowChange.ddlSchemaName", "");
+        List<String> props = new ArrayList<>();
+        List<ProtoReader> rowDatas = new ArrayList<>();
+        while (storeValue != null && storeValue.more()) {
+            switch (storeValue.field()) {
+                case 1:
+                    change.put("rowChange.tableId", String.valueOf(storeValue.varint()));
+                    break;
+                case 2:
+                    change.put("rowChange.eventType", name(EVENT_TYPES, storeValue.varint()));
+                    break;
+                case 10:
+                    change.put("rowChange.isDdl", String.valueOf(storeValue.varint() != 0));
+                    break;
+                case 11:
+                    change.put("rowChange.sql", storeValue.string());
+                    break;
+                case 12:
+                    rowDatas.add(storeValue.message());
+                    break;
+                case 13:
+                    props.add(pair(storeValue.message()));
+                    break;
+                case 14:
+                    change.put("rowChange.ddlSchemaName", storeValue.string());
+                    break;
+                default:
+                    storeValue.skip();
+            }
+        }
+        change.put("rowChange.props", "[" + String.join(",", props) + "]");
+        common.putAll(change);
+        String type = change.get("rowChange.eventType");
+        ObjectNode flat = NODES.objectNode();
+        flat.put("id", batchId);
+        flat.put("database", common.get("header.schemaName"));
+        flat.put("table", common.get("header.tableName"));
+        flat.put("isDdl", Boolean.parseBoolean(change.get("rowChange.isDdl")));
+        flat.put("type", type);
+        flat.put("es", header.executeTime);
+        flat.put("sql", change.get("rowChange.sql"));
+        flat.put("gtid", common.get("header.gtid"));
+        if (rowDatas.isEmpty()) {
+            flat.putArray("pkNames");
+            rows.add(FlatRow.binary(topic, partition, offset, keyed, flat, true, at, common));
+            return;
+        }
+        for (int r = 0; r < rowDatas.size(); r++) {
+            Map<String, String> fields = new LinkedHashMap<>(common);
+            ObjectNode row = flat.deepCopy();
+            rowData(rowDatas.get(r), type, fields, row);
+            rows.add(
+                    FlatRow.binary(
+                            topic,
+                            partition,
+                            offset,
+                            keyed,
+                            row,
+                            false,
+                            at + "[" + r + "]",
+                            fields));
+        }
+    }
+
+    /** A RowData's columns as fields, and as the FlatMessage's data, old and types. */
+    private static void rowData(
+            ProtoReader rowData, String type, Map<String, String> fields, ObjectNode flat) {
+        List<Column> before = new ArrayList<>();
+        List<Column> after = new ArrayList<>();
+        List<String> props = new ArrayList<>();
+        while (rowData.more()) {
+            switch (rowData.field()) {
+                case 1:
+                    before.add(new Column(rowData.message()));
+                    break;
+                case 2:
+                    after.add(new Column(rowData.message()));
+                    break;
+                case 3:
+                    props.add(pair(rowData.message()));
+                    break;
+                default:
+                    rowData.skip();
+            }
+        }
+        Column.put(fields, "before.", before);
+        Column.put(fields, "after.", after);
+        fields.put("rowData.props", "[" + String.join(",", props) + "]");
+        List<Column> image = "DELETE".equals(type) ? before : after;
+        ObjectNode data = flat.putArray("data").addObject();
+        ObjectNode sqlType = flat.putObject("sqlType");
+        ObjectNode mysqlType = flat.putObject("mysqlType");
+        var pkNames = flat.putArray("pkNames");
+        List<String> updated = new ArrayList<>();
+        for (Column c : image) {
+            data.put(c.name, c.isNull ? null : c.value);
+            sqlType.put(c.name, c.sqlType);
+            mysqlType.put(c.name, c.mysqlType);
+            if (c.isKey) {
+                pkNames.add(c.name);
+            }
+            if (c.updated) {
+                updated.add(c.name);
+            }
+        }
+        if ("UPDATE".equals(type)) {
+            ObjectNode old = flat.putArray("old").addObject();
+            for (Column c : before) {
+                if (updated.contains(c.name)) {
+                    old.put(c.name, c.isNull ? null : c.value);
+                }
+            }
+        }
+    }
+
+    private static String pair(ProtoReader pair) {
+        String key = "";
+        String value = "";
+        while (pair.more()) {
+            int field = pair.field();
+            if (field == 1) {
+                key = pair.string();
+            } else if (field == 2) {
+                value = pair.string();
+            } else {
+                pair.skip();
+            }
+        }
+        return key + "=" + value;
+    }
+
+    private static String name(String[] names, long number) {
+        return number > 0 && number < names.length ? names[(int) number] : String.valueOf(number);
+    }
+
+    /** An entry header's fields, Canal's defaults for absent ones (version 1, MYSQL, UPDATE). */
+    private static final class Header {
+        final Map<String, String> fields = new LinkedHashMap<>();
+        final List<String> props = new ArrayList<>();
+        long executeTime;
+
+        Header() {
+            fields.put("header.version", "1");
+            fields.put("header.logfileName", "");
+            fields.put("header.logfileOffset", "0");
+            fields.put("header.serverId", "0");
+            fields.put("header.serverenCode", "");
+            fields.put("header.executeTime", "0");
+            fields.put("header.sourceType", "MYSQL");
+            fields.put("header.schemaName", "");
+            fields.put("header.tableName", "");
+            fields.put("header.eventLength", "0");
+            fields.put("header.eventType", "UPDATE");
+            fields.put("header.gtid", "");
+        }
+
+        void read(ProtoReader header) {
+            while (header.more()) {
+                int field = header.field();
+                switch (field) {
+                    case 1:
+                        fields.put("header.version", String.valueOf((int) header.varint()));
+                        break;
+                    case 2:
+                        fields.put("header.logfileName", header.string());
+                        break;
+                    case 3:
+                        fields.put("header.logfileOffset", String.valueOf(header.varint()));
+                        break;
+                    case 4:
+                        fields.put("header.serverId", String.valueOf(header.varint()));
+                        break;
+                    case 5:
+                        fields.put("header.serverenCode", header.string());
+                        break;
+                    case 6:
+                        executeTime = header.varint();
+                        fields.put("header.executeTime", String.valueOf(executeTime));
+                        break;
+                    case 7:
+                        fields.put("header.sourceType", name(SOURCE_TYPES, header.varint()));
+                        break;
+                    case 8:
+                        fields.put("header.schemaName", header.string());
+                        break;
+                    case 9:
+                        fields.put("header.tableName", header.string());
+                        break;
+                    case 10:
+                        fields.put("header.eventLength", String.valueOf(header.varint()));
+                        break;
+                    case 11:
+                        fields.put("header.eventType", name(EVENT_TYPES, header.varint()));
+                        break;
+                    case 12:
+                        props.add(pair(header.message()));
+                        break;
+                    case 13:
+                        fields.put("header.gtid", header.string());
+                        break;
+                    default:
+                        header.skip();
+                }
+            }
+        }
+
+        void put(Map<String, String> into) {
+            into.putAll(fields);
+            into.put("header.props", "[" + String.join(",", props) + "]");
+        }
+    }
+
+    /** A CanalEntry.Column, with Canal's defaults for absent fields. */
+    private static final class Column {
+        String name = "";
+        int index;
+        int sqlType;
+        boolean isKey;
+        boolean updated;
+        boolean isNull;
+        String value = "";
+        int length;
+        String mysqlType = "";
+        final List<String> props = new ArrayList<>();
+
+        Column(ProtoReader column) {
+            while (column.more()) {
+                switch (column.field()) {
+                    case 1:
+                        index = (int) column.varint();
+                        break;
+                    case 2:
+                        sqlType = (int) column.varint();
+                        break;
+                    case 3:
+                        name = column.string();
+                        break;
+                    case 4:
+                        isKey = column.varint() != 0;
+                        break;
+                    case 5:
+                        updated = column.varint() != 0;
+                        break;
+                    case 6:
+                        isNull = column.varint() != 0;
+                        break;
+                    case 7:
+                        props.add(pair(column.message()));
+                        break;
+                    case 8:
+                        value = column.string();
+                        break;
+                    case 9:
+                        length = (int) column.varint();
+                        break;
+                    case 10:
+                        mysqlType = column.string();
+                        break;
+                    default:
+                        column.skip();
+                }
+            }
+        }
+
+        static void put(Map<String, String> fields, String prefix, List<Column> columns) {
+            List<String> names = new ArrayList<>();
+            columns.forEach(c -> names.add(c.name));
+            fields.put(prefix + "names", String.join(",", names));
+            for (Column c : columns) {
+                String p = prefix + c.name + ".";
+                fields.put(p + "index", String.valueOf(c.index));
+                fields.put(p + "sqlType", String.valueOf(c.sqlType));
+                fields.put(p + "isKey", String.valueOf(c.isKey));
+                fields.put(p + "updated", String.valueOf(c.updated));
+                fields.put(p + "isNull", String.valueOf(c.isNull));
+                fields.put(p + "value", c.isNull ? null : c.value);
+                fields.put(p + "length", String.valueOf(c.length));
+                fields.put(p + "mysqlType", c.mysqlType);
+                fields.put(p + "props", "[" + String.join(",", c.props) + "]");
+            }
+        }
+    }
+}
