@@ -158,4 +158,43 @@ class DeclaredTypeTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'unknown'");
     }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                // COLUMN_TYPE | base | unsigned | length | scale | sqlType
+                "int(11) | int | false | 11 | -1 | " + Types.INTEGER,
+                "int(5) unsigned zerofill | int | true | 5 | -1 | " + Types.INTEGER,
+                "bigint(20) unsigned | bigint | true | 20 | -1 | " + Types.BIGINT,
+                "decimal(38,10) | decimal | false | 38 | 10 | " + Types.DECIMAL,
+                "double(10,2) unsigned | double | true | 10 | 2 | " + Types.DOUBLE,
+                "float | float | false | -1 | -1 | " + Types.REAL,
+                "time(6) | time | false | 6 | -1 | " + Types.TIME,
+                "binary(4) | binary | false | 4 | -1 | " + Types.BLOB,
+                "longtext | longtext | false | -1 | -1 | " + Types.CLOB,
+                "set('x','y','z') | set | false | -1 | -1 | " + Types.BIT,
+            })
+    void readsColumnTypeAndGivesItBack(
+            String columnType, String base, boolean unsigned, int length, int scale, int sqlType) {
+        DeclaredType declared = DeclaredType.ofColumnType(columnType);
+
+        assertThat(declared.base()).isEqualTo(base);
+        assertThat(declared.isUnsigned()).isEqualTo(unsigned);
+        assertThat(declared.length()).isEqualTo(length);
+        assertThat(declared.scale()).isEqualTo(scale);
+        assertThat(declared.sqlType()).isEqualTo(sqlType);
+        assertThat(declared.mysqlType()).isEqualTo(columnType);
+    }
+
+    @Test
+    void readsQuotedLabelsOfColumnType() {
+        DeclaredType declared = DeclaredType.ofColumnType("enum('a','It''s',',','')");
+
+        assertThat(declared.labels()).containsExactly("a", "It's", ",", "");
+        assertThat(declared.mysqlType()).isEqualTo("enum('a','It''s',',','')");
+        assertThatThrownBy(() -> DeclaredType.ofColumnType("enum('a','b'"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("enum('a','b'");
+    }
 }

@@ -9,16 +9,20 @@ import com.github.shyiko.mysql.binlog.event.UpdateRowsEventData;
 import com.github.shyiko.mysql.binlog.event.WriteRowsEventData;
 import com.github.shyiko.mysql.binlog.event.deserialization.EventDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.NullEventDataDeserializer;
+import io.sluice.functions.source.binlog.BinlogRowsListener;
+import io.sluice.functions.source.binlog.RowsEventDecoder;
 
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiFunction;
 
 /**
- * The funnel's first two stages, outside Flink, with the binlog client the CDC source embeds: the
- * backlog received with event bodies skipped ("binlog receive"), and received with every event
- * parsed, rows included ("event parse").
+ * The funnel's first stages, outside Flink, with the binlog client the CDC source embeds: the
+ * backlog received with event bodies skipped ("binlog receive"), received with every event parsed,
+ * rows included ("event parse"), and parsed into the raw values Sluice's own decoder reads and
+ * decoded by it into {@code ChangeEvent}s ("client + Sluice decoder → ChangeEvent").
  */
 final class BinlogFunnel {
 
@@ -37,7 +41,20 @@ final class BinlogFunnel {
         }
     }
 
-    /** Reads the binlog from {@code start} to {@code end}, parsing rows if {@code parse}. */
+    /** How far each event of a pass goes. */
+    enum Stage {
+        /** Event bodies skipped. */
+        RECEIVE,
+        /** Every event parsed by the client's defaults. */
+        PARSE,
+        /** Rows events parsed raw and decoded into change events by Sluice's decoder. */
+        DECODE
+    }
+
+    /**
+     * Reads the binlog from {@code start} to {@code end} to {@code stage}; {@code decoders} gives
+     * the decoder of (database, table) for {@link Stage#DECODE} (null: a table not counted).
+     */
     static Pass read(
             String host,
             int port,
@@ -46,7 +63,8 @@ final class BinlogFunnel {
             long serverId,
             BinlogPosition start,
             BinlogPosition end,
-            boolean parse,
+            Stage stage,
+            BiFunction<String, String, RowsEventDecoder> decoders,
             Duration timeout)
             throws Exception {
         BinaryLogClient client = new BinaryLogClient(host, port, user, password);
@@ -54,8 +72,11 @@ final class BinlogFunnel {
         client.setBinlogFilename(start.file);
         client.setBinlogPosition(start.position);
         client.setKeepAlive(false);
-        EventDeserializer deserializer = new EventDeserializer();
-        if (!parse) {
+        EventDeserializer deserializer =
+                stage == Stage.DECODE
+                        ? RowsEventDecoder.eventDeserializer()
+                        : new EventDeserializer();
+        if (stage == Stage.RECEIVE) {
             for (EventType type : EventType.values()) {
                 // The client itself needs rotations, the format and table maps.
                 if (type != EventType.ROTATE
@@ -71,6 +92,12 @@ final class BinlogFunnel {
         AtomicLong first = new AtomicLong();
         AtomicLong last = new AtomicLong();
         CountDownLatch done = new CountDownLatch(1);
+        AtomicLong changes = new AtomicLong();
+        BinlogRowsListener decoding =
+                stage == Stage.DECODE
+                        ? new BinlogRowsListener(
+                                decoders, client::getBinlogFilename, e -> changes.incrementAndGet())
+                        : null;
         client.registerEventListener(
                 event -> {
                     EventHeaderV4 header = event.getHeader();
@@ -80,6 +107,9 @@ final class BinlogFunnel {
                             first.set(System.currentTimeMillis());
                         }
                         rows.addAndGet(rowsOf(event.getData()));
+                    }
+                    if (decoding != null) {
+                        decoding.onEvent(event);
                     }
                     events.incrementAndGet();
                     if (end.file.equals(client.getBinlogFilename())
@@ -96,6 +126,14 @@ final class BinlogFunnel {
             }
         } finally {
             client.disconnect();
+        }
+        if (decoding != null && changes.get() != rows.get()) {
+            throw new IllegalStateException(
+                    "Sluice's decoder made "
+                            + changes.get()
+                            + " changes of "
+                            + rows.get()
+                            + " rows");
         }
         return new Pass(last.get() - first.get(), events.get(), rows.get());
     }

@@ -89,6 +89,7 @@ class SluiceBenchITCase {
                 .containsExactly(
                         "binlog receive",
                         "event parse",
+                        "client + Sluice decoder → ChangeEvent",
                         "Debezium record",
                         "conversion to ChangeEvent",
                         "routing",
@@ -164,6 +165,7 @@ class SluiceBenchITCase {
                 .containsExactly(
                         "binlog receive",
                         "event parse",
+                        "client + Sluice decoder → ChangeEvent",
                         "Debezium record",
                         "conversion to ChangeEvent",
                         "routing",

@@ -3,6 +3,7 @@ package io.sluice.functions.source.internal;
 import org.apache.flink.annotation.Internal;
 
 import java.sql.Types;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
@@ -154,6 +155,79 @@ public final class DeclaredType {
                         : List.of();
         return new DeclaredType(
                 name, unsigned || zerofill, zerofill, parsedLength, parsedScale, labels);
+    }
+
+    /**
+     * The type {@code information_schema.COLUMNS.COLUMN_TYPE} states, e.g. {@code int(10) unsigned
+     * zerofill}, {@code decimal(10,2)}, {@code enum('a','it''s')}: already the server's own form,
+     * so {@link #mysqlType()} gives the text back.
+     *
+     * @throws IllegalArgumentException if the text is not in COLUMN_TYPE's form
+     */
+    public static DeclaredType ofColumnType(String columnType) {
+        Objects.requireNonNull(columnType, "columnType");
+        String text = columnType.trim().toLowerCase(Locale.ROOT);
+        int open = text.indexOf('(');
+        int baseEnd = open >= 0 ? open : text.indexOf(' ') >= 0 ? text.indexOf(' ') : text.length();
+        String base = text.substring(0, baseEnd);
+        int length = -1;
+        int scale = -1;
+        List<String> labels = List.of();
+        int rest = baseEnd;
+        if (open >= 0) {
+            if (base.equals("enum") || base.equals("set")) {
+                // Labels keep their case: read them from the original text.
+                List<String> parsed = new ArrayList<>();
+                rest = parseLabels(columnType.trim(), open + 1, parsed);
+                labels = Collections.unmodifiableList(parsed);
+            } else {
+                int close = text.indexOf(')', open);
+                if (close < 0) {
+                    throw new IllegalArgumentException(
+                            "COLUMN_TYPE '" + columnType + "' has no ')'");
+                }
+                String[] numbers = text.substring(open + 1, close).split(",");
+                length = parseOrUnset(numbers[0], "length", columnType);
+                scale = numbers.length > 1 ? parseOrUnset(numbers[1], "scale", columnType) : -1;
+                rest = close + 1;
+            }
+        }
+        String attributes = " " + text.substring(rest).trim() + " ";
+        boolean zerofill = attributes.contains(" zerofill ");
+        boolean unsigned = zerofill || attributes.contains(" unsigned ");
+        return new DeclaredType(base, unsigned, zerofill, length, scale, labels);
+    }
+
+    /** Reads {@code 'a','it''s')} from {@code at}; returns the index after the ')'. */
+    private static int parseLabels(String text, int at, List<String> labels) {
+        StringBuilder label = new StringBuilder();
+        while (at < text.length() && text.charAt(at) == '\'') {
+            at++;
+            while (true) {
+                if (at >= text.length()) {
+                    throw new IllegalArgumentException(
+                            "COLUMN_TYPE '" + text + "' has an unterminated label");
+                }
+                char c = text.charAt(at++);
+                if (c == '\'' && at < text.length() && text.charAt(at) == '\'') {
+                    label.append('\'');
+                    at++;
+                } else if (c == '\'') {
+                    break;
+                } else {
+                    label.append(c);
+                }
+            }
+            labels.add(label.toString());
+            label.setLength(0);
+            if (at < text.length() && text.charAt(at) == ',') {
+                at++;
+            }
+        }
+        if (at >= text.length() || text.charAt(at) != ')') {
+            throw new IllegalArgumentException("COLUMN_TYPE '" + text + "' has bad labels");
+        }
+        return at + 1;
     }
 
     /** The length COLUMN_TYPE shows for a column of {@code base} declared with {@code length}. */

@@ -169,6 +169,49 @@ public final class ValueRenderers {
         }
     }
 
+    // The renderers below, for readers that deliver the same Java values without a Connect schema
+    // (Sluice's binlog reader).
+
+    /** Signed integers of any width, from a {@link Number}. */
+    public static ValueRenderer signedInteger() {
+        return new LongRenderer();
+    }
+
+    /** A 64-bit unsigned value held in a {@code long}. */
+    public static ValueRenderer unsignedLong() {
+        return new UnsignedLongRenderer();
+    }
+
+    /** A {@link BigDecimal} at (at least) {@code scale}, plain notation. */
+    public static ValueRenderer decimal(int scale) {
+        return new DecimalRenderer(scale);
+    }
+
+    /** FLOAT from a {@link Number}: {@code Float.toString}. */
+    public static ValueRenderer floatingPoint() {
+        return new FloatRenderer();
+    }
+
+    /** DOUBLE from a {@link Number}: {@code Double.toString}. */
+    public static ValueRenderer doublePrecision() {
+        return new DoubleRenderer();
+    }
+
+    /** YEAR from 1900 + the stored byte (1900 is the zero year). */
+    public static ValueRenderer year() {
+        return new YearRenderer();
+    }
+
+    /** TIMESTAMP from microseconds since the epoch, in {@code zone}. */
+    public static ValueRenderer timestamp(ZoneId zone, int fsp) {
+        return new TimestampRenderer(zone, fsp);
+    }
+
+    /** Raw bytes, one ISO-8859-1 char per byte. */
+    public static ValueRenderer latin1Bytes() {
+        return new BytesRenderer();
+    }
+
     private static ValueRenderer timeRenderer(DeclaredType type, Schema schema, String name) {
         int fsp = type.fsp();
         switch (name) {

@@ -1,0 +1,111 @@
+package io.sluice.functions.source.binlog;
+
+import com.github.shyiko.mysql.binlog.BinaryLogClient;
+import com.github.shyiko.mysql.binlog.event.DeleteRowsEventData;
+import com.github.shyiko.mysql.binlog.event.Event;
+import com.github.shyiko.mysql.binlog.event.EventData;
+import com.github.shyiko.mysql.binlog.event.EventHeaderV4;
+import com.github.shyiko.mysql.binlog.event.EventType;
+import com.github.shyiko.mysql.binlog.event.TableMapEventData;
+import com.github.shyiko.mysql.binlog.event.UpdateRowsEventData;
+import com.github.shyiko.mysql.binlog.event.WriteRowsEventData;
+import io.sluice.serializers.event.ChangeEvent;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.BiFunction;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * A binlog client listener that decodes the rows events of the tables it is given decoders for into
+ * {@link ChangeEvent}s: it keeps the table maps, asks for each table's decoder once per table id,
+ * and gives each rows event its origin. The client must use {@link
+ * RowsEventDecoder#eventDeserializer()}.
+ *
+ * <p>Positions: a change reports the position after the last event that stated its end, i.e. the
+ * start of its transaction on MariaDB 11.4 (whose events inside a transaction state none, see
+ * docs/value-rendering.md). GTIDs, DDL and schema changes are not tracked yet: a table's decoder is
+ * asked for once and must fit every rows event read.
+ */
+public final class BinlogRowsListener implements BinaryLogClient.EventListener {
+
+    private final BiFunction<String, String, RowsEventDecoder> decoders;
+    private final Supplier<String> binlogFile;
+    private final Consumer<ChangeEvent> out;
+    private final Map<Long, TableMapEventData> tableMaps = new HashMap<>();
+    private final Map<Long, RowsEventDecoder> decodersById = new HashMap<>();
+    private long position;
+
+    /**
+     * @param decoders the decoder of (database, table), or null for a table not captured
+     * @param binlogFile the file the client reads, e.g. {@code client::getBinlogFilename}
+     * @param out receives each change, in binlog order
+     */
+    public BinlogRowsListener(
+            BiFunction<String, String, RowsEventDecoder> decoders,
+            Supplier<String> binlogFile,
+            Consumer<ChangeEvent> out) {
+        this.decoders = decoders;
+        this.binlogFile = binlogFile;
+        this.out = out;
+    }
+
+    @Override
+    public void onEvent(Event event) {
+        EventHeaderV4 header = event.getHeader();
+        EventType type = header.getEventType();
+        EventData data = event.getData();
+        if (type == EventType.TABLE_MAP) {
+            TableMapEventData map = (TableMapEventData) data;
+            TableMapEventData previous = tableMaps.put(map.getTableId(), map);
+            if (previous == null
+                    || !previous.getDatabase().equals(map.getDatabase())
+                    || !previous.getTable().equals(map.getTable())) {
+                decodersById.remove(map.getTableId());
+            }
+        } else if (EventType.isRowMutation(type)) {
+            long tableId = tableId(data);
+            TableMapEventData map = tableMaps.get(tableId);
+            if (map == null) {
+                throw new IllegalStateException(
+                        "A rows event at "
+                                + binlogFile.get()
+                                + ":"
+                                + header.getPosition()
+                                + " names table id "
+                                + tableId
+                                + ", which no table map before it did");
+            }
+            RowsEventDecoder decoder = decodersById.get(tableId);
+            if (decoder == null && !decodersById.containsKey(tableId)) {
+                decoder = decoders.apply(map.getDatabase(), map.getTable());
+                decodersById.put(tableId, decoder); // null: not captured, not asked again
+            }
+            if (decoder != null) {
+                decoder.decode(
+                        map,
+                        data,
+                        new RowsEventOrigin(
+                                binlogFile.get(),
+                                position,
+                                header.getTimestamp(),
+                                header.getServerId(),
+                                ""),
+                        out);
+            }
+        }
+        if (header.getNextPosition() > 0) {
+            position = header.getNextPosition();
+        }
+    }
+
+    private static long tableId(EventData data) {
+        if (data instanceof WriteRowsEventData) {
+            return ((WriteRowsEventData) data).getTableId();
+        } else if (data instanceof UpdateRowsEventData) {
+            return ((UpdateRowsEventData) data).getTableId();
+        }
+        return ((DeleteRowsEventData) data).getTableId();
+    }
+}
