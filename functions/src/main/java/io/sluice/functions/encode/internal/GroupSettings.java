@@ -2,6 +2,7 @@ package io.sluice.functions.encode.internal;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.util.TimeUtils;
 
 import io.sluice.functions.encode.EncodeOptions;
 import io.sluice.functions.encode.GroupRows;
@@ -46,7 +47,8 @@ public final class GroupSettings implements Serializable {
             throw new IllegalArgumentException(
                     String.format(
                             "Option '%s' must be between 1 ms and 10 s, but is %s",
-                            EncodeOptions.GROUP_ROWS_IDLE_FLUSH.key(), idle));
+                            EncodeOptions.GROUP_ROWS_IDLE_FLUSH.key(),
+                            TimeUtils.formatWithHighestUnit(idle)));
         }
         return new GroupSettings(maxBytes, idle.toMillis());
     }
