@@ -82,6 +82,40 @@ class GroupingEncodeFunctionTest {
     }
 
     @Test
+    void eventsOfOneTransactionAtOnePositionAreToldApartByTheirRowIndex() throws Exception {
+        try (Harness harness = new Harness(MessageFormat.CANAL_FLAT, 1 << 20, null)) {
+            // MariaDB: every rows event of a transaction carries the transaction's position.
+            harness.add(insert(100, 0, 1), 0);
+            harness.add(insert(100, 1, 2), 0);
+            harness.add(insert(100, 0, 3), 0);
+            harness.add(insert(100, 0, 4), 0);
+            harness.add(insert(100, 1, 5), 0);
+            harness.harness.prepareSnapshotPreBarrier(1);
+
+            assertThat(harness.written())
+                    .extracting(m -> ids(flat(m)))
+                    .containsExactly(List.of("1", "2"), List.of("3"), List.of("4", "5"));
+        }
+    }
+
+    @Test
+    void theHalvesOfSplitKeyChangesStayInTheirEventAndInOrder() throws Exception {
+        try (Harness harness = new Harness(MessageFormat.CANAL_FLAT, 1 << 20, null)) {
+            // UPDATE t SET id = id + 10 over rows 1 and 2: DELETE 1, INSERT 11, DELETE 2, INSERT
+            // 12.
+            harness.add(delete(100, 0, 1), 0);
+            harness.add(insert(100, 0, 11), 0);
+            harness.add(delete(100, 1, 2), 0);
+            harness.add(insert(100, 1, 12), 0);
+            harness.harness.prepareSnapshotPreBarrier(1);
+
+            assertThat(harness.written())
+                    .extracting(m -> flat(m).getType() + " " + ids(flat(m)))
+                    .containsExactly("DELETE [1]", "INSERT [11]", "DELETE [2]", "INSERT [12]");
+        }
+    }
+
+    @Test
     void binaryGroupIsOneEntryWithARowDataPerRow() throws Exception {
         try (Harness harness = new Harness(MessageFormat.CANAL_BINARY, 1 << 20, null)) {
             for (int id = 1; id <= 3; id++) {

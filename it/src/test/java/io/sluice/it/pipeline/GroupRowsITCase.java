@@ -15,12 +15,14 @@ import io.sluice.it.server.KafkaExtension;
 import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
 import io.sluice.it.server.RocketMqExtension;
+import io.sluice.job.SluiceSqlRunner;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,10 +31,11 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code format.group-rows: event} on a real Kafka and a real RocketMQ, messages decoded by Canal's
- * own classes: the rows of one multi-row INSERT, UPDATE or DELETE share a message per partition,
- * each UPDATE row's {@code old} holds that row's own changed columns, every row arrives exactly
- * once, and each key's changes arrive in binlog order.
+ * {@code format.group-rows: event} on a real Kafka and a real RocketMQ, through the YAML job and
+ * the SQL door's sink tables, messages decoded by Canal's own classes: the rows of one multi-row
+ * INSERT, UPDATE or DELETE share a message per partition, each UPDATE row's {@code old} holds that
+ * row's own changed columns, every row arrives exactly once, and each key's changes arrive in
+ * binlog order.
  */
 class GroupRowsITCase {
 
@@ -46,14 +49,16 @@ class GroupRowsITCase {
     private static final int ROWS = 10;
     private static final String END = "999";
 
-    @ParameterizedTest(name = "{0} {1}")
+    @ParameterizedTest(name = "{0} {1} {2}")
     @CsvSource({
-        "kafka, canal-flat",
-        "kafka, canal-binary",
-        "rocketmq, canal-flat",
-        "rocketmq, canal-binary"
+        "yaml, kafka, canal-flat",
+        "yaml, kafka, canal-binary",
+        "yaml, rocketmq, canal-flat",
+        "yaml, rocketmq, canal-binary",
+        "sql, kafka, canal-binary",
+        "sql, rocketmq, canal-flat"
     })
-    void rowsOfOneStatementShareAMessagePerPartition(String broker, String formatName)
+    void rowsOfOneStatementShareAMessagePerPartition(String door, String broker, String formatName)
             throws Exception {
         MessageFormat format =
                 formatName.equals("canal-flat")
@@ -72,7 +77,10 @@ class GroupRowsITCase {
         } else {
             ROCKETMQ.server().createTopic(topic, PARTITIONS);
         }
-        JobClient job = start(broker, format, db, topic);
+        JobClient job =
+                door.equals("yaml")
+                        ? start(broker, format, db, topic)
+                        : startSql(broker, format, db, topic);
         try {
             assertThat(server.committedValues(topic, 1, WAIT)).hasSize(1);
             StringBuilder values = new StringBuilder();
@@ -87,6 +95,11 @@ class GroupRowsITCase {
                             + " note = IF(id % 2 = 1, 'odd', note) WHERE id >= 1",
                     "DELETE FROM items WHERE id > 7",
                     "UPDATE items SET qty = qty + 1 WHERE id >= 1",
+                    // Two rows events in one transaction: on MariaDB both carry its position.
+                    "START TRANSACTION",
+                    "INSERT INTO items VALUES (11, 11, 't'), (12, 12, 't'), (13, 13, 't')",
+                    "INSERT INTO items VALUES (14, 14, 't'), (15, 15, 't'), (16, 16, 't')",
+                    "COMMIT",
                     "INSERT INTO items VALUES (" + END + ", 0, 'end')");
 
             List<List<Row>> messages = untilEnd(server, topic, format);
@@ -99,7 +112,11 @@ class GroupRowsITCase {
                             .add(describe(row));
                 }
             }
-            assertThat(byKey.keySet()).hasSize(ROWS + 2);
+            assertThat(byKey.keySet()).hasSize(ROWS + 2 + 6);
+            for (int id = 11; id <= 16; id++) {
+                assertThat(byKey.get(String.valueOf(id)))
+                        .containsExactly("INSERT qty=" + id + " note=t");
+            }
             assertThat(byKey.get("0")).containsExactly("INSERT qty=0 note=snap");
             for (int id = 1; id <= ROWS; id++) {
                 boolean even = id % 2 == 0;
@@ -127,17 +144,18 @@ class GroupRowsITCase {
             // Grouped: each statement's rows take one message per partition they went to.
             Map<String, Integer> messagesPerStatement = new LinkedHashMap<>();
             for (List<Row> message : messages) {
-                assertThat(message)
-                        .as("one message holds one type")
-                        .extracting(r -> r.type)
-                        .containsOnly(message.get(0).type);
                 String statement = statementOf(message.get(0));
+                assertThat(message)
+                        .as("one message holds the rows of one statement")
+                        .extracting(GroupRowsITCase::statementOf)
+                        .containsOnly(statement);
                 messagesPerStatement.merge(statement, 1, Integer::sum);
             }
             assertThat(messagesPerStatement)
                     .containsEntry("snapshot", 1)
                     .containsEntry("end", 1)
-                    .hasSize(6);
+                    .containsKeys("INSERT in a transaction 1", "INSERT in a transaction 2")
+                    .hasSize(8);
             messagesPerStatement.forEach(
                     (statement, count) ->
                             assertThat(count)
@@ -157,6 +175,10 @@ class GroupRowsITCase {
         }
         if (id.equals(END)) {
             return "end";
+        }
+        int key = Integer.parseInt(id);
+        if (key > ROWS) {
+            return "INSERT in a transaction " + (key <= 13 ? 1 : 2);
         }
         if (!row.type.equals("UPDATE")) {
             return row.type;
@@ -197,6 +219,49 @@ class GroupRowsITCase {
             }
         }
         throw new AssertionError("The last row never arrived; read " + messages);
+    }
+
+    /** The same through the SQL door: the catalog's change table into a sink table. */
+    private static JobClient startSql(
+            String broker, MessageFormat format, String db, String topic) {
+        String connector =
+                broker.equals("kafka")
+                        ? "'connector' = 'sluice-kafka', 'bootstrap-servers' = '"
+                                + KAFKA.server().bootstrapServers()
+                                + "', 'transactional-id-prefix' = '"
+                                + topic
+                                + "'"
+                        : "'connector' = 'sluice-rocketmq', 'name-server' = '"
+                                + ROCKETMQ.server().nameServerAddress()
+                                + "', 'producer-group' = '"
+                                + topic
+                                + "'";
+        String script =
+                "SET 'execution.checkpointing.interval' = '1s';\n"
+                        // One path: an event's rows meet in one encoder.
+                        + "SET 'parallelism.default' = '1';\n"
+                        + "CREATE CATALOG cdc WITH ('type' = 'sluice', 'hostname' ="
+                        + " '${SOURCE_HOST}', 'port' = '${SOURCE_PORT}', 'username' ="
+                        + " '${SOURCE_USER}', 'password' = '${SOURCE_PASSWORD}', 'table-pattern'"
+                        + " = 'items');\n"
+                        + "CREATE TABLE mq WITH ("
+                        + connector
+                        + ", 'format' = '"
+                        + format
+                        + "', 'topic' = '"
+                        + topic
+                        + "', 'format.group-rows' = 'event', 'partition-hash' ="
+                        + " '${DATABASE}.items:$pk$') LIKE cdc.${DATABASE}.changes (EXCLUDING"
+                        + " ALL);\n"
+                        + "INSERT INTO mq SELECT change FROM cdc.${DATABASE}.changes;\n";
+        Map<String, String> defines = new HashMap<>();
+        MariaDbServer mariaDb = MARIADB.server();
+        defines.put("SOURCE_HOST", mariaDb.host());
+        defines.put("SOURCE_PORT", Integer.toString(mariaDb.port()));
+        defines.put("SOURCE_USER", MariaDbServer.CDC_USER);
+        defines.put("SOURCE_PASSWORD", MariaDbServer.CDC_PASSWORD);
+        defines.put("DATABASE", db);
+        return SluiceSqlRunner.start(script, "group-rows-sql-" + db, defines, Map.of());
     }
 
     private static JobClient start(String broker, MessageFormat format, String db, String topic)

@@ -5,6 +5,7 @@ import org.apache.flink.annotation.Internal;
 import io.sluice.functions.sink.SinkMessage;
 import io.sluice.serializers.canal.ChangeEncoder;
 import io.sluice.serializers.event.ChangeEvent;
+import io.sluice.serializers.event.ChangeType;
 import io.sluice.serializers.event.RowImage;
 import io.sluice.serializers.event.TableSchema;
 
@@ -16,11 +17,15 @@ import java.util.List;
  * as Canal writes an event's rows ({@code format.group-rows: event}). One per encoding subtask; it
  * shares the subtask's encoder and large-message guard.
  *
- * <p>The open groups all belong to one event (server id, binlog file, position): a row of another
- * event writes them all first. Within a group rows keep their arrival order, and one partition has
- * one open group per path, so every key's changes leave in the order they came. A row that would
- * take its group's row data beyond the size bound, or of another type or table version (a
- * primary-key change split into DELETE and INSERT), writes the group first.
+ * <p>The open groups all belong to one event: a row of another event writes them all first. A row
+ * starts another event when its server id, binlog file or position differs, or when its index in
+ * the event does not follow the last one's: on MariaDB every rows event of a transaction carries
+ * the transaction's start position (see {@code ChangeRecordConverter}), and each event counts its
+ * rows from 0. The two halves of a split primary-key change share an index and differ in type.
+ * Within a group rows keep their arrival order, and one partition has one open group per path, so
+ * every key's changes leave in the order they came. A row that would take its group's row data
+ * beyond the size bound, or of another type or table version (a primary-key change split into
+ * DELETE and INSERT), writes the group first.
  *
  * <p>A message of several rows has no key (Canal writes none); one row keeps its key. A message of
  * several rows above its sink's limit is written one row per message instead, each judged by the
@@ -48,6 +53,8 @@ public final class RowGroups {
     private long serverId;
     private String binlogFile;
     private long binlogPosition;
+    private int lastRow;
+    private ChangeType lastType;
 
     /**
      * @param guard the large-message policy, or null for no check (tests that write to no broker)
@@ -100,6 +107,8 @@ public final class RowGroups {
             binlogFile = row.binlogFile();
             binlogPosition = row.binlogPosition();
         }
+        lastRow = row.rowInEvent();
+        lastType = row.type();
         long bytes = estimate(row);
         Group group = find(topic, partition, origin, rank);
         if (group == null) {
@@ -127,8 +136,10 @@ public final class RowGroups {
     }
 
     private boolean ofOpenEvent(ChangeEvent row) {
+        int index = row.rowInEvent();
         return row.binlogPosition() == binlogPosition
                 && row.serverId() == serverId
+                && (index > lastRow || index == lastRow && row.type() != lastType)
                 && row.binlogFile().equals(binlogFile);
     }
 
