@@ -16,7 +16,9 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 import io.sluice.functions.encode.ChangeEventEncodeFunction;
 import io.sluice.functions.encode.EncodeOptions;
+import io.sluice.functions.encode.GroupingEncodeFunction;
 import io.sluice.functions.encode.MessageFormat;
+import io.sluice.functions.encode.internal.GroupSettings;
 import io.sluice.functions.encode.internal.LargeMessageSettings;
 import io.sluice.functions.filter.internal.FilterSettings;
 import io.sluice.functions.normalize.ChangeNormalizer;
@@ -186,17 +188,32 @@ public final class SluiceJob {
                 parallelism.encodeFannedIn()
                         ? routed.partitionCustom(new ChangePartitioner(), new SelfKeySelector<>())
                         : routed;
-        return toEncode.map(
-                        new ChangeEventEncodeFunction(
-                                format,
-                                parallelism.encode,
-                                parallelism.encodeFannedIn(),
-                                LargeMessageSettings.from(config, format, messageLimits),
-                                FilterSettings.from(config)))
-                .returns(new SinkMessageTypeInfo())
-                .uid(ENCODE_UID)
-                .name("Encode " + format)
-                .setParallelism(parallelism.encode);
+        LargeMessageSettings largeMessages =
+                LargeMessageSettings.from(config, format, messageLimits);
+        FilterSettings filters = FilterSettings.from(config);
+        GroupSettings grouping = GroupSettings.from(config);
+        SingleOutputStreamOperator<SinkMessage> encoded =
+                grouping == null
+                        ? toEncode.map(
+                                        new ChangeEventEncodeFunction(
+                                                format,
+                                                parallelism.encode,
+                                                parallelism.encodeFannedIn(),
+                                                largeMessages,
+                                                filters))
+                                .returns(new SinkMessageTypeInfo())
+                        : toEncode.transform(
+                                "Encode " + format,
+                                new SinkMessageTypeInfo(),
+                                new GroupingEncodeFunction(
+                                                format,
+                                                parallelism.encode,
+                                                parallelism.encodeFannedIn(),
+                                                largeMessages,
+                                                filters,
+                                                grouping)
+                                        .operator());
+        return encoded.uid(ENCODE_UID).name("Encode " + format).setParallelism(parallelism.encode);
     }
 
     private Parallelism parallelism(StreamExecutionEnvironment env) {

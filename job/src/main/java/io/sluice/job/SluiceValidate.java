@@ -4,6 +4,7 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
 
 import io.sluice.functions.encode.EncodeOptions;
+import io.sluice.functions.encode.internal.GroupSettings;
 import io.sluice.functions.encode.internal.LargeMessageSettings;
 import io.sluice.functions.filter.internal.FilterSettings;
 import io.sluice.functions.sink.KafkaSinkFactory;
@@ -44,6 +45,7 @@ public final class SluiceValidate {
                     config, config.get(EncodeOptions.FORMAT), SinkFactory.messageLimits(config));
             // The filter options, parsed as the job parses them.
             FilterSettings.from(config);
+            GroupSettings.from(config);
         } catch (IllegalArgumentException e) {
             return e.getMessage();
         }

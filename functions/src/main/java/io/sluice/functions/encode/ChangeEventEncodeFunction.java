@@ -3,20 +3,13 @@ package io.sluice.functions.encode;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichMapFunction;
-import org.apache.flink.metrics.MetricGroup;
 
 import io.sluice.functions.encode.internal.LargeMessageGuard;
 import io.sluice.functions.encode.internal.LargeMessageSettings;
 import io.sluice.functions.filter.internal.ColumnControl;
 import io.sluice.functions.filter.internal.FilterSettings;
-import io.sluice.functions.route.FanOut;
 import io.sluice.functions.route.RoutedChange;
 import io.sluice.functions.sink.SinkMessage;
-import io.sluice.serializers.canal.ChangeEncoder;
-import io.sluice.serializers.event.ChangeEvent;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * Encodes each routed change as one message in the configured format. Runs in parallel: the
@@ -46,13 +39,7 @@ public final class ChangeEventEncodeFunction extends RichMapFunction<RoutedChang
     private final LargeMessageSettings largeMessages;
     private final FilterSettings filters;
 
-    private transient ChangeEncoder encoder;
-    private transient List<ChangeEvent> one;
-    private transient long nextId;
-    private transient int subtask;
-    private transient EncodeMetrics metrics;
-    private transient LargeMessageGuard guard;
-    private transient ColumnControl columns;
+    private transient RoutedEncoding encoding;
 
     /**
      * @param parallelism this operator's parallelism
@@ -93,50 +80,26 @@ public final class ChangeEventEncodeFunction extends RichMapFunction<RoutedChang
 
     @Override
     public void open(OpenContext context) {
-        FanOut.checkParallelism(getRuntimeContext(), parallelism, "encode");
-        encoder = format.newEncoder();
-        one = new ArrayList<>(1);
-        one.add(null);
-        nextId = 1;
-        subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
-        MetricGroup sluice = getRuntimeContext().getMetricGroup().addGroup("sluice");
-        metrics = new EncodeMetrics(sluice);
-        guard =
-                largeMessages == null
-                        ? null
-                        : new LargeMessageGuard(largeMessages, encoder, sluice);
-        columns = filters == null ? null : new ColumnControl(filters);
+        encoding =
+                new RoutedEncoding(
+                        getRuntimeContext(),
+                        format,
+                        parallelism,
+                        fannedIn,
+                        largeMessages,
+                        filters,
+                        null);
     }
 
     @Override
     public void close() {
-        if (guard != null) {
-            guard.close();
+        if (encoding != null) {
+            encoding.close();
         }
     }
 
     @Override
     public SinkMessage map(RoutedChange routed) {
-        ChangeEvent change = columns == null ? routed.change() : columns.apply(routed.change());
-        one.set(0, change);
-        long id = nextId++;
-        byte[] value = encoder.encode(one, id, System.currentTimeMillis());
-        int origin = fannedIn ? routed.origin() * parallelism + subtask : routed.origin();
-        int copies = fannedIn ? routed.copies() * parallelism : routed.copies();
-        SinkMessage message =
-                new SinkMessage(
-                        routed.topic(),
-                        routed.partition(),
-                        routed.key(),
-                        value,
-                        change.executeTime(),
-                        change.table(),
-                        origin,
-                        copies);
-        if (guard != null) {
-            message = guard.check(change, message, id);
-        }
-        metrics.encoded(change, message.topic(), message.value().length);
-        return message;
+        return encoding.encode(routed);
     }
 }

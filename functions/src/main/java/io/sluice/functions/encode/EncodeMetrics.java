@@ -39,6 +39,16 @@ final class EncodeMetrics {
         } else if (!change.isDdl()) {
             queriesOut.inc();
         }
+        message(topic, bytes);
+    }
+
+    /** A message of {@code rows} rows ({@code format.group-rows}). */
+    void encodedRows(int rows, String topic, int bytes) {
+        rowsIn.inc(rows);
+        message(topic, bytes);
+    }
+
+    private void message(String topic, int bytes) {
         messagesOut.inc();
         bytesOut.inc(bytes);
         Counter[] perTopic = topics.get(topic);

@@ -3,6 +3,9 @@ package io.sluice.functions.encode;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.configuration.MemorySize;
+
+import java.time.Duration;
 
 /** Options of the encode operator. */
 @PublicEvolving
@@ -15,6 +18,38 @@ public final class EncodeOptions {
                     .withDescription(
                             "Message format: canal-flat (Canal's FlatMessage JSON) or canal-binary"
                                     + " (Canal's protobuf).");
+
+    public static final ConfigOption<GroupRows> GROUP_ROWS =
+            ConfigOptions.key("format.group-rows")
+                    .enumType(GroupRows.class)
+                    .defaultValue(GroupRows.NONE)
+                    .withDescription(
+                            "none: one row per message. event: the rows of one binlog rows event"
+                                    + " that go to the same partition share a message, as Canal"
+                                    + " writes them (flat: several rows in 'data'/'old'; binary:"
+                                    + " several RowDatas, header 'rowsCount' > 1). A message of"
+                                    + " several rows has no key; statements and snapshot rows"
+                                    + " stay one per message.");
+
+    public static final ConfigOption<MemorySize> GROUP_ROWS_MAX_BYTES =
+            ConfigOptions.key("format.group-rows.max-bytes")
+                    .memoryType()
+                    .defaultValue(MemorySize.parse("1mb"))
+                    .withDescription(
+                            "About the largest message that grouped rows make: a row that would"
+                                    + " take its group's row data beyond this starts a new"
+                                    + " message. A group above the sink's limit is written one"
+                                    + " row per message, each judged by 'sink.large-message"
+                                    + ".policy'. At least 1 kb.");
+
+    public static final ConfigOption<Duration> GROUP_ROWS_IDLE_FLUSH =
+            ConfigOptions.key("format.group-rows.idle-flush")
+                    .durationType()
+                    .defaultValue(Duration.ofMillis(20))
+                    .withDescription(
+                            "How long a pending group waits for more rows of its event when no"
+                                    + " input arrives; then it is written. Checkpoints and the"
+                                    + " next event write it sooner. Between 1 ms and 10 s.");
 
     private EncodeOptions() {}
 }

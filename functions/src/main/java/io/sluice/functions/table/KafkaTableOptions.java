@@ -8,6 +8,7 @@ import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.table.factories.FactoryUtil;
 
 import io.sluice.functions.encode.EncodeOptions;
+import io.sluice.functions.encode.GroupRows;
 import io.sluice.functions.encode.MessageFormat;
 import io.sluice.functions.filter.FilterOptions;
 import io.sluice.functions.route.DdlPartitions;
@@ -41,6 +42,14 @@ public final class KafkaTableOptions {
                     .withDescription(KafkaSinkOptions.BOOTSTRAP_SERVERS.description());
 
     public static final ConfigOption<MessageFormat> FORMAT = EncodeOptions.FORMAT;
+
+    public static final ConfigOption<GroupRows> GROUP_ROWS = EncodeOptions.GROUP_ROWS;
+
+    public static final ConfigOption<MemorySize> GROUP_ROWS_MAX_BYTES =
+            EncodeOptions.GROUP_ROWS_MAX_BYTES;
+
+    public static final ConfigOption<Duration> GROUP_ROWS_IDLE_FLUSH =
+            EncodeOptions.GROUP_ROWS_IDLE_FLUSH;
 
     public static final ConfigOption<String> TOPIC =
             ConfigOptions.key("topic")

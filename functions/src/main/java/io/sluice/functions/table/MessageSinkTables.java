@@ -33,6 +33,9 @@ final class MessageSinkTables {
     static final List<ConfigOption<?>> ENCODE_AND_ROUTE =
             List.of(
                     KafkaTableOptions.FORMAT,
+                    KafkaTableOptions.GROUP_ROWS,
+                    KafkaTableOptions.GROUP_ROWS_MAX_BYTES,
+                    KafkaTableOptions.GROUP_ROWS_IDLE_FLUSH,
                     KafkaTableOptions.TOPIC,
                     KafkaTableOptions.DYNAMIC_TOPIC,
                     KafkaTableOptions.TOPIC_TEMPLATE,
@@ -57,6 +60,9 @@ final class MessageSinkTables {
     /** {@code options} plus the YAML keys of {@link #ENCODE_AND_ROUTE}. */
     static OptionTranslation withEncodeAndRoute(OptionTranslation options) {
         return options.map(KafkaTableOptions.FORMAT, EncodeOptions.FORMAT)
+                .map(KafkaTableOptions.GROUP_ROWS, EncodeOptions.GROUP_ROWS)
+                .map(KafkaTableOptions.GROUP_ROWS_MAX_BYTES, EncodeOptions.GROUP_ROWS_MAX_BYTES)
+                .map(KafkaTableOptions.GROUP_ROWS_IDLE_FLUSH, EncodeOptions.GROUP_ROWS_IDLE_FLUSH)
                 .map(KafkaTableOptions.TOPIC, RouteOptions.DEFAULT_TOPIC)
                 .map(KafkaTableOptions.DYNAMIC_TOPIC, RouteOptions.DYNAMIC_TOPIC)
                 .map(KafkaTableOptions.TOPIC_TEMPLATE, RouteOptions.TOPIC_TEMPLATE)

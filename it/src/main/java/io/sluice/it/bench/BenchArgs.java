@@ -39,7 +39,9 @@ final class BenchArgs {
                             + " not counted (1)",
                     "  --out FILE              also write the report (markdown) to FILE",
                     "  --filter KEY=VALUE      a filter.* option; backlog mode then also runs (f)"
-                            + " Sluice with the filters in every side-by-side round");
+                            + " Sluice with the filters in every side-by-side round",
+                    "  --group-rows            backlog mode: each matrix variant also runs with"
+                            + " format.group-rows=event (g), beside one row per message");
 
     String workload = "mixed-dml";
     String mode = "backlog";
@@ -58,6 +60,7 @@ final class BenchArgs {
     int repeat;
     int warmup = 1;
     boolean quick;
+    boolean groupRows;
     String out;
 
     /** Producer properties every Kafka pipeline gets, Sluice's and Flink SQL's alike. */
@@ -79,6 +82,10 @@ final class BenchArgs {
             args.command.add(flag);
             if (flag.equals("--quick")) {
                 args.quick = true;
+                continue;
+            }
+            if (flag.equals("--group-rows")) {
+                args.groupRows = true;
                 continue;
             }
             if (flag.equals("--no-compare")) {

@@ -193,16 +193,17 @@ final class Report {
                         + " compression, with transaction markers; Kafka only).\n\n");
 
         out.append(
-                "| workload | mode | sink | format | topics × partitions | guarantee | rows |"
-                        + " rows/s | tx/s | p50 / p99 ms | CPU-s per M rows (pipeline / JVM) |"
-                        + " peak heap MiB | bytes/row |\n");
-        out.append("|---|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+                "| pipeline | workload | mode | sink | format | topics × partitions | guarantee |"
+                        + " rows | rows/s | messages/s | rows/message | tx/s | p50 / p99 ms |"
+                        + " CPU-s per M rows (pipeline / JVM) | peak heap MiB | bytes/row |\n");
+        out.append("|---|---|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (RunResult r : matrix) {
             out.append(
                     String.format(
                             Locale.ROOT,
-                            "| %s | %s | %s | %s | %d × %d | %s | %d | %,.0f | %,.0f | %s | %.1f /"
-                                    + " %.1f | %.0f | %s |\n",
+                            "| %s | %s | %s | %s | %s | %d × %d | %s | %d | %,.0f | %,.0f | %.2f |"
+                                    + " %,.0f | %s | %.1f / %.1f | %.0f | %s |\n",
+                            r.pipeline,
                             r.workload,
                             r.mode,
                             r.sink,
@@ -212,6 +213,8 @@ final class Report {
                             r.guarantee,
                             r.rows,
                             r.rowsPerSecond(),
+                            r.messagesPerSecond(),
+                            r.messages == 0 ? Double.NaN : (double) r.rows / r.messages,
                             r.transactionsPerSecond(),
                             r.latencies.isEmpty()
                                     ? "-"

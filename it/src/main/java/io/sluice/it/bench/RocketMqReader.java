@@ -94,7 +94,9 @@ final class RocketMqReader extends SinkReader {
     private void add(List<MessageExt> messages) {
         long now = System.currentTimeMillis();
         long batchBytes = 0;
+        int batchRows = 0;
         for (MessageExt message : messages) {
+            batchRows += rowsOf(message.getBody());
             String key = message.getKeys();
             byte[] keyBytes = key == null ? new byte[0] : key.getBytes(StandardCharsets.UTF_8);
             batchBytes +=
@@ -113,6 +115,6 @@ final class RocketMqReader extends SinkReader {
                                 0));
             }
         }
-        tally(messages.size(), batchBytes, now);
+        tally(messages.size(), batchRows, batchBytes, now);
     }
 }

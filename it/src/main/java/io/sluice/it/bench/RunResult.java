@@ -57,6 +57,10 @@ final class RunResult {
         return millis <= 0 ? Double.NaN : rows * 1000.0 / millis;
     }
 
+    double messagesPerSecond() {
+        return windowMillis <= 0 ? Double.NaN : messages * 1000.0 / windowMillis;
+    }
+
     double transactionsPerSecond() {
         return windowMillis <= 0 ? Double.NaN : transactions * 1000.0 / windowMillis;
     }

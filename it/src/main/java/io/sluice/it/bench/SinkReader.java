@@ -6,13 +6,15 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.ToIntFunction;
 
 /**
  * Reads a run's topics back from the broker while the job runs: counts messages and bytes, notes
  * when the first message was stored and when the expected count was reached (the run's window).
  * {@link TopicReader} for Kafka, {@link RocketMqReader} for RocketMQ; each polls on its own thread
  * ({@link #start}) and hands every batch to {@link #tally}. It can keep the first messages read, as
- * pre-encoded input for the producer-limit baseline.
+ * pre-encoded input for the producer-limit baseline. With {@link #countingRows} it counts the rows
+ * in each message (grouped rows) and awaits rows rather than messages.
  */
 abstract class SinkReader implements AutoCloseable {
 
@@ -20,6 +22,8 @@ abstract class SinkReader implements AutoCloseable {
     private final int keep;
     private final List<SinkMessage> kept = new ArrayList<>();
     private final AtomicLong count = new AtomicLong();
+    private final AtomicLong messages = new AtomicLong();
+    private volatile ToIntFunction<byte[]> rowCounter;
     private final AtomicLong bytes = new AtomicLong();
     private final AtomicLong firstStored = new AtomicLong(Long.MAX_VALUE);
     private final AtomicLong lastStored = new AtomicLong(Long.MIN_VALUE);
@@ -98,10 +102,28 @@ abstract class SinkReader implements AutoCloseable {
         return kept;
     }
 
+    /** Counts each message's rows with {@code counter}; set before the job starts. */
+    final SinkReader countingRows(ToIntFunction<byte[]> counter) {
+        rowCounter = counter;
+        return this;
+    }
+
+    /** The rows of a message: one, unless {@link #countingRows}. */
+    final int rowsOf(byte[] value) {
+        ToIntFunction<byte[]> counter = rowCounter;
+        return counter == null ? 1 : counter.applyAsInt(value);
+    }
+
     /** Adds a batch of {@code messages} of {@code batchBytes} bytes, read at {@code now}. */
     final void tally(int messages, long batchBytes, long now) {
+        tally(messages, messages, batchBytes, now);
+    }
+
+    /** Adds a batch of {@code messages} holding {@code rows} rows. */
+    final void tally(int messages, int rows, long batchBytes, long now) {
+        this.messages.addAndGet(messages);
         bytes.addAndGet(batchBytes);
-        if (count.addAndGet(messages) >= expected && doneMillis == 0) {
+        if (count.addAndGet(rows) >= expected && doneMillis == 0) {
             doneMillis = now;
         }
     }
@@ -127,9 +149,14 @@ abstract class SinkReader implements AutoCloseable {
         return count.get() >= n;
     }
 
-    /** Messages read (each broker offset once). */
+    /** What {@link #await} counts: messages read, or rows with {@link #countingRows}. */
     final long count() {
         return count.get();
+    }
+
+    /** Messages read (each broker offset once). */
+    final long messages() {
+        return messages.get();
     }
 
     /** Key and value (body) bytes of the messages read. */

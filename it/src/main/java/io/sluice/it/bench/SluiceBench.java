@@ -45,6 +45,7 @@ public final class SluiceBench {
 
     private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss");
     private static final int PRE_ENCODED_POOL = 20_000;
+    private static final Map<String, String> GROUPED = Map.of("format.group-rows", "event");
 
     /** Replica server ids: Sluice's runs, the Flink SQL tables', the bare binlog client's. */
     private static final int SLUICE_SERVER_IDS = 5400;
@@ -162,6 +163,9 @@ public final class SluiceBench {
             if (variant == base && matrixRunCounts) {
                 report.sluice(result, variant);
             }
+            if (args.groupRows) {
+                report.matrix(sluice(variant, database, start, stats, null, 0, Map.of(), GROUPED));
+            }
         }
         if (!args.compare) {
             return;
@@ -181,7 +185,8 @@ public final class SluiceBench {
                 target.sluice(sluice(base, database, start, stats, null, 0), base);
             }
             if (!args.filters.isEmpty()) {
-                target.filtered(sluice(base, database, start, stats, null, 0, args.filters));
+                target.filtered(
+                        sluice(base, database, start, stats, null, 0, args.filters, Map.of()));
             }
             // Right after Sluice, so both meet the same machine state.
             target.sqlDoor(sqlDoor(base, database, start, stats));
@@ -244,10 +249,14 @@ public final class SluiceBench {
             String liveDatabase,
             int keep)
             throws Exception {
-        return sluice(variant, database, start, stats, liveDatabase, keep, Map.of());
+        return sluice(variant, database, start, stats, liveDatabase, keep, Map.of(), Map.of());
     }
 
-    /** One Sluice run with {@code filters} (filter.* options); see the other overload. */
+    /**
+     * One Sluice run with {@code filters} (filter.* options) and {@code grouping}
+     * (format.group-rows options, under which the reader counts rows in each message); see the
+     * other overload.
+     */
     private RunResult sluice(
             Variant variant,
             String database,
@@ -255,16 +264,25 @@ public final class SluiceBench {
             LoadStats stats,
             String liveDatabase,
             int keep,
-            Map<String, String> filters)
+            Map<String, String> filters,
+            Map<String, String> grouping)
             throws Exception {
         String run = nextRun();
         List<String> topics = topics(run, variant.topics, variant.partitions);
         Configuration config = sluiceConfig(run, variant, database, start, topics);
         filters.forEach(config::setString);
-        say("run %s: Sluice %s%s ...", run, variant, filters.isEmpty() ? "" : " with filters");
-        RunResult result = result(filters.isEmpty() ? "Sluice" : "Sluice with filters", variant);
+        grouping.forEach(config::setString);
+        String label =
+                !grouping.isEmpty()
+                        ? "Sluice, rows grouped by event"
+                        : filters.isEmpty() ? "Sluice" : "Sluice with filters";
+        say("run %s: %s %s ...", run, label, variant);
+        RunResult result = result(label, variant);
         try (SinkReader reader =
                 reader(topics, variant.partitions, liveDatabase != null ? stats : null, keep)) {
+            if (!grouping.isEmpty()) {
+                reader.countingRows(MessageRows.of(variant.format));
+            }
             measure(
                     run,
                     result,
@@ -544,21 +562,21 @@ public final class SluiceBench {
                 cluster.cancel(job);
             }
             reader.close();
-            result.messages = reader.count();
+            result.messages = reader.messages();
             result.bytes = reader.bytes();
             if (reader instanceof TopicReader topicReader) {
                 result.storedBytes = kafka.storedBytes(topicReader.topics());
             }
             if (result.guarantee.equals("exactly-once")
-                    && result.messages != expectedMessages.getAsLong()) {
+                    && reader.count() != expectedMessages.getAsLong()) {
                 throw new IllegalStateException(
                         "run "
                                 + run
                                 + ": "
                                 + result.pipeline
                                 + " delivered "
-                                + result.messages
-                                + " messages exactly once, expected "
+                                + reader.count()
+                                + " messages (rows, when grouped) exactly once, expected "
                                 + expectedMessages.getAsLong());
             }
         }

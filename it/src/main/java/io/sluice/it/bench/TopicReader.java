@@ -61,7 +61,9 @@ final class TopicReader extends SinkReader {
         }
         long now = System.currentTimeMillis();
         long batchBytes = 0;
+        int batchRows = 0;
         for (ConsumerRecord<byte[], byte[]> record : records) {
+            batchRows += rowsOf(record.value());
             batchBytes +=
                     Math.max(0, record.serializedKeySize())
                             + Math.max(0, record.serializedValueSize());
@@ -76,7 +78,7 @@ final class TopicReader extends SinkReader {
                                 record.timestamp()));
             }
         }
-        tally(records.count(), batchBytes, now);
+        tally(records.count(), batchRows, batchBytes, now);
     }
 
     @Override

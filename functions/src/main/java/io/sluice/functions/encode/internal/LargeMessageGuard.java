@@ -103,6 +103,11 @@ public final class LargeMessageGuard implements AutoCloseable {
         }
     }
 
+    /** Whether {@code message} is within its topic's limit as it is. */
+    public boolean fits(SinkMessage message) {
+        return limits.sizeOf(message.key(), message.value()) <= limitOf(message.topic());
+    }
+
     private long limitOf(String topic) {
         return Math.min(settings.maxBytes, limits.limitOf(topic));
     }

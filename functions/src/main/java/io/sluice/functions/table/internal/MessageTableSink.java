@@ -18,6 +18,8 @@ import org.apache.flink.table.types.DataType;
 
 import io.sluice.functions.encode.EncodeOptions;
 import io.sluice.functions.encode.MessageFormat;
+import io.sluice.functions.encode.internal.GroupSettings;
+import io.sluice.functions.encode.internal.GroupingEncodeOperator;
 import io.sluice.functions.encode.internal.LargeMessageSettings;
 import io.sluice.functions.filter.internal.FilterSettings;
 import io.sluice.functions.route.PartitionCounts;
@@ -96,6 +98,7 @@ public final class MessageTableSink implements DynamicTableSink, SupportsWriting
         PartitionCounts.Factory counts;
         LargeMessageSettings largeMessages;
         FilterSettings filters;
+        GroupSettings grouping;
         MessageFormat format = config.get(EncodeOptions.FORMAT);
         try {
             // Built and checked while the statement is planned, without reaching a broker.
@@ -104,6 +107,7 @@ public final class MessageTableSink implements DynamicTableSink, SupportsWriting
             largeMessages =
                     LargeMessageSettings.from(config, format, SinkFactory.messageLimits(config));
             filters = FilterSettings.from(config);
+            grouping = GroupSettings.from(config);
         } catch (IllegalArgumentException e) {
             throw options.failure(table, connector, e);
         }
@@ -117,7 +121,8 @@ public final class MessageTableSink implements DynamicTableSink, SupportsWriting
                         largeMessages,
                         filters,
                         fieldOf(TOPIC),
-                        fieldOf(KEY));
+                        fieldOf(KEY),
+                        grouping);
         String name = table.asSummaryString();
         return new DataStreamSinkProvider() {
             @Override
@@ -128,10 +133,15 @@ public final class MessageTableSink implements DynamicTableSink, SupportsWriting
                 }
                 SinkSources.check(rows, table, connector);
                 // Encoders chain onto the query: each sees one path's statement count.
+                String encodeName = "Encode " + format + " for " + name;
                 SingleOutputStreamOperator<SinkMessage> messages =
-                        rows.process(encode)
-                                .returns(new SinkMessageTypeInfo())
-                                .name("Encode " + format + " for " + name)
+                        (grouping == null
+                                        ? rows.process(encode).returns(new SinkMessageTypeInfo())
+                                        : rows.transform(
+                                                encodeName,
+                                                new SinkMessageTypeInfo(),
+                                                new GroupingEncodeOperator<>(encode)))
+                                .name(encodeName)
                                 .setParallelism(rows.getParallelism());
                 provider.generateUid("encode").ifPresent(messages::uid);
                 int writers = parallelism != null ? parallelism : rows.getParallelism();

@@ -10,8 +10,12 @@ import org.apache.flink.table.data.StringData;
 import org.apache.flink.util.Collector;
 
 import io.sluice.functions.encode.MessageFormat;
+import io.sluice.functions.encode.internal.GroupSettings;
+import io.sluice.functions.encode.internal.GroupedEncoding;
+import io.sluice.functions.encode.internal.GroupingEncodeOperator;
 import io.sluice.functions.encode.internal.LargeMessageGuard;
 import io.sluice.functions.encode.internal.LargeMessageSettings;
+import io.sluice.functions.encode.internal.RowGroups;
 import io.sluice.functions.filter.internal.ChangeFilter;
 import io.sluice.functions.filter.internal.ColumnControl;
 import io.sluice.functions.filter.internal.FilterSettings;
@@ -40,10 +44,13 @@ import java.util.Map;
  * earlier row and before every later one, whichever path brought them. A message above its sink's
  * limit is handled by the large-message policy ({@link LargeMessageGuard}). The sink table's column
  * options cut and mask the message's columns ({@link ColumnControl}) and {@code drop-empty-updates}
- * drops an UPDATE of cut columns alone.
+ * drops an UPDATE of cut columns alone. With {@code format.group-rows: event} the binlog rows of
+ * one rows event bound for one partition with one rank share a message ({@link RowGroups}), run by
+ * {@link GroupingEncodeOperator}; statements and snapshot rows first write what is pending.
  */
 @Internal
-final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessage> {
+final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessage>
+        implements GroupedEncoding, RowGroups.Emitter {
 
     private static final long serialVersionUID = 1L;
     private static final int MAX_CACHED_TOPICS = 10_000;
@@ -54,6 +61,7 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
     private final DdlPartitions ddlPartitions;
     private final LargeMessageSettings largeMessages;
     private final FilterSettings filters;
+    private final GroupSettings grouping;
     private final PartitionCounts.Factory countsFactory;
     private final int topicField;
     private final int keyField;
@@ -70,10 +78,13 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
     private transient LargeMessageGuard guard;
     private transient ColumnControl columns;
     private transient ChangeFilter filter;
+    private transient RowGroups groups;
+    private transient Collector<SinkMessage> out;
 
     /**
      * @param topicField the row position of the {@code topic} metadata, or -1
      * @param keyField the row position of the {@code key} metadata, or -1
+     * @param grouping null for one row per message
      */
     RowMessageEncodeFunction(
             MessageFormat format,
@@ -84,8 +95,10 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
             LargeMessageSettings largeMessages,
             FilterSettings filters,
             int topicField,
-            int keyField) {
+            int keyField,
+            GroupSettings grouping) {
         this.filters = filters;
+        this.grouping = grouping;
         this.format = format;
         this.router = router;
         this.partitions = partitions;
@@ -112,6 +125,7 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
         origin = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
         columns = filters.shapesColumns() ? new ColumnControl(filters) : null;
         filter = filters.dropsChanges() ? new ChangeFilter(filters) : null;
+        groups = grouping == null ? null : new RowGroups(encoder, guard, grouping.maxBytes());
     }
 
     @Override
@@ -132,9 +146,6 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
         }
         // Partition and key come from the whole change; the message carries the shaped one.
         ChangeEvent shaped = columns == null ? change : columns.apply(change);
-        one.set(0, shaped);
-        long id = nextId++;
-        byte[] value = encoder.encode(one, id, System.currentTimeMillis());
         String topic = topicOf(row, change);
         byte[] key;
         if (keyField >= 0 && !row.isNullAt(keyField)) {
@@ -143,11 +154,27 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
             key = change.isDdl() ? null : keys.keyOf(change);
         }
         long passed = context.timerService().currentWatermark();
+        this.out = out;
+        if (groups != null) {
+            if (RowGroups.groupable(change)) {
+                groups.add(
+                        shaped,
+                        topic,
+                        partitionOf(change, topic),
+                        key,
+                        change.schema().table(),
+                        origin,
+                        StatementOrderOperator.rowRank(passed),
+                        this);
+                return;
+            }
+            groups.flush(this);
+        }
+        one.set(0, shaped);
+        long id = groups == null ? nextId++ : groups.nextId();
+        byte[] value = encoder.encode(one, id, System.currentTimeMillis());
         if (!change.isDdl()) {
-            int partition =
-                    PartitionRules.partition(
-                            partitions.hasherFor(change.schema()).hash(change.data()),
-                            counts.countOf(topic));
+            int partition = partitionOf(change, topic);
             emit(
                     shaped,
                     message(
@@ -168,6 +195,34 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
             // One encoding shared by every copy: messages are immutable.
             emit(shaped, message(topic, partition, key, value, change, rank), id, out);
         }
+    }
+
+    private int partitionOf(ChangeEvent change, String topic) {
+        return PartitionRules.partition(
+                partitions.hasherFor(change.schema()).hash(change.data()), counts.countOf(topic));
+    }
+
+    @Override
+    public boolean isPending() {
+        return groups.isPending();
+    }
+
+    @Override
+    public void flush(Collector<SinkMessage> out) {
+        this.out = out;
+        groups.flush(this);
+    }
+
+    @Override
+    public long idleFlushMillis() {
+        return grouping.idleFlushMillis();
+    }
+
+    /** A message the row groups wrote, already judged by the large-message policy. */
+    @Override
+    public void emit(SinkMessage message, int rows) {
+        bytesOut.inc(message.value().length);
+        out.collect(message);
     }
 
     /** {@code message}, or what the large-message policy makes of it if it is too large. */

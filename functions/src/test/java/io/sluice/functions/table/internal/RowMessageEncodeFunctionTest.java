@@ -8,7 +8,11 @@ import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RawValueData;
 import org.apache.flink.table.data.RowData;
 
+import com.alibaba.fastjson2.JSON;
+import com.alibaba.otter.canal.protocol.FlatMessage;
 import io.sluice.functions.encode.MessageFormat;
+import io.sluice.functions.encode.internal.GroupSettings;
+import io.sluice.functions.encode.internal.GroupingEncodeOperator;
 import io.sluice.functions.encode.internal.LargeMessageSettings;
 import io.sluice.functions.filter.internal.FilterSettings;
 import io.sluice.functions.route.DdlPartitions;
@@ -25,6 +29,7 @@ import io.sluice.serializers.event.TableSchema;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Types;
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -71,6 +76,60 @@ class RowMessageEncodeFunctionTest {
         assertThat(out.get(1).rank()).isEqualTo(StatementOrderOperator.statementRank(1));
     }
 
+    @Test
+    void groupedRowsOfOneEventShareAMessagePerPartitionBeforeTheWatermarkPasses() throws Exception {
+        Configuration config = new Configuration();
+        RowMessageEncodeFunction function =
+                new RowMessageEncodeFunction(
+                        MessageFormat.CANAL_FLAT,
+                        RouteOptions.router(config),
+                        PartitionOptions.rules(config),
+                        DdlPartitions.EVERY,
+                        new Fixed(),
+                        LargeMessageSettings.from(config, MessageFormat.CANAL_FLAT, Unlimited::new),
+                        FilterSettings.from(config),
+                        -1,
+                        -1,
+                        new GroupSettings(1 << 20, 20));
+        try (OneInputStreamOperatorTestHarness<RowData, SinkMessage> harness =
+                new OneInputStreamOperatorTestHarness<>(new GroupingEncodeOperator<>(function))) {
+            harness.setup(SinkMessageSerializer.INSTANCE);
+            harness.open();
+            harness.processWatermark(new Watermark(1));
+            for (int id = 1; id <= 9; id++) {
+                harness.processElement(row(eventRow(id)), 0);
+            }
+            assertThat(harness.extractOutputValues()).isEmpty();
+            harness.processWatermark(new Watermark(2));
+
+            List<Object> output = new ArrayList<>(harness.getOutput());
+            assertThat(output.get(output.size() - 1)).isEqualTo(new Watermark(2));
+            List<SinkMessage> messages = harness.extractOutputValues();
+            assertThat(messages).hasSizeBetween(2, PARTITIONS);
+            List<Integer> seen = new ArrayList<>();
+            for (SinkMessage message : messages) {
+                FlatMessage flat = JSON.parseObject(message.value(), FlatMessage.class);
+                List<Integer> ids = new ArrayList<>();
+                flat.getData().forEach(r -> ids.add(Integer.parseInt(r.get("id"))));
+                assertThat(ids).isSorted();
+                assertThat(message.rank()).isEqualTo(StatementOrderOperator.rowRank(1));
+                if (ids.size() > 1) {
+                    assertThat(message.key()).isNull();
+                }
+                seen.addAll(ids);
+            }
+            assertThat(seen).containsExactlyInAnyOrder(1, 2, 3, 4, 5, 6, 7, 8, 9);
+        }
+    }
+
+    /** Row {@code id} of one rows event. */
+    private static ChangeEvent eventRow(int id) {
+        return ChangeEvent.builder(ITEMS, ChangeType.INSERT)
+                .after(new RowImage.Builder().append(id).build())
+                .binlog("bin.000001", 500, id - 1)
+                .build();
+    }
+
     /** A row, a statement, a row, on a path that has passed one statement before. */
     private static List<SinkMessage> encode(DdlPartitions ddl) throws Exception {
         Configuration config = new Configuration();
@@ -84,7 +143,8 @@ class RowMessageEncodeFunctionTest {
                         LargeMessageSettings.from(config, MessageFormat.CANAL_FLAT, Unlimited::new),
                         FilterSettings.from(config),
                         -1,
-                        -1);
+                        -1,
+                        null);
         try (OneInputStreamOperatorTestHarness<RowData, SinkMessage> harness =
                 new OneInputStreamOperatorTestHarness<>(new ProcessOperator<>(function))) {
             harness.setup(SinkMessageSerializer.INSTANCE);

@@ -1,0 +1,114 @@
+package io.sluice.functions.encode;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.streaming.api.functions.ProcessFunction;
+import org.apache.flink.util.Collector;
+
+import io.sluice.functions.encode.internal.GroupSettings;
+import io.sluice.functions.encode.internal.GroupedEncoding;
+import io.sluice.functions.encode.internal.GroupingEncodeOperator;
+import io.sluice.functions.encode.internal.LargeMessageSettings;
+import io.sluice.functions.encode.internal.RowGroups;
+import io.sluice.functions.filter.internal.FilterSettings;
+import io.sluice.functions.route.RoutedChange;
+import io.sluice.functions.sink.SinkMessage;
+
+/**
+ * {@link ChangeEventEncodeFunction} with {@code format.group-rows: event}: the binlog rows of one
+ * rows event bound for the same partition on the same path share a message ({@link RowGroups}).
+ * Statements, QUERY messages and snapshot rows first write every pending group, then go out alone
+ * as before, so a statement copy still follows every earlier row of its path. Runs inside {@link
+ * GroupingEncodeOperator}, which writes pending groups before barriers, watermarks, the end of the
+ * input and after an idle time.
+ */
+@Internal
+public final class GroupingEncodeFunction extends ProcessFunction<RoutedChange, SinkMessage>
+        implements GroupedEncoding, RowGroups.Emitter {
+
+    private static final long serialVersionUID = 1L;
+
+    private final MessageFormat format;
+    private final int parallelism;
+    private final boolean fannedIn;
+    private final LargeMessageSettings largeMessages;
+    private final FilterSettings filters;
+    private final GroupSettings grouping;
+
+    private transient RoutedEncoding encoding;
+    private transient Collector<SinkMessage> out;
+
+    /** As {@link ChangeEventEncodeFunction}'s, with the grouping options. */
+    public GroupingEncodeFunction(
+            MessageFormat format,
+            int parallelism,
+            boolean fannedIn,
+            LargeMessageSettings largeMessages,
+            FilterSettings filters,
+            GroupSettings grouping) {
+        this.format = format;
+        this.parallelism = parallelism;
+        this.fannedIn = fannedIn;
+        this.largeMessages = largeMessages;
+        this.filters = filters == null || !filters.shapesColumns() ? null : filters;
+        this.grouping = grouping;
+    }
+
+    /** The operator that runs this function. */
+    public GroupingEncodeOperator<RoutedChange, GroupingEncodeFunction> operator() {
+        return new GroupingEncodeOperator<>(this);
+    }
+
+    @Override
+    public void open(OpenContext context) {
+        encoding =
+                new RoutedEncoding(
+                        getRuntimeContext(),
+                        format,
+                        parallelism,
+                        fannedIn,
+                        largeMessages,
+                        filters,
+                        grouping);
+    }
+
+    @Override
+    public void close() {
+        if (encoding != null) {
+            encoding.close();
+        }
+    }
+
+    @Override
+    public void processElement(RoutedChange routed, Context context, Collector<SinkMessage> out) {
+        this.out = out;
+        if (RowGroups.groupable(routed.change())) {
+            encoding.group(routed, this);
+            return;
+        }
+        encoding.groups().flush(this);
+        out.collect(encoding.encode(routed));
+    }
+
+    @Override
+    public boolean isPending() {
+        return encoding.groups().isPending();
+    }
+
+    @Override
+    public void flush(Collector<SinkMessage> out) {
+        this.out = out;
+        encoding.groups().flush(this);
+    }
+
+    @Override
+    public long idleFlushMillis() {
+        return grouping.idleFlushMillis();
+    }
+
+    @Override
+    public void emit(SinkMessage message, int rows) {
+        encoding.countGroup(message, rows);
+        out.collect(message);
+    }
+}

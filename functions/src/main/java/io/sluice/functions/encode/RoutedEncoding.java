@@ -1,0 +1,129 @@
+package io.sluice.functions.encode;
+
+import org.apache.flink.api.common.functions.RuntimeContext;
+import org.apache.flink.metrics.MetricGroup;
+
+import io.sluice.functions.encode.internal.GroupSettings;
+import io.sluice.functions.encode.internal.LargeMessageGuard;
+import io.sluice.functions.encode.internal.LargeMessageSettings;
+import io.sluice.functions.encode.internal.RowGroups;
+import io.sluice.functions.filter.internal.ColumnControl;
+import io.sluice.functions.filter.internal.FilterSettings;
+import io.sluice.functions.route.FanOut;
+import io.sluice.functions.route.RoutedChange;
+import io.sluice.functions.sink.SinkMessage;
+import io.sluice.serializers.canal.ChangeEncoder;
+import io.sluice.serializers.event.ChangeEvent;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What an encoding subtask of the pipeline does with a routed change, shared by the one-row-per-
+ * message function ({@link ChangeEventEncodeFunction}) and the grouping one ({@link
+ * GroupingEncodeFunction}): shape its columns, encode it, mark its path and copies, apply the
+ * large-message policy, count it.
+ */
+final class RoutedEncoding {
+
+    private final int parallelism;
+    private final boolean fannedIn;
+    private final int subtask;
+    private final ChangeEncoder encoder;
+    private final List<ChangeEvent> one = new ArrayList<>(1);
+    private final EncodeMetrics metrics;
+    private final LargeMessageGuard guard;
+    private final ColumnControl columns;
+    private final RowGroups groups;
+    private long nextId = 1;
+
+    /**
+     * @param filters null for all columns as they are
+     * @param grouping null for one row per message
+     */
+    RoutedEncoding(
+            RuntimeContext context,
+            MessageFormat format,
+            int parallelism,
+            boolean fannedIn,
+            LargeMessageSettings largeMessages,
+            FilterSettings filters,
+            GroupSettings grouping) {
+        FanOut.checkParallelism(context, parallelism, "encode");
+        this.parallelism = parallelism;
+        this.fannedIn = fannedIn;
+        this.subtask = context.getTaskInfo().getIndexOfThisSubtask();
+        this.encoder = format.newEncoder();
+        one.add(null);
+        MetricGroup sluice = context.getMetricGroup().addGroup("sluice");
+        this.metrics = new EncodeMetrics(sluice);
+        this.guard =
+                largeMessages == null
+                        ? null
+                        : new LargeMessageGuard(largeMessages, encoder, sluice);
+        this.columns = filters == null ? null : new ColumnControl(filters);
+        this.groups = grouping == null ? null : new RowGroups(encoder, guard, grouping.maxBytes());
+    }
+
+    /** {@code routed} as one message of its own. */
+    SinkMessage encode(RoutedChange routed) {
+        ChangeEvent change = shape(routed);
+        one.set(0, change);
+        long id = groups == null ? nextId++ : groups.nextId();
+        byte[] value = encoder.encode(one, id, System.currentTimeMillis());
+        int copies = fannedIn ? routed.copies() * parallelism : routed.copies();
+        SinkMessage message =
+                new SinkMessage(
+                        routed.topic(),
+                        routed.partition(),
+                        routed.key(),
+                        value,
+                        change.executeTime(),
+                        change.table(),
+                        origin(routed),
+                        copies);
+        if (guard != null) {
+            message = guard.check(change, message, id);
+        }
+        metrics.encoded(change, message.topic(), message.value().length);
+        return message;
+    }
+
+    /** The row groups (only with grouping). */
+    RowGroups groups() {
+        return groups;
+    }
+
+    /** Adds a {@link RowGroups#groupable} row to its group; closed groups go to {@code out}. */
+    void group(RoutedChange routed, RowGroups.Emitter out) {
+        ChangeEvent change = shape(routed);
+        groups.add(
+                change,
+                routed.topic(),
+                routed.partition(),
+                routed.key(),
+                change.table(),
+                origin(routed),
+                0,
+                out);
+    }
+
+    /** Counts a message of {@code rows} rows written by the groups. */
+    void countGroup(SinkMessage message, int rows) {
+        metrics.encodedRows(rows, message.topic(), message.value().length);
+    }
+
+    private ChangeEvent shape(RoutedChange routed) {
+        return columns == null ? routed.change() : columns.apply(routed.change());
+    }
+
+    private int origin(RoutedChange routed) {
+        return fannedIn ? routed.origin() * parallelism + subtask : routed.origin();
+    }
+
+    void close() {
+        if (guard != null) {
+            guard.close();
+        }
+    }
+}
