@@ -48,8 +48,8 @@ import java.util.Optional;
  * the encoders' parallelism, each encoder's writer writes its messages itself, chained, as the YAML
  * pipeline's chained shape does ({@link #writesInPlace}).
  *
- * <p>Order: rows reach this sink keyed by table and primary key (see {@link MySqlTableSource}) and
- * are encoded on their subtask (forward, chained), so each encoder sees one path and its statement
+ * <p>Order: each row's changes reach this sink on one path (see {@link MySqlTableSource}) and are
+ * encoded on their subtask (forward, chained), so each encoder sees one path and its statement
  * count. {@code sink.parallelism} sets the owners and writers. Each row's changes travel one path
  * to one writer, and one writer per partition keeps a statement in place among the rows of its
  * table that other encoders sent to the same partition.

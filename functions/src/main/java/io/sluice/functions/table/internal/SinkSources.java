@@ -77,21 +77,13 @@ final class SinkSources {
      */
     static boolean forwardFromSources(DataStream<?> rows) {
         int parallelism = rows.getParallelism();
-        Map<Transformation<?>, Boolean> seen = new IdentityHashMap<>();
-        Deque<Transformation<?>> todo = new ArrayDeque<>();
-        todo.add(rows.getTransformation());
-        while (!todo.isEmpty()) {
-            Transformation<?> t = todo.poll();
-            if (seen.put(t, Boolean.TRUE) != null) {
-                continue;
-            }
+        for (Transformation<?> t : upstream(rows.getTransformation())) {
             if (t.getParallelism() != parallelism
                     || (t instanceof PartitionTransformation
                             && !(((PartitionTransformation<?>) t).getPartitioner()
                                     instanceof ForwardPartitioner))) {
                 return false;
             }
-            todo.addAll(t.getInputs());
         }
         return true;
     }
@@ -99,20 +91,26 @@ final class SinkSources {
     /** The change tables whose sources feed {@code output}, by name. */
     private static Set<String> changeTables(Transformation<?> output) {
         Set<String> tables = new TreeSet<>();
-        Map<Transformation<?>, Boolean> seen = new IdentityHashMap<>();
-        Deque<Transformation<?>> todo = new ArrayDeque<>();
-        todo.add(output);
-        while (!todo.isEmpty()) {
-            Transformation<?> t = todo.poll();
-            if (seen.put(t, Boolean.TRUE) != null) {
-                continue;
-            }
+        for (Transformation<?> t : upstream(output)) {
             if (t instanceof SourceTransformation
                     && t.getName().startsWith(MySqlTableSource.SOURCE_NAME + " ")) {
                 tables.add(t.getName().substring(MySqlTableSource.SOURCE_NAME.length() + 1));
             }
-            todo.addAll(t.getInputs());
         }
         return tables;
+    }
+
+    /** {@code output} and every transformation that feeds it. */
+    private static Set<Transformation<?>> upstream(Transformation<?> output) {
+        Set<Transformation<?>> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        Deque<Transformation<?>> todo = new ArrayDeque<>();
+        todo.add(output);
+        while (!todo.isEmpty()) {
+            Transformation<?> t = todo.poll();
+            if (seen.add(t)) {
+                todo.addAll(t.getInputs());
+            }
+        }
+        return seen;
     }
 }
