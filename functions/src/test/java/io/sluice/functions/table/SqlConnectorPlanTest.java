@@ -142,6 +142,54 @@ class SqlConnectorPlanTest {
     }
 
     @Test
+    void atTheSourcesParallelismKafkaRunsAsOneChainedTaskWithoutOwners() {
+        createBinlog("");
+        createMq("mq", "");
+        tables.createStatementSet()
+                .addInsertSql(
+                        "INSERT INTO mq SELECT change, CAST(NULL AS STRING), CAST(NULL AS BYTES)"
+                                + " FROM binlog WHERE `type` <> 'x'")
+                .attachAsDataStream();
+        StreamGraph graph = env.getStreamGraph();
+        assertThat(graph.getStreamNodes())
+                .as("no partition owners: each source subtask's writer writes its own messages")
+                .noneSatisfy(
+                        node ->
+                                assertThat(node.getOperatorName())
+                                        .startsWith("Order statements per partition"));
+        List<JobVertex> vertices = vertices(graph.getJobGraph());
+        assertThat(vertices)
+                .as("source, rows, query, encoder and writer in one chain, as the YAML pipeline's")
+                .hasSize(1);
+        assertThat(vertices.get(0).getName())
+                .contains("MySQL CDC source", "Calc", "Encode", "Kafka sink");
+    }
+
+    @Test
+    void atTheSourcesParallelismRocketMqChainsTheQueryToTheSourceThenTheQueueOwners() {
+        createBinlog("");
+        tables.executeSql(
+                "CREATE TABLE rmq WITH ('connector' = 'sluice-rocketmq',"
+                        + " 'name-server' = '127.0.0.1:1', 'partition-counts' = '.*:3')"
+                        + " LIKE binlog (EXCLUDING ALL)");
+        tables.createStatementSet()
+                .addInsertSql("INSERT INTO rmq SELECT change FROM binlog")
+                .attachAsDataStream();
+        List<JobVertex> vertices = vertices(env.getStreamGraph().getJobGraph());
+        assertThat(vertices)
+                .as("the query chained to the source, then one writer per queue")
+                .hasSize(2);
+        assertThat(vertices.get(0).getName()).contains("MySQL CDC source", "Encode");
+        assertThat(vertices.get(1).getName())
+                .startsWith("Order statements per partition of")
+                .contains("RocketMQ sink");
+    }
+
+    private static List<JobVertex> vertices(JobGraph job) {
+        return job.getVerticesSortedTopologicallyFromSources();
+    }
+
+    @Test
     void aWatermarkOnAChangeTableIsRefusedNamingTheRule() {
         tables.executeSql(
                 "CREATE TABLE timed (change "

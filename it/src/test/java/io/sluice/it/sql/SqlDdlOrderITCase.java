@@ -32,7 +32,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Through the SQL door, a statement mid-stream reaches every partition (queue) of its topic once,
  * after every earlier row of its table there and before every later one, although rows are encoded
- * on 3 subtasks and written by 2 (source 2); with {@code 'ddl-partitions' = 'ZERO'} it reaches
+ * on 3 subtasks and written by 2 (source 2), and with everything at 2 (the query chained to the
+ * source; into Kafka, no partition owners); with {@code 'ddl-partitions' = 'ZERO'} it reaches
  * partition 0 only, as Canal writes it, still in order there. Every partition's cases read the
  * Sluice catalog's change table; partition 0's, a source table declared by hand. Each ALTER adds a
  * column, so a row's column count tells which statements preceded it in the database; in each
@@ -54,6 +55,12 @@ class SqlDdlOrderITCase {
     private static final int NOTES = (STATEMENTS + 1) * (KEYS / 10);
     private static final int ROWS = KEYS + (STATEMENTS + 1) * KEYS + NOTES;
 
+    /** Query 3 and sink 2 behind a source of 2: keyed by row, then the partition owners. */
+    private static final boolean KEYED = false;
+
+    /** Everything at 2: the query chained to the source (into Kafka, no partition owners). */
+    private static final boolean CHAINED = true;
+
     @Test
     void kafkaGetsStatementsInOrderWithTheirTableInEveryPartition() throws Exception {
         runOnKafka("sql_ddl_kafka", DdlPartitions.EVERY);
@@ -62,6 +69,16 @@ class SqlDdlOrderITCase {
     @Test
     void kafkaGetsStatementsInPartitionZeroOnlyAsCanalDoes() throws Exception {
         runOnKafka("sql_ddl_kafka0", DdlPartitions.ZERO);
+    }
+
+    @Test
+    void kafkaChainedToTheSourceGetsStatementsInOrderInEveryPartition() throws Exception {
+        runOnKafka("sql_ddl_kafka_chained", DdlPartitions.EVERY, CHAINED);
+    }
+
+    @Test
+    void rocketMqChainedToTheSourceGetsStatementsInOrderInEveryQueue() throws Exception {
+        runOnRocketMq("sql_ddl_rmq_chained", DdlPartitions.EVERY, CHAINED);
     }
 
     @Test
@@ -75,6 +92,10 @@ class SqlDdlOrderITCase {
     }
 
     private void runOnKafka(String prefix, DdlPartitions ddl) throws Exception {
+        runOnKafka(prefix, ddl, KEYED);
+    }
+
+    private void runOnKafka(String prefix, DdlPartitions ddl, boolean chained) throws Exception {
         String database = seededDatabase(prefix);
         String topic = "ddl-" + database;
         KAFKA.server().createTopic(topic, PARTITIONS);
@@ -84,7 +105,8 @@ class SqlDdlOrderITCase {
                         script(
                                 "'connector' = 'sluice-kafka', 'bootstrap-servers' = '${KAFKA}',"
                                         + " 'transactional-id-prefix' = '${DATABASE}'",
-                                ddl),
+                                ddl,
+                                chained),
                         "sql-ddl-order-" + database,
                         defines);
         try {
@@ -110,6 +132,10 @@ class SqlDdlOrderITCase {
     }
 
     private void runOnRocketMq(String prefix, DdlPartitions ddl) throws Exception {
+        runOnRocketMq(prefix, ddl, KEYED);
+    }
+
+    private void runOnRocketMq(String prefix, DdlPartitions ddl, boolean chained) throws Exception {
         String database = seededDatabase(prefix);
         String topic = "ddl-" + database;
         ROCKETMQ.server().createTopic(topic, PARTITIONS);
@@ -120,7 +146,8 @@ class SqlDdlOrderITCase {
                         script(
                                 "'connector' = 'sluice-rocketmq', 'name-server' = '${NAME_SERVER}',"
                                         + " 'producer-group' = '${DATABASE}'",
-                                ddl),
+                                ddl,
+                                chained),
                         "sql-ddl-order-" + database,
                         defines);
         try {
@@ -149,12 +176,12 @@ class SqlDdlOrderITCase {
 
     /**
      * Every table of the database into topic {@code ddl-<database>} of 3 partitions, statements
-     * placed by {@code ddl}; parallelism 2 / 3 / 2 for source / in between / sink, so one source
-     * subtask idles after the snapshot. Every partition's placement reads the Sluice catalog,
-     * Canal's partition 0 a source table declared by hand (the form scripts without the catalog
-     * keep using).
+     * placed by {@code ddl}; source parallelism 2, so one source subtask idles after the snapshot;
+     * query and sink at 2 when {@code chained}, else 3 and 2. Every partition's placement reads the
+     * Sluice catalog, Canal's partition 0 a source table declared by hand (the form scripts without
+     * the catalog keep using).
      */
-    private static String script(String sinkOptions, DdlPartitions ddl) {
+    private static String script(String sinkOptions, DdlPartitions ddl, boolean chained) {
         boolean catalog = ddl == DdlPartitions.EVERY;
         String changes = catalog ? "cdc.${DATABASE}.changes" : "binlog";
         String connection =
@@ -172,7 +199,9 @@ class SqlDdlOrderITCase {
                                 + " '${DATABASE}\\..*', "
                                 + connection
                                 + ");\n";
-        return "SET 'parallelism.default' = '3';\n"
+        return "SET 'parallelism.default' = '"
+                + (chained ? 2 : 3)
+                + "';\n"
                 + "SET 'execution.checkpointing.interval' = '500ms';\n"
                 + source
                 + "CREATE TABLE mq WITH ("
@@ -180,7 +209,9 @@ class SqlDdlOrderITCase {
                 + ", 'format' = 'canal-flat', 'topic' = 'ddl-${DATABASE}',"
                 + " 'ddl-partitions' = '"
                 + ddl
-                + "', 'sink.parallelism' = '2')\n"
+                + "'"
+                + (chained ? "" : ", 'sink.parallelism' = '2'")
+                + ")\n"
                 + "LIKE "
                 + changes
                 + " (EXCLUDING ALL);\n"

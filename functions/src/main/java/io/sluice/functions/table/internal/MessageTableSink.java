@@ -46,10 +46,12 @@ import java.util.Optional;
  * the one owner of its partition, which orders statements with the rows ({@link
  * StatementOrderOperator}), then the broker's sink ({@link SinkFactory}: Kafka, or the RocketMQ
  * write-ahead sink, which needs one writer per queue anyway) chained to the owner, exactly once by
- * default.
+ * default. Into Kafka, when the rows come forward from their source subtasks and the writers run at
+ * the encoders' parallelism, each encoder's writer writes its messages itself, chained, as the YAML
+ * pipeline's chained shape does ({@link #writesInPlace}).
  *
- * <p>Order: rows reach this sink keyed by table and primary key (see {@link MySqlTableSource}) and
- * are encoded on their subtask (forward, chained), so each encoder sees one path and its statement
+ * <p>Order: each row's changes reach this sink on one path (see {@link MySqlTableSource}) and are
+ * encoded on their subtask (forward, chained), so each encoder sees one path and its statement
  * count. {@code sink.parallelism} sets the owners and writers. Each row's changes travel one path
  * to one writer, and one writer per partition keeps a statement in place among the rows of its
  * table that other encoders sent to the same partition.
@@ -145,26 +147,53 @@ public final class MessageTableSink implements DynamicTableSink, SupportsWriting
                                 .setParallelism(rows.getParallelism());
                 provider.generateUid("encode").ifPresent(messages::uid);
                 int writers = parallelism != null ? parallelism : rows.getParallelism();
-                DataStream<SinkMessage> toOwners =
-                        messages.getParallelism() == 1 && writers == 1
-                                ? messages
-                                : messages.partitionCustom(
-                                        new PartitionOwnerPartitioner(), new SelfKeySelector<>());
-                SingleOutputStreamOperator<SinkMessage> owned =
-                        toOwners.transform(
-                                        "Order statements per partition of " + name,
-                                        new SinkMessageTypeInfo(),
-                                        new StatementOrderOperator())
-                                .setParallelism(writers);
-                provider.generateUid("partition-owner").ifPresent(owned::uid);
                 SinkType type = config.get(SinkOptions.TYPE);
+                DataStream<SinkMessage> toSink =
+                        writesInPlace(type, rows, writers)
+                                ? messages
+                                : owned(provider, messages, writers, name);
                 DataStreamSink<SinkMessage> out =
-                        owned.sinkTo(sink).name(type.operatorName() + " " + name);
+                        toSink.sinkTo(sink).name(type.operatorName() + " " + name);
                 provider.generateUid(type.uid()).ifPresent(out::uid);
                 out.setParallelism(writers);
                 return out;
             }
         };
+    }
+
+    /**
+     * Whether each encoder's own writer can write its messages, with no partition owners: the YAML
+     * pipeline's chained shape. When every row comes forward from its source subtask and the
+     * writers chain to the encoders, every binlog change (statements included) is written by the
+     * one producer of the binlog's subtask in binlog order, and every snapshot row was flushed by
+     * the checkpoint Flink CDC waits for before it reads the binlog. Kafka takes a producer per
+     * subtask for any partition; the RocketMQ sink needs one writer per queue.
+     */
+    private static boolean writesInPlace(SinkType type, DataStream<RowData> rows, int writers) {
+        return type == SinkType.KAFKA
+                && writers == rows.getParallelism()
+                && SinkSources.forwardFromSources(rows);
+    }
+
+    /** Each message to the one owner of its partition, which orders statements with the rows. */
+    private static DataStream<SinkMessage> owned(
+            ProviderContext provider,
+            SingleOutputStreamOperator<SinkMessage> messages,
+            int writers,
+            String name) {
+        DataStream<SinkMessage> toOwners =
+                messages.getParallelism() == 1 && writers == 1
+                        ? messages
+                        : messages.partitionCustom(
+                                new PartitionOwnerPartitioner(), new SelfKeySelector<>());
+        SingleOutputStreamOperator<SinkMessage> owned =
+                toOwners.transform(
+                                "Order statements per partition of " + name,
+                                new SinkMessageTypeInfo(),
+                                new StatementOrderOperator())
+                        .setParallelism(writers);
+        provider.generateUid("partition-owner").ifPresent(owned::uid);
+        return owned;
     }
 
     /** The row position of a metadata column (after the one physical column), or -1. */

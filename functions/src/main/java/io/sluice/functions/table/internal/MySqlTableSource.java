@@ -30,11 +30,14 @@ import java.util.Objects;
 
 /**
  * The {@code sluice-mysql} scan: the CDC source (one binlog reader for every matched table), the
- * primary-key change split, then a shuffle by table and primary key into the parallelism the rest
- * of the query runs at, where each change becomes a row. Everything after that shuffle runs forward
- * (the planner's operators take their input's parallelism), so each row's changes reach the sink in
- * binlog order whatever parallelism the source has. Its watermarks count statements, for the order
- * of statements in the Sluice sinks ({@link StatementWatermarks}).
+ * primary-key change split, and each change as a row, at the parallelism the rest of the query runs
+ * at. At the source's parallelism the rows are made chained to the source, as the YAML pipeline
+ * chains its route: one subtask reads the binlog, so every binlog change already takes one path,
+ * and Flink CDC reads the binlog only after a checkpoint completed behind every snapshot row. At
+ * another parallelism a shuffle by table and primary key comes first (the planner would otherwise
+ * rebalance round-robin). Everything after runs forward (the planner's operators take their input's
+ * parallelism), so each row's changes reach the sink in binlog order. Its watermarks count
+ * statements, for the order of statements in the Sluice sinks ({@link StatementWatermarks}).
  */
 @Internal
 public final class MySqlTableSource
@@ -94,12 +97,16 @@ public final class MySqlTableSource
                                 .name("Split primary-key changes")
                                 .setParallelism(changes.getParallelism());
                 provider.generateUid("split-key-changes").ifPresent(split::uid);
+                // The query runs at the environment's parallelism (the planner sets it from
+                // table.exec.resource.default-parallelism before translating).
+                boolean chained = split.getParallelism() == env.getParallelism();
+                DataStream<ChangeEvent> toRows =
+                        chained ? split : split.keyBy(new ChangeEventKeySelector(), Types.INT);
                 SingleOutputStreamOperator<RowData> rows =
-                        split.keyBy(new ChangeEventKeySelector(), Types.INT)
-                                .transform(
-                                        "Changes as rows of " + tableName,
-                                        rowType,
-                                        new ChangeRowOperator(converter));
+                        toRows.transform(
+                                "Changes as rows of " + tableName,
+                                rowType,
+                                new ChangeRowOperator(converter, !chained));
                 provider.generateUid("change-rows").ifPresent(rows::uid);
                 return rows;
             }

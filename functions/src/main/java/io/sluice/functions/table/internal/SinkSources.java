@@ -4,7 +4,9 @@ import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.dag.Transformation;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.transformations.PartitionTransformation;
 import org.apache.flink.streaming.api.transformations.SourceTransformation;
+import org.apache.flink.streaming.runtime.partitioner.ForwardPartitioner;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.ObjectIdentifier;
 
@@ -22,7 +24,8 @@ import java.util.WeakHashMap;
  * Refuses, when a statement set is translated, a Sluice sink table fed by more than one change
  * table: each change table's watermarks count its own statements, so rows of two of them in one
  * sink would let a DDL statement overtake rows or fall behind them. Two INSERTs into one sink table
- * count as one sink here. Kept per translation environment, as {@link SinkClaims}.
+ * count as one sink here. Kept per translation environment, as {@link SinkClaims}. Also tells
+ * whether a sink's rows come forward from their source subtasks ({@link #forwardFromSources}).
  */
 @Internal
 final class SinkSources {
@@ -67,23 +70,47 @@ final class SinkSources {
                         sink.asSummaryString(), connector, sources));
     }
 
+    /**
+     * Whether every record of {@code rows} comes forward from a source subtask of the same index:
+     * no exchange and one parallelism from the sources to {@code rows}. Then each source subtask's
+     * changes take one path, as in the YAML pipeline's chained shape.
+     */
+    static boolean forwardFromSources(DataStream<?> rows) {
+        int parallelism = rows.getParallelism();
+        for (Transformation<?> t : upstream(rows.getTransformation())) {
+            if (t.getParallelism() != parallelism
+                    || (t instanceof PartitionTransformation
+                            && !(((PartitionTransformation<?>) t).getPartitioner()
+                                    instanceof ForwardPartitioner))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** The change tables whose sources feed {@code output}, by name. */
     private static Set<String> changeTables(Transformation<?> output) {
         Set<String> tables = new TreeSet<>();
-        Map<Transformation<?>, Boolean> seen = new IdentityHashMap<>();
-        Deque<Transformation<?>> todo = new ArrayDeque<>();
-        todo.add(output);
-        while (!todo.isEmpty()) {
-            Transformation<?> t = todo.poll();
-            if (seen.put(t, Boolean.TRUE) != null) {
-                continue;
-            }
+        for (Transformation<?> t : upstream(output)) {
             if (t instanceof SourceTransformation
                     && t.getName().startsWith(MySqlTableSource.SOURCE_NAME + " ")) {
                 tables.add(t.getName().substring(MySqlTableSource.SOURCE_NAME.length() + 1));
             }
-            todo.addAll(t.getInputs());
         }
         return tables;
+    }
+
+    /** {@code output} and every transformation that feeds it. */
+    private static Set<Transformation<?>> upstream(Transformation<?> output) {
+        Set<Transformation<?>> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        Deque<Transformation<?>> todo = new ArrayDeque<>();
+        todo.add(output);
+        while (!todo.isEmpty()) {
+            Transformation<?> t = todo.poll();
+            if (seen.add(t)) {
+                todo.addAll(t.getInputs());
+            }
+        }
+        return seen;
     }
 }
