@@ -1,6 +1,8 @@
 package io.sluice.it.source;
 
 import io.sluice.it.server.MariaDbServer;
+import io.sluice.serializers.event.ChangeEvent;
+import io.sluice.serializers.event.ChangeType;
 import io.sluice.serializers.event.RowImage;
 import io.sluice.serializers.event.TableSchema;
 import org.assertj.core.api.SoftAssertions;
@@ -12,6 +14,7 @@ import java.sql.Types;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.BiFunction;
 
 /**
  * The table {@code ddl/all_types.sql} and what Canal writes for each of its columns, shared by the
@@ -157,6 +160,28 @@ final class AllTypes {
                     .as("%s: %s", what, COLUMNS[i].name)
                     .isEqualTo(expected[i]);
         }
+    }
+
+    /**
+     * The workload's UPDATE of row 12 (a copy of seed row 2: c_varchar and c_decimal set) and its
+     * DELETE of row 13 (a copy of seed row 3), where {@code row} gives a reader's text of a copy.
+     */
+    static void checkUpdateAndDelete(
+            SoftAssertions softly,
+            ChangeEvent update,
+            ChangeEvent delete,
+            BiFunction<Integer, Integer, String[]> row) {
+        softly.assertThat(update.type()).isEqualTo(ChangeType.UPDATE);
+        checkRow(softly, "update before", update.before(), row.apply(2, 12));
+        String[] updated = row.apply(2, 12);
+        updated[index("c_varchar")] = "upd";
+        updated[index("c_decimal")] = "10.50";
+        checkRow(softly, "update after", update.after(), updated);
+        softly.assertThat(update.isUpdated(index("c_varchar"))).isTrue();
+        softly.assertThat(update.isUpdated(index("c_int"))).isFalse();
+        softly.assertThat(delete.type()).isEqualTo(ChangeType.DELETE);
+        softly.assertThat(delete.after()).isNull();
+        checkRow(softly, "delete before", delete.before(), row.apply(3, 13));
     }
 
     static int index(String column) {

@@ -116,19 +116,8 @@ class RowsEventDecoderITCase {
                 .as("one rows event: one position")
                 .extracting(ChangeEvent::binlogPosition)
                 .containsOnly(allTypes.get(4).binlogPosition());
-        ChangeEvent update = allTypes.get(8);
-        softly.assertThat(update.type()).isEqualTo(ChangeType.UPDATE);
-        checkRow(softly, "update before", update.before(), row(2, 12));
-        String[] updated = row(2, 12);
-        updated[index("c_varchar")] = "upd";
-        updated[index("c_decimal")] = "10.50";
-        checkRow(softly, "update after", update.after(), updated);
-        softly.assertThat(update.isUpdated(index("c_varchar"))).isTrue();
-        softly.assertThat(update.isUpdated(index("c_int"))).isFalse();
-        ChangeEvent delete = allTypes.get(9);
-        softly.assertThat(delete.type()).isEqualTo(ChangeType.DELETE);
-        softly.assertThat(delete.after()).isNull();
-        checkRow(softly, "delete before", delete.before(), row(3, 13));
+        AllTypes.checkUpdateAndDelete(
+                softly, allTypes.get(8), allTypes.get(9), RowsEventDecoderITCase::row);
 
         for (int i = 0; i < TIMES.length; i++) {
             ChangeEvent time = times.get(i);
