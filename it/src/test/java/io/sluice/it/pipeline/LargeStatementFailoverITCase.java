@@ -129,19 +129,22 @@ class LargeStatementFailoverITCase {
             int loadWritten = written.poll() - 1;
             assertThat(loadCommitted)
                     .as("the failure comes inside the load: a checkpoint committed part of it")
-                    .isLessThan(total);
+                    .isLessThan(total - 1);
             cluster.terminateTaskManager(liveTaskManager).get(1, TimeUnit.MINUTES);
             liveTaskManager++;
             String story =
                     String.format(
-                            "%s over %d rows events, TaskManager lost with %d of %d rows committed"
+                            "%s over %d rows events, TaskManager lost with %d of %d load rows committed"
                                     + " and %d written",
                             load, rowsEvents, loadCommitted, total, loadWritten);
 
             // Waiting for the load's rows committed, then a fresh read_committed drain, with its
             // grace period for duplicates.
-            Waits.until(
-                    "every row committed after the restore", WAIT, () -> committed.poll() >= total);
+            // A lost row never comes: then the drain below names what is missing.
+            long drainDeadline = System.nanoTime() + WAIT.toNanos();
+            while (committed.poll() < total && System.nanoTime() < drainDeadline) {
+                // Waiting for the restored job to commit the rest.
+            }
             List<Delivered> rows =
                     Delivered.decode(
                             KAFKA.server().drainReadCommitted(topic, Duration.ofSeconds(2)),
