@@ -28,6 +28,7 @@ public enum DeliberateDifference {
     DROP_TABLE_TEXT("`DROP TABLE` text"),
     QUOTED_DATABASE("`database` of `CREATE`/`DROP DATABASE` with a quoted name"),
     EVENT_LENGTH_TABLE_ID("binary `eventLength`, `tableId`"),
+    ROWS_PER_MESSAGE("rows per message"),
     ROWS_COUNT("binary `rowsCount`"),
     ROW_OFFSET("binary `logfileOffset` of MariaDB rows");
 
