@@ -33,11 +33,7 @@ public final class ChangeEventEncodeFunction extends RichMapFunction<RoutedChang
 
     private static final long serialVersionUID = 1L;
 
-    private final MessageFormat format;
-    private final int parallelism;
-    private final boolean fannedIn;
-    private final LargeMessageSettings largeMessages;
-    private final FilterSettings filters;
+    private final EncodeSpec spec;
 
     private transient RoutedEncoding encoding;
 
@@ -71,24 +67,12 @@ public final class ChangeEventEncodeFunction extends RichMapFunction<RoutedChang
             boolean fannedIn,
             LargeMessageSettings largeMessages,
             FilterSettings filters) {
-        this.filters = filters == null || !filters.shapesColumns() ? null : filters;
-        this.format = format;
-        this.parallelism = parallelism;
-        this.fannedIn = fannedIn;
-        this.largeMessages = largeMessages;
+        this.spec = new EncodeSpec(format, parallelism, fannedIn, largeMessages, filters, null);
     }
 
     @Override
     public void open(OpenContext context) {
-        encoding =
-                new RoutedEncoding(
-                        getRuntimeContext(),
-                        format,
-                        parallelism,
-                        fannedIn,
-                        largeMessages,
-                        filters,
-                        null);
+        encoding = spec.open(getRuntimeContext());
     }
 
     @Override

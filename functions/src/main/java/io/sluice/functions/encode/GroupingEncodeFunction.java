@@ -28,11 +28,7 @@ public final class GroupingEncodeFunction extends ProcessFunction<RoutedChange, 
 
     private static final long serialVersionUID = 1L;
 
-    private final MessageFormat format;
-    private final int parallelism;
-    private final boolean fannedIn;
-    private final LargeMessageSettings largeMessages;
-    private final FilterSettings filters;
+    private final EncodeSpec spec;
     private final GroupSettings grouping;
 
     private transient RoutedEncoding encoding;
@@ -46,11 +42,7 @@ public final class GroupingEncodeFunction extends ProcessFunction<RoutedChange, 
             LargeMessageSettings largeMessages,
             FilterSettings filters,
             GroupSettings grouping) {
-        this.format = format;
-        this.parallelism = parallelism;
-        this.fannedIn = fannedIn;
-        this.largeMessages = largeMessages;
-        this.filters = filters == null || !filters.shapesColumns() ? null : filters;
+        this.spec = new EncodeSpec(format, parallelism, fannedIn, largeMessages, filters, grouping);
         this.grouping = grouping;
     }
 
@@ -61,15 +53,7 @@ public final class GroupingEncodeFunction extends ProcessFunction<RoutedChange, 
 
     @Override
     public void open(OpenContext context) {
-        encoding =
-                new RoutedEncoding(
-                        getRuntimeContext(),
-                        format,
-                        parallelism,
-                        fannedIn,
-                        largeMessages,
-                        filters,
-                        grouping);
+        encoding = spec.open(getRuntimeContext());
     }
 
     @Override

@@ -1,0 +1,55 @@
+package io.sluice.functions.encode;
+
+import org.apache.flink.api.common.functions.RuntimeContext;
+
+import io.sluice.functions.encode.internal.GroupSettings;
+import io.sluice.functions.encode.internal.LargeMessageSettings;
+import io.sluice.functions.filter.internal.FilterSettings;
+
+import javax.annotation.Nullable;
+
+import java.io.Serializable;
+
+/**
+ * What an encode function is built with, shipped with it to its subtasks, where {@link #open} makes
+ * the subtask's {@link RoutedEncoding}: shared by the one-row and the grouping function.
+ */
+final class EncodeSpec implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    private final MessageFormat format;
+    private final int parallelism;
+    private final boolean fannedIn;
+    @Nullable private final LargeMessageSettings largeMessages;
+    @Nullable private final FilterSettings filters;
+    @Nullable private final GroupSettings grouping;
+
+    /**
+     * @param parallelism the encode operator's parallelism
+     * @param fannedIn whether the route operator reaches the encoder through an exchange (and
+     *     copies statements to every subtask of it) rather than chained
+     * @param largeMessages null for no size check (tests that write to no broker)
+     * @param filters null for every column as it is
+     * @param grouping null for one row per message
+     */
+    EncodeSpec(
+            MessageFormat format,
+            int parallelism,
+            boolean fannedIn,
+            @Nullable LargeMessageSettings largeMessages,
+            @Nullable FilterSettings filters,
+            @Nullable GroupSettings grouping) {
+        this.format = format;
+        this.parallelism = parallelism;
+        this.fannedIn = fannedIn;
+        this.largeMessages = largeMessages;
+        this.filters = filters == null || !filters.shapesColumns() ? null : filters;
+        this.grouping = grouping;
+    }
+
+    RoutedEncoding open(RuntimeContext context) {
+        return new RoutedEncoding(
+                context, format, parallelism, fannedIn, largeMessages, filters, grouping);
+    }
+}
