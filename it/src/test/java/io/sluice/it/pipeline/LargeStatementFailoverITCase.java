@@ -1,9 +1,6 @@
 package io.sluice.it.pipeline;
 
-import org.apache.flink.api.common.JobID;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.runtime.execution.ExecutionState;
-import org.apache.flink.runtime.executiongraph.AccessExecutionVertex;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.InjectMiniCluster;
@@ -18,11 +15,8 @@ import io.sluice.it.server.KafkaExtension;
 import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
 import io.sluice.it.server.Waits;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -36,7 +30,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -105,7 +98,7 @@ class LargeStatementFailoverITCase {
         JobClient job = startJob(mariaDb, database, topic);
         try (RowCount written = new RowCount(topic, "read_uncommitted");
                 RowCount committed = new RowCount(topic, "read_committed")) {
-            awaitAllTasksRunning(cluster, job.getJobID());
+            RunningTasks.awaitAll(cluster, job.getJobID(), WAIT);
             cluster.startTaskManager();
             // The marker committed: the binlog split reads and checkpoints commit.
             mariaDb.execute(database, "INSERT INTO counters VALUES (0, 0, 'marker')");
@@ -325,44 +318,15 @@ class LargeStatementFailoverITCase {
                 "large-statement-" + database);
     }
 
-    private static void awaitAllTasksRunning(MiniCluster cluster, JobID job) {
-        Waits.until(
-                "every task of job " + job + " running",
-                WAIT,
-                () -> {
-                    int running = 0;
-                    int tasks = 0;
-                    for (AccessExecutionVertex vertex :
-                            cluster.getExecutionGraph(job)
-                                    .get(10, TimeUnit.SECONDS)
-                                    .getAllExecutionVertices()) {
-                        tasks++;
-                        running += vertex.getExecutionState() == ExecutionState.RUNNING ? 1 : 0;
-                    }
-                    return tasks > 0 && running == tasks;
-                });
-    }
-
     /** The rows a consumer with one isolation level has read from the topic so far. */
     private static final class RowCount implements AutoCloseable {
         private final KafkaConsumer<byte[], byte[]> consumer;
         private int rows;
 
         RowCount(String topic, String isolation) {
-            Properties props = new Properties();
-            props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.server().bootstrapServers());
-            props.put(ConsumerConfig.CLIENT_ID_CONFIG, "count-" + isolation + "-" + topic);
-            props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation);
-            props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-            props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 20_000);
-            props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-            props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-            consumer = new KafkaConsumer<>(props);
-            List<TopicPartition> partitions = new ArrayList<>();
-            consumer.partitionsFor(topic, Duration.ofSeconds(15))
-                    .forEach(info -> partitions.add(new TopicPartition(topic, info.partition())));
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
+            consumer =
+                    TopicWatch.fromBeginning(
+                            KAFKA.server().bootstrapServers(), topic, isolation, "count");
         }
 
         /** Reads what arrived, waiting at most 100 ms; the rows read so far. */

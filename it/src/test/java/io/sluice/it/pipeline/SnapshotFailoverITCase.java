@@ -1,12 +1,9 @@
 package io.sluice.it.pipeline;
 
-import org.apache.flink.api.common.JobID;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ExternalizedCheckpointRetention;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.runtime.execution.ExecutionState;
-import org.apache.flink.runtime.executiongraph.AccessExecutionVertex;
 import org.apache.flink.runtime.jobgraph.SavepointRestoreSettings;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -132,7 +129,7 @@ class SnapshotFailoverITCase {
         try {
             // The job's tasks all run on the live TaskManager; a second one stands by, so the
             // restore finds slots at once.
-            awaitAllTasksRunning(cluster, job.getJobID());
+            RunningTasks.awaitAll(cluster, job.getJobID(), WAIT);
             cluster.startTaskManager();
             run.awaitMoment(moment);
             cluster.terminateTaskManager(liveTaskManager).get(1, TimeUnit.MINUTES);
@@ -202,28 +199,6 @@ class SnapshotFailoverITCase {
                                     new AssertionError(
                                             "no retained checkpoint with _metadata in " + jobDir));
         }
-    }
-
-    private static void awaitAllTasksRunning(MiniCluster cluster, JobID job) {
-        Waits.until(
-                "every task of job " + job + " running",
-                WAIT,
-                () -> {
-                    assertThat(cluster.getJobStatus(job).get(10, TimeUnit.SECONDS))
-                            .as("job %s before all its tasks ran", job)
-                            .matches(status -> !status.isGloballyTerminalState());
-                    // A job still initializing has no vertices yet.
-                    int running = 0;
-                    int tasks = 0;
-                    for (AccessExecutionVertex vertex :
-                            cluster.getExecutionGraph(job)
-                                    .get(10, TimeUnit.SECONDS)
-                                    .getAllExecutionVertices()) {
-                        tasks++;
-                        running += vertex.getExecutionState() == ExecutionState.RUNNING ? 1 : 0;
-                    }
-                    return tasks > 0 && running == tasks;
-                });
     }
 
     /** One case: its database, topic, live load and job configuration. */

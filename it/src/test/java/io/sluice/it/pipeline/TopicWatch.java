@@ -31,19 +31,27 @@ final class TopicWatch implements AutoCloseable {
     private boolean changes;
 
     TopicWatch(String bootstrapServers, String topic, String isolation) {
+        consumer = fromBeginning(bootstrapServers, topic, isolation, "watch");
+    }
+
+    /** A consumer of every partition of {@code topic}, from its beginning, at one isolation. */
+    static KafkaConsumer<byte[], byte[]> fromBeginning(
+            String bootstrapServers, String topic, String isolation, String client) {
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        props.put(ConsumerConfig.CLIENT_ID_CONFIG, "watch-" + isolation + "-" + topic);
+        props.put(ConsumerConfig.CLIENT_ID_CONFIG, client + "-" + isolation + "-" + topic);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation);
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 20_000);
         props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-        consumer = new KafkaConsumer<>(props);
+        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props);
         List<TopicPartition> partitions = new ArrayList<>();
         consumer.partitionsFor(topic, Duration.ofSeconds(15))
                 .forEach(info -> partitions.add(new TopicPartition(topic, info.partition())));
         consumer.assign(partitions);
         consumer.seekToBeginning(partitions);
+        return consumer;
     }
 
     /** Reads what arrived since the last call, waiting at most 100 ms for it. */
