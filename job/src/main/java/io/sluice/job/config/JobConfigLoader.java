@@ -288,7 +288,7 @@ public final class JobConfigLoader {
     private static boolean acceptedAsKebabCase(
             Configuration config, ConfigOption<?> option, String value) {
         String kebab = value.trim().toLowerCase(Locale.ROOT).replace('_', '-');
-        if (kebab.equals(value) || !value.contains("_")) {
+        if (!value.contains("_")) {
             return false;
         }
         config.setString(option.key(), kebab);
