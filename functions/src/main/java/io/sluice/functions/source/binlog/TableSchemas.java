@@ -4,6 +4,7 @@ import com.github.shyiko.mysql.binlog.event.TableMapEventData;
 import io.debezium.connector.mysql.antlr.MySqlAntlrDdlParser;
 import io.debezium.relational.Column;
 import io.debezium.relational.Table;
+import io.debezium.relational.TableEditor;
 import io.debezium.relational.TableId;
 import io.debezium.relational.Tables;
 import io.sluice.functions.source.ChangeEventConversionException;
@@ -25,14 +26,16 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.BiPredicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
  * Each table's schema at the current point of the binlog, and the rows-event decoder of that
  * version: the schemas start from {@code information_schema} at the reader's start position (or
  * from a checkpointed {@link State}) and follow every DDL statement the binlog carries, applied
- * with Debezium's MySQL DDL parser (once per statement, not per row). Where the server writes
- * {@code binlog_row_metadata=FULL}, each table map's own column names, signedness and key are
+ * with Debezium's MySQL DDL parser (once per statement, not per row). Each table map's own column
+ * metadata (signedness and charsets; names and key with {@code binlog_row_metadata=FULL}) is
  * checked against the schema ({@link TableMapCheck}) before a row is decoded.
  *
  * <p>Every table created or renamed in the binlog is followed, captured or not, so that a table an
@@ -44,6 +47,11 @@ import java.util.stream.Collectors;
 public final class TableSchemas implements TableDecoders {
 
     private static final Logger LOG = LoggerFactory.getLogger(TableSchemas.class);
+
+    private static final Pattern CONVERT =
+            Pattern.compile(
+                    "\\bCONVERT\\s+TO\\s+(?:CHARACTER\\s+SET|CHARSET)\\s*=?\\s*[`'\"]?(\\w+)",
+                    Pattern.CASE_INSENSITIVE);
 
     private final MySqlAntlrDdlParser parser = new MySqlAntlrDdlParser();
     private final Tables tables = new Tables();
@@ -164,6 +172,12 @@ public final class TableSchemas implements TableDecoders {
         parser.getDdlChanges().reset();
         try {
             parser.parse(sql, tables);
+            Matcher convert = CONVERT.matcher(sql);
+            if (type == ChangeType.ALTER && convert.find()) {
+                convertColumns(
+                        new TableId(statement.database(), null, statement.table()),
+                        convert.group(1));
+            }
         } catch (RuntimeException e) {
             if (!statement.table().isEmpty()
                     && captured.test(statement.database(), statement.table())) {
@@ -186,6 +200,24 @@ public final class TableSchemas implements TableDecoders {
                     sql,
                     e.toString());
         }
+    }
+
+    /**
+     * {@code CONVERT TO CHARACTER SET} changes every character column, but Debezium 1.9's parser
+     * changes neither the columns nor the table's default: do both.
+     */
+    private void convertColumns(TableId id, String charset) {
+        Table table = tables.forTable(id);
+        if (table == null || charset.equalsIgnoreCase("DEFAULT")) {
+            return; // DEFAULT: the database's charset, which a binlog reader rarely meets
+        }
+        TableEditor editor = table.edit().setDefaultCharsetName(charset);
+        for (Column column : table.columns()) {
+            if (column.charsetName() != null) {
+                editor.updateColumn(column.edit().charsetName(charset).create());
+            }
+        }
+        tables.overwriteTable(editor.create());
     }
 
     @Override

@@ -52,6 +52,12 @@ class TableSchemasTest {
                 .contains("dt2 datetime(6)")
                 .noneMatch(column -> column.startsWith("b "));
 
+        schemas.applyDdl("ALTER TABLE t RENAME COLUMN s TO s2", "shop", "test:2a");
+        schemas.applyDdl("ALTER TABLE t CONVERT TO CHARACTER SET latin1", "shop", "test:2b");
+        assertThat(describe(schemas, "t"))
+                .contains("s2 char(3) latin1", "tx text latin1", "v varchar(20) latin1")
+                .noneMatch(column -> column.startsWith("s "));
+
         List<String> before = describe(schemas, "t");
         schemas.applyDdl("TRUNCATE TABLE t", "shop", "test:3");
         schemas.applyDdl("CREATE INDEX iv ON t (v)", "shop", "test:4");
@@ -78,6 +84,9 @@ class TableSchemasTest {
         schemas.applyDdl("CREATE DATABASE legacy CHARACTER SET latin1", "", "test:1");
         schemas.applyDdl("CREATE TABLE legacy.t (v VARCHAR(3))", "shop", "test:2");
         schemas.applyDdl("CREATE TABLE u (v VARCHAR(3)) DEFAULT CHARSET=ucs2", "legacy", "test:3");
+        schemas.applyDdl("ALTER DATABASE legacy CHARACTER SET utf8mb4", "", "test:4");
+        schemas.applyDdl("CREATE TABLE legacy.w (v VARCHAR(3))", "shop", "test:5");
+        assertThat(schemas.columns("legacy", "w").get(0).mysqlCharset()).isEqualTo("utf8mb4");
         assertThat(schemas.columns("legacy", "t").get(0).mysqlCharset()).isEqualTo("latin1");
         assertThat(schemas.columns("legacy", "u").get(0).mysqlCharset()).isEqualTo("ucs2");
     }
