@@ -178,6 +178,7 @@ public final class TableSchemas implements TableDecoders {
                         new TableId(statement.database(), null, statement.table()),
                         convert.group(1));
             }
+            versions.keySet().removeIf(id -> tables.forTable(id) == null); // dropped, renamed
         } catch (RuntimeException e) {
             if (!statement.table().isEmpty()
                     && captured.test(statement.database(), statement.table())) {
