@@ -167,7 +167,8 @@ class RowsEventDecoderITCase {
         List<Throwable> failures = new ArrayList<>();
         BinlogRowsListener rows =
                 new BinlogRowsListener(
-                        (db, table) -> db.equals(database) ? decoder(mariaDb, db, table) : null,
+                        (db, table, map) ->
+                                db.equals(database) ? decoder(mariaDb, db, table) : null,
                         client::getBinlogFilename,
                         events::add);
         client.registerEventListener(

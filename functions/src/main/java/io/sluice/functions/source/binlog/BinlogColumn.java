@@ -21,14 +21,33 @@ public final class BinlogColumn {
 
     private final String name;
     private final DeclaredType type;
+    private final String mysqlCharset;
     private final Charset charset;
     private final boolean key;
 
-    private BinlogColumn(String name, DeclaredType type, Charset charset, boolean key) {
+    private BinlogColumn(String name, DeclaredType type, String mysqlCharset, boolean key) {
         this.name = name;
         this.type = type;
-        this.charset = charset;
+        this.mysqlCharset = mysqlCharset;
+        this.charset = charsetOf(name, mysqlCharset);
         this.key = key;
+    }
+
+    /**
+     * A column of a declared type.
+     *
+     * @param mysqlCharset the MySQL charset name of its character data, e.g. {@code utf8mb4}; null
+     *     for non-text
+     * @throws IllegalArgumentException if the charset is not understood (the message names the
+     *     column)
+     */
+    public static BinlogColumn of(
+            String name, DeclaredType type, String mysqlCharset, boolean key) {
+        return new BinlogColumn(
+                Objects.requireNonNull(name, "name"),
+                Objects.requireNonNull(type, "type"),
+                mysqlCharset,
+                key);
     }
 
     /**
@@ -48,7 +67,7 @@ public final class BinlogColumn {
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("Column '" + name + "': " + e.getMessage(), e);
         }
-        return new BinlogColumn(name, type, charsetOf(name, mysqlCharset), key);
+        return new BinlogColumn(name, type, mysqlCharset, key);
     }
 
     /** The columns of {@code database.table} in table order, from {@code information_schema}. */
@@ -104,6 +123,11 @@ public final class BinlogColumn {
 
     public DeclaredType type() {
         return type;
+    }
+
+    /** The MySQL charset name of the column's data as declared, e.g. {@code utf8mb4}; or null. */
+    public String mysqlCharset() {
+        return mysqlCharset;
     }
 
     /** The charset of the column's character data; null for numbers, dates and bytes. */

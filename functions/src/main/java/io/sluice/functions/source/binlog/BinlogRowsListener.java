@@ -13,24 +13,24 @@ import io.sluice.serializers.event.ChangeEvent;
 
 import java.util.HashMap;
 import java.util.Map;
-import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
  * A binlog client listener that decodes the rows events of the tables it is given decoders for into
- * {@link ChangeEvent}s: it keeps the table maps, asks for each table's decoder once per table id,
- * and gives each rows event its origin. The client must use {@link
+ * {@link ChangeEvent}s: it keeps the table maps, asks for the table's decoder at each table map (so
+ * a decoder follows the table's schema at that point of the binlog, see {@link TableSchemas}), and
+ * gives each rows event its origin. The client must use {@link
  * RowsEventDecoder#eventDeserializer()}.
  *
  * <p>Positions: a change reports the position after the last event that stated its end, i.e. the
  * start of its transaction on MariaDB 11.4 (whose events inside a transaction state none, see
- * docs/value-rendering.md). GTIDs, DDL and schema changes are not tracked yet: a table's decoder is
- * asked for once and must fit every rows event read.
+ * docs/value-rendering.md). GTIDs are not tracked yet, and DDL statements must reach the decoders'
+ * source (e.g. {@link TableSchemas#applyDdl}) before the table maps that follow them.
  */
 public final class BinlogRowsListener implements BinaryLogClient.EventListener {
 
-    private final BiFunction<String, String, RowsEventDecoder> decoders;
+    private final TableDecoders decoders;
     private final Supplier<String> binlogFile;
     private final Consumer<ChangeEvent> out;
     private final Map<Long, TableMapEventData> tableMaps = new HashMap<>();
@@ -38,14 +38,13 @@ public final class BinlogRowsListener implements BinaryLogClient.EventListener {
     private long position;
 
     /**
-     * @param decoders the decoder of (database, table), or null for a table not captured
+     * @param decoders the decoder of (database, table) at a table map, or null for a table not
+     *     captured
      * @param binlogFile the file the client reads, e.g. {@code client::getBinlogFilename}
      * @param out receives each change, in binlog order
      */
     public BinlogRowsListener(
-            BiFunction<String, String, RowsEventDecoder> decoders,
-            Supplier<String> binlogFile,
-            Consumer<ChangeEvent> out) {
+            TableDecoders decoders, Supplier<String> binlogFile, Consumer<ChangeEvent> out) {
         this.decoders = decoders;
         this.binlogFile = binlogFile;
         this.out = out;
@@ -58,12 +57,10 @@ public final class BinlogRowsListener implements BinaryLogClient.EventListener {
         EventData data = event.getData();
         if (type == EventType.TABLE_MAP) {
             TableMapEventData map = (TableMapEventData) data;
-            TableMapEventData previous = tableMaps.put(map.getTableId(), map);
-            if (previous == null
-                    || !previous.getDatabase().equals(map.getDatabase())
-                    || !previous.getTable().equals(map.getTable())) {
-                decodersById.remove(map.getTableId());
-            }
+            tableMaps.put(map.getTableId(), map);
+            // null: not captured
+            decodersById.put(
+                    map.getTableId(), decoders.decoder(map.getDatabase(), map.getTable(), map));
         } else if (EventType.isRowMutation(type)) {
             long tableId = tableId(data);
             TableMapEventData map = tableMaps.get(tableId);
@@ -78,10 +75,6 @@ public final class BinlogRowsListener implements BinaryLogClient.EventListener {
                                 + ", which no table map before it did");
             }
             RowsEventDecoder decoder = decodersById.get(tableId);
-            if (decoder == null && !decodersById.containsKey(tableId)) {
-                decoder = decoders.apply(map.getDatabase(), map.getTable());
-                decodersById.put(tableId, decoder); // null: not captured, not asked again
-            }
             if (decoder != null) {
                 decoder.decode(
                         map,

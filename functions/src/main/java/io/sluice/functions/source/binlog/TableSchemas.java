@@ -1,0 +1,444 @@
+package io.sluice.functions.source.binlog;
+
+import com.github.shyiko.mysql.binlog.event.TableMapEventData;
+import io.debezium.connector.mysql.antlr.MySqlAntlrDdlParser;
+import io.debezium.relational.Column;
+import io.debezium.relational.Table;
+import io.debezium.relational.TableEditor;
+import io.debezium.relational.TableId;
+import io.debezium.relational.Tables;
+import io.sluice.functions.source.ChangeEventConversionException;
+import io.sluice.functions.source.internal.ColumnTypeStyle;
+import io.sluice.functions.source.internal.DdlClassifier;
+import io.sluice.functions.source.internal.DeclaredType;
+import io.sluice.serializers.event.ChangeType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.BiPredicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * Each table's schema at the current point of the binlog, and the rows-event decoder of that
+ * version: the schemas start from {@code information_schema} at the reader's start position (or
+ * from a checkpointed {@link State}) and follow every DDL statement the binlog carries, applied
+ * with Debezium's MySQL DDL parser (once per statement, not per row). Each table map's own column
+ * metadata (signedness and charsets; names and key with {@code binlog_row_metadata=FULL}) is
+ * checked against the schema ({@link TableMapCheck}) before a row is decoded.
+ *
+ * <p>Every table created or renamed in the binlog is followed, captured or not, so that a table an
+ * online schema change tool builds under another name is known when it is renamed into place. At
+ * the start only the captured tables are read.
+ *
+ * <p>One instance per reading thread.
+ */
+public final class TableSchemas implements TableDecoders {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TableSchemas.class);
+
+    private static final Pattern CONVERT =
+            Pattern.compile(
+                    "\\bCONVERT\\s+TO\\s+(?:CHARACTER\\s+SET|CHARSET)\\s*=?\\s*[`'\"]?(\\w+)",
+                    Pattern.CASE_INSENSITIVE);
+
+    private final MySqlAntlrDdlParser parser = new MySqlAntlrDdlParser();
+    private final Tables tables = new Tables();
+    private final BiPredicate<String, String> captured;
+    private final ColumnTypeStyle style;
+    private final ZoneId timestampZone;
+    private final Map<TableId, Version> versions = new HashMap<>();
+    private String serverCharset;
+
+    private TableSchemas(
+            BiPredicate<String, String> captured, ColumnTypeStyle style, ZoneId timestampZone) {
+        this.captured = captured;
+        this.style = style;
+        this.timestampZone = timestampZone;
+    }
+
+    /**
+     * The schemas of the captured tables as {@code information_schema} states them now, to be used
+     * from the current binlog position. Started behind a DDL of a captured table, the rows before
+     * it would be read with the newer schema: restore from a {@link State} instead.
+     *
+     * @param captured whether (database, table) is captured
+     * @param style the server's form of COLUMN_TYPE, for types stated by a DDL
+     * @param timestampZone the zone TIMESTAMP values are written in
+     */
+    public static TableSchemas read(
+            Connection connection,
+            BiPredicate<String, String> captured,
+            ColumnTypeStyle style,
+            ZoneId timestampZone)
+            throws SQLException {
+        TableSchemas schemas = new TableSchemas(captured, style, timestampZone);
+        Map<String, String> tableCharsets = new HashMap<>();
+        try (Statement statement = connection.createStatement()) {
+            try (ResultSet server = statement.executeQuery("SELECT @@character_set_server")) {
+                server.next();
+                schemas.setServerCharset(server.getString(1));
+            }
+            try (ResultSet databases =
+                    statement.executeQuery(
+                            "SELECT SCHEMA_NAME, DEFAULT_CHARACTER_SET_NAME"
+                                    + " FROM information_schema.SCHEMATA")) {
+                while (databases.next()) {
+                    schemas.parser
+                            .charsetNameForDatabase()
+                            .put(databases.getString(1), databases.getString(2));
+                }
+            }
+            try (ResultSet found =
+                    statement.executeQuery(
+                            "SELECT TABLE_SCHEMA, TABLE_NAME, TABLE_COLLATION"
+                                    + " FROM information_schema.TABLES"
+                                    + " WHERE TABLE_TYPE = 'BASE TABLE' AND TABLE_SCHEMA NOT IN"
+                                    + " ('mysql', 'information_schema', 'performance_schema',"
+                                    + " 'sys')")) {
+                while (found.next()) {
+                    if (captured.test(found.getString(1), found.getString(2))) {
+                        tableCharsets.put(
+                                found.getString(1) + "\u0000" + found.getString(2),
+                                charsetOfCollation(found.getString(3)));
+                    }
+                }
+            }
+        }
+        for (Map.Entry<String, String> table : tableCharsets.entrySet()) {
+            String[] name = table.getKey().split("\u0000", 2);
+            schemas.define(
+                    name[0],
+                    name[1],
+                    BinlogColumn.read(connection, name[0], name[1]),
+                    table.getValue());
+        }
+        return schemas;
+    }
+
+    /** The schemas a {@link #snapshot()} held, to go on from the position it was taken at. */
+    public static TableSchemas restore(
+            State state,
+            BiPredicate<String, String> captured,
+            ColumnTypeStyle style,
+            ZoneId timestampZone) {
+        TableSchemas schemas = new TableSchemas(captured, style, timestampZone);
+        if (state.serverCharset != null) {
+            schemas.setServerCharset(state.serverCharset);
+        }
+        schemas.parser.charsetNameForDatabase().putAll(state.databaseCharsets);
+        state.tables.forEach(schemas.tables::overwriteTable);
+        return schemas;
+    }
+
+    /** What this holds now, for a checkpoint. */
+    public State snapshot() {
+        List<Table> all = new ArrayList<>();
+        for (TableId id : tables.tableIds()) {
+            all.add(tables.forTable(id));
+        }
+        return new State(serverCharset, new HashMap<>(parser.charsetNameForDatabase()), all);
+    }
+
+    /**
+     * Applies one statement of a binlog QUERY event. Transaction control and other statements that
+     * change no table are passed over without parsing.
+     *
+     * @param database the event's current database; may be empty
+     * @param position where the statement is, for messages, e.g. {@code mysql-bin.000003:1234}
+     * @throws IllegalStateException if a statement on a captured table cannot be parsed (the
+     *     message names the statement and its position)
+     */
+    public void applyDdl(String sql, String database, String position) {
+        String current = database == null ? "" : database;
+        DdlClassifier.Statement statement = DdlClassifier.classify(sql, current);
+        ChangeType type = statement.type();
+        if (type == ChangeType.TRUNCATE
+                || (type == ChangeType.QUERY && !statement.isDatabaseStatement())) {
+            return;
+        }
+        parser.setCurrentDatabase(current);
+        parser.getDdlChanges().reset();
+        try {
+            parser.parse(sql, tables);
+            Matcher convert = CONVERT.matcher(sql);
+            if (type == ChangeType.ALTER && convert.find()) {
+                convertColumns(
+                        new TableId(statement.database(), null, statement.table()),
+                        convert.group(1));
+            }
+            versions.keySet().removeIf(id -> tables.forTable(id) == null); // dropped, renamed
+        } catch (RuntimeException e) {
+            if (!statement.table().isEmpty()
+                    && captured.test(statement.database(), statement.table())) {
+                throw new IllegalStateException(
+                        String.format(
+                                "Cannot apply the DDL statement at %s to the schema of %s.%s,"
+                                        + " whose rows after it could not be read: %s (statement:"
+                                        + " %s)",
+                                position,
+                                statement.database(),
+                                statement.table(),
+                                e.getMessage(),
+                                sql),
+                        e);
+            }
+            LOG.warn(
+                    "Skipped the DDL statement at {}, which the DDL parser cannot read and which"
+                            + " names no captured table: {} ({})",
+                    position,
+                    sql,
+                    e.toString());
+        }
+    }
+
+    /**
+     * {@code CONVERT TO CHARACTER SET} changes every character column, but Debezium 1.9's parser
+     * changes neither the columns nor the table's default: do both.
+     */
+    private void convertColumns(TableId id, String charset) {
+        Table table = tables.forTable(id);
+        if (table == null || charset.equalsIgnoreCase("DEFAULT")) {
+            return; // DEFAULT: the database's charset, which a binlog reader rarely meets
+        }
+        TableEditor editor = table.edit().setDefaultCharsetName(charset);
+        for (Column column : table.columns()) {
+            if (column.charsetName() != null) {
+                editor.updateColumn(column.edit().charsetName(charset).create());
+            }
+        }
+        tables.overwriteTable(editor.create());
+    }
+
+    @Override
+    public RowsEventDecoder decoder(String database, String table, TableMapEventData tableMap) {
+        if (!captured.test(database, table)) {
+            return null;
+        }
+        TableId id = new TableId(database, null, table);
+        Table current = tables.forTable(id);
+        if (current == null) {
+            throw new ChangeEventConversionException(
+                    String.format(
+                            "The binlog has rows of %s.%s, a table whose schema Sluice does not"
+                                    + " know at this point (neither in information_schema when"
+                                    + " the reader started nor created by a DDL statement since)",
+                            database, table));
+        }
+        Version version = versions.get(id);
+        if (version == null || version.table != current) {
+            version = new Version(current, columns(current));
+            versions.put(id, version);
+        }
+        if (tableMap != version.checkedMap) {
+            TableMapCheck.check(tableMap, version.columns);
+            version.checkedMap = tableMap;
+        }
+        return version.decoder(timestampZone);
+    }
+
+    /** The columns {@code database.table} has now; null if it is not known. */
+    List<BinlogColumn> columns(String database, String table) {
+        Table current = tables.forTable(new TableId(database, null, table));
+        return current == null ? null : columns(current);
+    }
+
+    /** The columns of a table version as the decoder takes them. */
+    List<BinlogColumn> columns(Table table) {
+        List<BinlogColumn> columns = new ArrayList<>(table.columns().size());
+        for (Column column : table.columns()) {
+            DeclaredType type = declaredType(column);
+            String charset = column.charsetName();
+            if (charset == null && column.typeName().equalsIgnoreCase("JSON")) {
+                charset = "utf8mb4"; // MariaDB's JSON is LONGTEXT in utf8mb4
+            }
+            columns.add(
+                    BinlogColumn.of(
+                            column.name(),
+                            type,
+                            usesCharset(type) ? charset : null,
+                            table.isPrimaryKeyColumn(column.name())));
+        }
+        return columns;
+    }
+
+    private DeclaredType declaredType(Column column) {
+        String typeName = column.typeName();
+        String base = typeName.trim().toLowerCase(Locale.ROOT);
+        if (base.equals("enum") || base.equals("set")) {
+            String labels =
+                    column.enumValues().stream()
+                            .map(label -> "'" + unquote(label).replace("'", "''") + "'")
+                            .collect(Collectors.joining(","));
+            return DeclaredType.ofColumnType(base + "(" + labels + ")");
+        }
+        return DeclaredType.of(
+                typeName,
+                column.length() >= 0 ? String.valueOf(column.length()) : null,
+                column.scale().map(String::valueOf).orElse(null),
+                null,
+                style);
+    }
+
+    /** A label as the DDL's string literal states it ({@code 'it''s'}), without its quotes. */
+    private static String unquote(String literal) {
+        if (literal.length() < 2) {
+            return literal;
+        }
+        char quote = literal.charAt(0);
+        if ((quote != '\'' && quote != '"') || literal.charAt(literal.length() - 1) != quote) {
+            return literal;
+        }
+        String q = String.valueOf(quote);
+        return literal.substring(1, literal.length() - 1).replace(q + q, q).replace("\\" + q, q);
+    }
+
+    private static boolean usesCharset(DeclaredType type) {
+        switch (type.base()) {
+            case "char":
+            case "varchar":
+            case "tinytext":
+            case "text":
+            case "mediumtext":
+            case "longtext":
+            case "enum":
+            case "set":
+                return true;
+            default:
+                return false;
+        }
+    }
+
+    /** Defines a table as information_schema states it, through the parser Debezium reads with. */
+    private void define(
+            String database, String table, List<BinlogColumn> columns, String tableCharset) {
+        StringBuilder ddl = new StringBuilder("CREATE TABLE ");
+        ddl.append(quote(database)).append('.').append(quote(table)).append(" (");
+        List<String> keys = new ArrayList<>();
+        for (BinlogColumn column : columns) {
+            ddl.append(quote(column.name())).append(' ').append(column.type().mysqlType());
+            if (column.mysqlCharset() != null) {
+                ddl.append(" CHARACTER SET ").append(column.mysqlCharset());
+            }
+            ddl.append(", ");
+            if (column.isKey()) {
+                keys.add(quote(column.name()));
+            }
+        }
+        if (keys.isEmpty()) {
+            ddl.setLength(ddl.length() - 2);
+        } else {
+            ddl.append("PRIMARY KEY (").append(String.join(", ", keys)).append(')');
+        }
+        ddl.append(')');
+        if (tableCharset != null) {
+            ddl.append(" DEFAULT CHARSET=").append(tableCharset);
+        }
+        parser.setCurrentDatabase(database);
+        parser.getDdlChanges().reset();
+        parser.parse(ddl.toString(), tables);
+    }
+
+    private void setServerCharset(String charset) {
+        serverCharset = charset;
+        parser.parse("SET character_set_server = " + charset, tables);
+    }
+
+    /** A collation's charset: the name before its first '_' ({@code binary} has none). */
+    private static String charsetOfCollation(String collation) {
+        if (collation == null) {
+            return null;
+        }
+        int underscore = collation.indexOf('_');
+        return underscore < 0 ? collation : collation.substring(0, underscore);
+    }
+
+    private static String quote(String identifier) {
+        return '`' + identifier.replace("`", "``") + '`';
+    }
+
+    /** One table version: its columns and, once asked for, its decoder. */
+    private static final class Version {
+        final Table table;
+        final List<BinlogColumn> columns;
+        TableMapEventData checkedMap;
+        private RowsEventDecoder decoder;
+
+        Version(Table table, List<BinlogColumn> columns) {
+            this.table = table;
+            this.columns = columns;
+        }
+
+        RowsEventDecoder decoder(ZoneId zone) {
+            if (decoder == null) {
+                TableId id = table.id();
+                decoder = RowsEventDecoder.of(id.catalog(), id.table(), columns, zone);
+            }
+            return decoder;
+        }
+    }
+
+    /**
+     * What {@link TableSchemas} holds at one binlog position: the server's and each database's
+     * default charset (for tables created later) and every table it follows. Immutable.
+     */
+    public static final class State {
+        final String serverCharset;
+        final Map<String, String> databaseCharsets;
+        final List<Table> tables;
+
+        State(String serverCharset, Map<String, String> databaseCharsets, List<Table> tables) {
+            this.serverCharset = serverCharset;
+            this.databaseCharsets = Map.copyOf(databaseCharsets);
+            this.tables = List.copyOf(tables);
+        }
+
+        /** The tables, as Debezium's model holds them. */
+        public List<Table> tables() {
+            return tables;
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            if (!(other instanceof State)) {
+                return false;
+            }
+            State that = (State) other;
+            return java.util.Objects.equals(serverCharset, that.serverCharset)
+                    && databaseCharsets.equals(that.databaseCharsets)
+                    && byId(tables).equals(byId(that.tables));
+        }
+
+        @Override
+        public int hashCode() {
+            return databaseCharsets.hashCode() * 31 + byId(tables).hashCode();
+        }
+
+        private static Map<TableId, Table> byId(List<Table> tables) {
+            Map<TableId, Table> map = new HashMap<>();
+            tables.forEach(t -> map.put(t.id(), t));
+            return map;
+        }
+
+        @Override
+        public String toString() {
+            return "server charset "
+                    + serverCharset
+                    + ", database charsets "
+                    + databaseCharsets
+                    + ", tables "
+                    + tables;
+        }
+    }
+}
