@@ -716,7 +716,12 @@ public final class SluiceBench {
         overrides.add("job.name=bench-" + run);
         args.producerProperties.forEach(
                 (key, value) ->
-                        overrides.add(KafkaSinkOptions.PROPERTIES_PREFIX + key + "=" + value));
+                        overrides.add(
+                                "sink.kafka."
+                                        + KafkaSinkOptions.PROPERTIES_PREFIX
+                                        + key
+                                        + "="
+                                        + value));
         if (rocketMq()) {
             overrides.add("sink.type=rocketmq");
             overrides.add("sink.rocketmq.name-server=" + rocketMq.nameServerAddress());
@@ -789,9 +794,11 @@ public final class SluiceBench {
     /** The readers' Kafka client settings, derived as the job's are from sink.properties.*. */
     private Properties kafkaClient() {
         Configuration config = new Configuration();
-        config.set(KafkaSinkOptions.BOOTSTRAP_SERVERS, kafka.bootstrapServers());
+        config.setString("sink.kafka.bootstrap-servers", kafka.bootstrapServers());
         args.producerProperties.forEach(
-                (key, value) -> config.setString(KafkaSinkOptions.PROPERTIES_PREFIX + key, value));
+                (key, value) ->
+                        config.setString(
+                                "sink.kafka." + KafkaSinkOptions.PROPERTIES_PREFIX + key, value));
         return KafkaClientProperties.common(config);
     }
 

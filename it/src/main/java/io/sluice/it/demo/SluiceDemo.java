@@ -156,7 +156,7 @@ public final class SluiceDemo {
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.createLocalEnvironmentWithWebUI(flink);
         env.setParallelism(2);
-        return EmbeddedJobs.start(env, sluice, sluice.get(JobOptions.NAME));
+        return EmbeddedJobs.start(env, sluice, JobOptions.job(sluice).get(JobOptions.NAME));
     }
 
     private void drive(
