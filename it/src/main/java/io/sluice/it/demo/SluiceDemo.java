@@ -139,7 +139,7 @@ public final class SluiceDemo {
                 kafka,
                 database + ".customers;" + database + ".orders",
                 TOPIC,
-                "sink.transactional-id-prefix=sluice-demo-" + database,
+                "sink.kafka.transactional-id-prefix=sluice-demo-" + database,
                 "job.checkpoint-interval=2s",
                 "source.heartbeat-table=" + database + ".sluice_heartbeat",
                 "source.heartbeat-interval=2s",

@@ -248,8 +248,9 @@ class BadServerSettingsITCase {
                                 + closed
                                 + " within 10 s (TimeoutException); check"
                                 + " 'sink.kafka.bootstrap-servers' and the security settings under"
-                                + " 'sink.properties.'. (Sluice asked for transaction.max.timeout.ms"
-                                + " to check option 'sink.transaction-timeout'.)"
+                                + " 'sink.kafka.properties.'. (Sluice asked for"
+                                + " transaction.max.timeout.ms to check option"
+                                + " 'sink.kafka.transaction-timeout'.)"
                                 + System.lineSeparator());
     }
 

@@ -30,11 +30,13 @@ import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.CodeSource;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -352,7 +354,7 @@ public final class JobConfigLoader {
     }
 
     /** Every option's YAML key, for docs and tests. */
-    public static java.util.Set<String> knownKeys() {
-        return java.util.Collections.unmodifiableSet(KNOWN.keySet());
+    public static Set<String> knownKeys() {
+        return Collections.unmodifiableSet(KNOWN.keySet());
     }
 }

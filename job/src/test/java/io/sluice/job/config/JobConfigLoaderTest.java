@@ -287,6 +287,28 @@ class JobConfigLoaderTest {
     }
 
     @Test
+    void operationsMdListsEveryRenamedKey() throws IOException {
+        String docs = Files.readString(Path.of("../docs/operations.md"));
+        RenamedKeys.table()
+                .forEach(
+                        (old, renamed) -> {
+                            String star = old.endsWith(".") ? "*" : "";
+                            assertThat(docs)
+                                    .contains(
+                                            "| `"
+                                                    + old
+                                                    + star
+                                                    + "` | "
+                                                    + renamed.stream()
+                                                            .map(now -> "`" + now + star + "`")
+                                                            .collect(
+                                                                    java.util.stream.Collectors
+                                                                            .joining(" or "))
+                                                    + " |");
+                        });
+    }
+
+    @Test
     void aSectionsErrorNamesTheFullYamlKey() {
         Configuration config =
                 JobConfigLoader.fromArgs(

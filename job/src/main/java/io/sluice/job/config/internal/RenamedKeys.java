@@ -5,6 +5,7 @@ import org.apache.flink.annotation.Internal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,7 +46,7 @@ public final class RenamedKeys {
 
     /** Every renamed key or prefix (ending in '.') and what it is now, in the docs' order. */
     public static Map<String, List<String>> table() {
-        return java.util.Collections.unmodifiableMap(RENAMED);
+        return Collections.unmodifiableMap(RENAMED);
     }
 
     /**
