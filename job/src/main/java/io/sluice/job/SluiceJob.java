@@ -14,6 +14,8 @@ import org.apache.flink.streaming.api.datastream.DataStreamSink;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
+import io.sluice.functions.config.OptionSection;
+import io.sluice.functions.config.PipelineSections;
 import io.sluice.functions.encode.ChangeEventEncodeFunction;
 import io.sluice.functions.encode.EncodeOptions;
 import io.sluice.functions.encode.GroupingEncodeFunction;
@@ -67,7 +69,8 @@ public final class SluiceJob {
     private final Sink<SinkMessage> sink;
     private final PartitionCounts.Factory partitionCounts;
     private final MessageLimits.Factory messageLimits;
-    private final ReadableConfig config;
+    private final PipelineSections sections;
+    private final OptionSection parallelismOptions;
 
     /**
      * @param partitionCounts tells the encoders how many partitions each topic of {@code sink} has
@@ -77,7 +80,12 @@ public final class SluiceJob {
             Sink<SinkMessage> sink,
             PartitionCounts.Factory partitionCounts,
             ReadableConfig config) {
-        this(source, sink, partitionCounts, SinkFactory.messageLimits(config), config);
+        this(
+                source,
+                sink,
+                partitionCounts,
+                SinkFactory.messageLimits(PipelineSections.of(config)),
+                config);
     }
 
     /**
@@ -93,13 +101,14 @@ public final class SluiceJob {
         this.sink = sink;
         this.partitionCounts = partitionCounts;
         this.messageLimits = messageLimits;
-        this.config = config;
+        this.sections = PipelineSections.of(config);
+        this.parallelismOptions = JobOptions.parallelism(config);
     }
 
     /** Adds the pipeline to {@code env}. */
     public DataStreamSink<SinkMessage> build(StreamExecutionEnvironment env) {
         Parallelism parallelism = parallelism(env);
-        SinkType type = config.get(SinkOptions.TYPE);
+        SinkType type = sections.sink().get(SinkOptions.TYPE);
         SingleOutputStreamOperator<SinkMessage> encoded =
                 encode(route(env, parallelism), parallelism);
         DataStream<SinkMessage> toSink =
@@ -138,7 +147,9 @@ public final class SluiceJob {
                 env.fromSource(source, WatermarkStrategy.noWatermarks(), "MySQL CDC source")
                         .uid(SOURCE_UID)
                         .name("MySQL CDC source");
-        config.getOptional(JobOptions.SOURCE_PARALLELISM).ifPresent(changes::setParallelism);
+        parallelismOptions
+                .getOptional(JobOptions.SOURCE_PARALLELISM)
+                .ifPresent(changes::setParallelism);
 
         // A route at the source's parallelism is chained to it: one subtask reads the binlog, so
         // every binlog change already takes one path, and Flink CDC assigns the binlog only after
@@ -152,8 +163,8 @@ public final class SluiceJob {
                                 new ChangeNormalizer(
                                         routeChained ? 1 : parallelism.route,
                                         !routeChained || parallelism.encodeFannedIn(),
-                                        HeartbeatTable.from(config).orElse(null),
-                                        SnapshotEstimate.rows(config)))
+                                        HeartbeatTable.from(sections.source()).orElse(null),
+                                        SnapshotEstimate.rows(sections.source())))
                         .returns(new RoutedChangeTypeInfo())
                         .uid(NORMALIZE_UID)
                         .name("Normalize changes")
@@ -167,14 +178,14 @@ public final class SluiceJob {
                         : exchange(normalized, new ChangePartitioner(), parallelism.route);
         return toRoute.flatMap(
                         new ChangeRouteFunction(
-                                RouteOptions.router(config),
-                                PartitionOptions.rules(config),
-                                config.get(PartitionOptions.DDL_PARTITIONS),
+                                RouteOptions.router(sections.route()),
+                                PartitionOptions.rules(sections.route()),
+                                sections.route().get(PartitionOptions.DDL_PARTITIONS),
                                 partitionCounts,
                                 parallelism.route,
                                 !routeChained,
                                 parallelism.encodeFannedIn() ? parallelism.encode : 0,
-                                FilterSettings.from(config)))
+                                FilterSettings.from(sections.filter())))
                 .returns(new RoutedChangeTypeInfo())
                 .uid(ROUTE_UID)
                 .name("Route")
@@ -183,15 +194,15 @@ public final class SluiceJob {
 
     private SingleOutputStreamOperator<SinkMessage> encode(
             SingleOutputStreamOperator<RoutedChange> routed, Parallelism parallelism) {
-        MessageFormat format = config.get(EncodeOptions.FORMAT);
+        MessageFormat format = sections.encode().get(EncodeOptions.FORMAT);
         DataStream<RoutedChange> toEncode =
                 parallelism.encodeFannedIn()
                         ? routed.partitionCustom(new ChangePartitioner(), new SelfKeySelector<>())
                         : routed;
         LargeMessageSettings largeMessages =
-                LargeMessageSettings.from(config, format, messageLimits);
-        FilterSettings filters = FilterSettings.from(config);
-        GroupSettings grouping = GroupSettings.from(config);
+                LargeMessageSettings.from(sections.sink(), format, messageLimits);
+        FilterSettings filters = FilterSettings.from(sections.filter());
+        GroupSettings grouping = GroupSettings.from(sections.encode());
         SingleOutputStreamOperator<SinkMessage> encoded =
                 grouping == null
                         ? toEncode.map(
@@ -219,14 +230,19 @@ public final class SluiceJob {
     private Parallelism parallelism(StreamExecutionEnvironment env) {
         int defaultParallelism = env.getParallelism();
         int route =
-                config.getOptional(JobOptions.ROUTE_PARALLELISM)
-                        .or(() -> config.getOptional(JobOptions.ENCODE_PARALLELISM))
+                parallelismOptions
+                        .getOptional(JobOptions.ROUTE_PARALLELISM)
+                        .or(() -> parallelismOptions.getOptional(JobOptions.ENCODE_PARALLELISM))
                         .orElse(defaultParallelism);
         return new Parallelism(
-                config.getOptional(JobOptions.SOURCE_PARALLELISM).orElse(defaultParallelism),
+                parallelismOptions
+                        .getOptional(JobOptions.SOURCE_PARALLELISM)
+                        .orElse(defaultParallelism),
                 route,
-                config.getOptional(JobOptions.ENCODE_PARALLELISM).orElse(route),
-                config.getOptional(JobOptions.SINK_PARALLELISM).orElse(defaultParallelism));
+                parallelismOptions.getOptional(JobOptions.ENCODE_PARALLELISM).orElse(route),
+                parallelismOptions
+                        .getOptional(JobOptions.SINK_PARALLELISM)
+                        .orElse(defaultParallelism));
     }
 
     /**
@@ -275,7 +291,8 @@ public final class SluiceJob {
         pipeline.set(PipelineOptions.OBJECT_REUSE, true);
         // Statement copies are merged between barriers (PartitionOwnerFunction).
         pipeline.set(CheckpointingOptions.ENABLE_UNALIGNED, false);
-        config.getOptional(JobOptions.CHECKPOINT_STORAGE)
+        OptionSection job = JobOptions.job(config);
+        job.getOptional(JobOptions.CHECKPOINT_STORAGE)
                 .ifPresent(
                         dir -> {
                             pipeline.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
@@ -284,8 +301,7 @@ public final class SluiceJob {
                         });
         env.configure(pipeline);
         env.enableCheckpointing(
-                config.get(JobOptions.CHECKPOINT_INTERVAL).toMillis(),
-                CheckpointingMode.EXACTLY_ONCE);
+                job.get(JobOptions.CHECKPOINT_INTERVAL).toMillis(), CheckpointingMode.EXACTLY_ONCE);
     }
 
     public static void main(String[] args) throws Exception {
@@ -298,6 +314,6 @@ public final class SluiceJob {
                         SinkFactory.partitionCounts(config),
                         config)
                 .build(env);
-        env.execute(config.get(JobOptions.NAME));
+        env.execute(JobOptions.job(config).get(JobOptions.NAME));
     }
 }

@@ -3,6 +3,7 @@ package io.sluice.job;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
 
+import io.sluice.functions.config.PipelineSections;
 import io.sluice.functions.encode.EncodeOptions;
 import io.sluice.functions.encode.internal.GroupSettings;
 import io.sluice.functions.encode.internal.LargeMessageSettings;
@@ -38,22 +39,25 @@ public final class SluiceValidate {
     }
 
     /** The sink's problem, or null: Kafka's brokers are asked what the writers ask them. */
-    private static String checkSink(Configuration config) {
+    private static String checkSink(Configuration job) {
+        PipelineSections config = PipelineSections.of(job);
         try {
             // The large-message options the job checks as it is built.
             LargeMessageSettings.from(
-                    config, config.get(EncodeOptions.FORMAT), SinkFactory.messageLimits(config));
+                    config.sink(),
+                    config.encode().get(EncodeOptions.FORMAT),
+                    SinkFactory.messageLimits(config));
             // The filter options, parsed as the job parses them.
-            FilterSettings.from(config);
-            GroupSettings.from(config);
+            FilterSettings.from(config.filter());
+            GroupSettings.from(config.encode());
         } catch (IllegalArgumentException e) {
             return e.getMessage();
         }
-        if (config.get(SinkOptions.TYPE) != SinkType.KAFKA) {
+        if (config.sink().get(SinkOptions.TYPE) != SinkType.KAFKA) {
             return null;
         }
         try {
-            KafkaSinkFactory.checkBrokers(config, BROKER_WAIT);
+            KafkaSinkFactory.checkBrokers(config.kafka(), BROKER_WAIT);
             return KafkaSinkFactory.checkTopicSize(config, BROKER_WAIT).orElse(null);
         } catch (RuntimeException e) {
             Throwable shown = e instanceof SuppressRestartsException ? e.getCause() : e;
@@ -72,7 +76,9 @@ public final class SluiceValidate {
         }
         List<String> problems = new ArrayList<>();
         try {
-            problems.addAll(MySqlSourceFactory.serverCheck(config).problems(true));
+            problems.addAll(
+                    MySqlSourceFactory.serverCheck(PipelineSections.of(config).source())
+                            .problems(true));
         } catch (RuntimeException e) {
             problems.add(e.getMessage());
         }

@@ -7,7 +7,10 @@ import org.apache.flink.configuration.MemorySize;
 
 import java.time.Duration;
 
-/** Options of the encode operator. */
+/**
+ * Options of the encode operator: YAML section {@code encode.}; in SQL the sink tables' keys. The
+ * SQL keys {@code format.group-rows*} of earlier releases still work, deprecated.
+ */
 @PublicEvolving
 public final class EncodeOptions {
 
@@ -20,9 +23,10 @@ public final class EncodeOptions {
                                     + " (Canal's protobuf).");
 
     public static final ConfigOption<GroupRows> GROUP_ROWS =
-            ConfigOptions.key("format.group-rows")
+            ConfigOptions.key("group-rows")
                     .enumType(GroupRows.class)
                     .defaultValue(GroupRows.NONE)
+                    .withDeprecatedKeys("format.group-rows")
                     .withDescription(
                             "none: one row per message. event: the rows of one binlog rows event"
                                     + " that go to the same partition share a message, as Canal"
@@ -32,20 +36,22 @@ public final class EncodeOptions {
                                     + " stay one per message.");
 
     public static final ConfigOption<MemorySize> GROUP_ROWS_MAX_BYTES =
-            ConfigOptions.key("format.group-rows.max-bytes")
+            ConfigOptions.key("group-rows.max-bytes")
                     .memoryType()
                     .defaultValue(MemorySize.parse("1mb"))
+                    .withDeprecatedKeys("format.group-rows.max-bytes")
                     .withDescription(
                             "About the largest message that grouped rows make: a row that would"
                                     + " take its group's row data beyond this starts a new"
                                     + " message. A group above the sink's limit is written one"
-                                    + " row per message, each judged by 'sink.large-message"
-                                    + ".policy'. At least 1 kb.");
+                                    + " row per message, each judged by the large-message"
+                                    + " policy. At least 1 kb.");
 
     public static final ConfigOption<Duration> GROUP_ROWS_IDLE_FLUSH =
-            ConfigOptions.key("format.group-rows.idle-flush")
+            ConfigOptions.key("group-rows.idle-flush")
                     .durationType()
                     .defaultValue(Duration.ofMillis(20))
+                    .withDeprecatedKeys("format.group-rows.idle-flush")
                     .withDescription(
                             "How long a pending group waits for more rows of its event when no"
                                     + " input arrives; then it is written. Checkpoints and the"

@@ -8,13 +8,14 @@ import java.util.List;
 
 /**
  * Options that cut down what each table's changes carry (columns, masked values) and which changes
- * are written at all (by kind, by a predicate on the row). See docs/routing.md.
+ * are written at all (by kind, by a predicate on the row): YAML section {@code filter.}; the sink
+ * tables' keys in SQL. See docs/routing.md.
  */
 @PublicEvolving
 public final class FilterOptions {
 
     public static final ConfigOption<String> COLUMNS_INCLUDE =
-            ConfigOptions.key("filter.columns.include")
+            ConfigOptions.key("columns.include")
                     .stringType()
                     .defaultValue("")
                     .withDescription(
@@ -24,7 +25,7 @@ public final class FilterOptions {
                                     + " its primary key; first matching item wins.");
 
     public static final ConfigOption<String> COLUMNS_EXCLUDE =
-            ConfigOptions.key("filter.columns.exclude")
+            ConfigOptions.key("columns.exclude")
                     .stringType()
                     .defaultValue("")
                     .withDescription(
@@ -34,7 +35,7 @@ public final class FilterOptions {
                                     + " primary-key columns cannot be excluded.");
 
     public static final ConfigOption<String> COLUMNS_MASK =
-            ConfigOptions.key("filter.columns.mask")
+            ConfigOptions.key("columns.mask")
                     .stringType()
                     .defaultValue("")
                     .withDescription(
@@ -44,7 +45,7 @@ public final class FilterOptions {
                                     + " NULL stays NULL; primary-key columns cannot be masked.");
 
     public static final ConfigOption<String> MASK_SALT =
-            ConfigOptions.key("filter.mask-salt")
+            ConfigOptions.key("mask-salt")
                     .stringType()
                     .defaultValue("")
                     .withDescription(
@@ -52,7 +53,7 @@ public final class FilterOptions {
                                     + " (e.g. '${env:SLUICE_MASK_SALT}') and stable, or hashes change.");
 
     public static final ConfigOption<Boolean> DROP_EMPTY_UPDATES =
-            ConfigOptions.key("filter.drop-empty-updates")
+            ConfigOptions.key("drop-empty-updates")
                     .booleanType()
                     .defaultValue(false)
                     .withDescription(
@@ -61,7 +62,7 @@ public final class FilterOptions {
                                     + " columns).");
 
     public static final ConfigOption<List<ChangeKind>> TYPES =
-            ConfigOptions.key("filter.types")
+            ConfigOptions.key("types")
                     .enumType(ChangeKind.class)
                     .asList()
                     .defaultValues(ChangeKind.values())
@@ -71,7 +72,7 @@ public final class FilterOptions {
                                     + " Changes of other kinds are dropped.");
 
     public static final ConfigOption<String> ROWS =
-            ConfigOptions.key("filter.rows")
+            ConfigOptions.key("rows")
                     .stringType()
                     .defaultValue("")
                     .withDescription(

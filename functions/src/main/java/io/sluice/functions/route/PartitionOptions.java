@@ -3,16 +3,19 @@ package io.sluice.functions.route;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
-import org.apache.flink.configuration.ReadableConfig;
 
+import io.sluice.functions.config.OptionSection;
 import io.sluice.functions.route.PartitionRules.Unmatched;
 
-/** Options that pick each change's partition. */
+/**
+ * Options that pick each change's partition: YAML section {@code route.}; the sink tables' keys in
+ * SQL.
+ */
 @PublicEvolving
 public final class PartitionOptions {
 
     public static final ConfigOption<String> PARTITION_HASH =
-            ConfigOptions.key("route.partition-hash")
+            ConfigOptions.key("partition-hash")
                     .stringType()
                     .defaultValue("")
                     .withDescription(
@@ -21,7 +24,7 @@ public final class PartitionOptions {
                                     + " first match wins; no column spec hashes the table name.");
 
     public static final ConfigOption<Boolean> DATABASE_HASH =
-            ConfigOptions.key("route.database-hash")
+            ConfigOptions.key("database-hash")
                     .booleanType()
                     .defaultValue(true)
                     .withDescription(
@@ -29,7 +32,7 @@ public final class PartitionOptions {
                                     + " Canal's canal.mq.database.hash (true by default there too).");
 
     public static final ConfigOption<Unmatched> UNMATCHED =
-            ConfigOptions.key("route.partition-unmatched")
+            ConfigOptions.key("partition-unmatched")
                     .enumType(Unmatched.class)
                     .defaultValue(Unmatched.PRIMARY_KEY)
                     .withDescription(
@@ -38,7 +41,7 @@ public final class PartitionOptions {
                                     + " zero sends them to partition 0 as Canal does.");
 
     public static final ConfigOption<DdlPartitions> DDL_PARTITIONS =
-            ConfigOptions.key("route.ddl-partitions")
+            ConfigOptions.key("ddl-partitions")
                     .enumType(DdlPartitions.class)
                     .defaultValue(DdlPartitions.EVERY)
                     .withDescription(
@@ -47,7 +50,7 @@ public final class PartitionOptions {
                                     + " partition 0 only, as Canal does.");
 
     public static final ConfigOption<String> PARTITION_COUNTS =
-            ConfigOptions.key("route.partition-counts")
+            ConfigOptions.key("partition-counts")
                     .stringType()
                     .defaultValue("")
                     .withDescription(
@@ -57,17 +60,21 @@ public final class PartitionOptions {
 
     private PartitionOptions() {}
 
-    /** The partition rules these options describe; fails on a bad rule, naming it. */
-    public static PartitionRules rules(ReadableConfig config) {
+    /**
+     * The partition rules the route section {@code config} describes; fails on a bad rule, naming
+     * it.
+     */
+    public static PartitionRules rules(OptionSection config) {
         return PartitionRules.create(
                 config.get(PARTITION_HASH),
                 config.get(DATABASE_HASH),
                 config.get(UNMATCHED),
-                PARTITION_HASH.key());
+                config.key(PARTITION_HASH));
     }
 
     /** The configured partition counts; fails on a bad item, naming it. */
-    public static PartitionCountRules counts(ReadableConfig config) {
-        return PartitionCountRules.create(config.get(PARTITION_COUNTS), PARTITION_COUNTS.key());
+    public static PartitionCountRules counts(OptionSection config) {
+        return PartitionCountRules.create(
+                config.get(PARTITION_COUNTS), config.key(PARTITION_COUNTS));
     }
 }

@@ -3,14 +3,17 @@ package io.sluice.functions.route;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
-import org.apache.flink.configuration.ReadableConfig;
 
-/** Options that pick each change's topic. */
+import io.sluice.functions.config.OptionSection;
+
+/**
+ * Options that pick each change's topic: YAML section {@code route.}; the sink tables' keys in SQL.
+ */
 @PublicEvolving
 public final class RouteOptions {
 
     public static final ConfigOption<String> DYNAMIC_TOPIC =
-            ConfigOptions.key("route.dynamic-topic")
+            ConfigOptions.key("dynamic-topic")
                     .stringType()
                     .defaultValue("")
                     .withDescription(
@@ -19,7 +22,7 @@ public final class RouteOptions {
                                     + " 'schema.table', then on 'schema'. Empty for none.");
 
     public static final ConfigOption<String> TOPIC_TEMPLATE =
-            ConfigOptions.key("route.topic-template")
+            ConfigOptions.key("topic-template")
                     .stringType()
                     .defaultValue("")
                     .withDescription(
@@ -28,19 +31,19 @@ public final class RouteOptions {
                                     + " for none.");
 
     public static final ConfigOption<String> DEFAULT_TOPIC =
-            ConfigOptions.key("route.default-topic")
+            ConfigOptions.key("default-topic")
                     .stringType()
                     .defaultValue("sluice")
                     .withDescription("Topic of changes that neither rules nor template place.");
 
     private RouteOptions() {}
 
-    /** The router these options describe; fails on a bad rule, naming it. */
-    public static TopicRouter router(ReadableConfig config) {
+    /** The router the route section {@code config} describes; fails on a bad rule, naming it. */
+    public static TopicRouter router(OptionSection config) {
         return TopicRouter.create(
                 config.get(DYNAMIC_TOPIC),
                 config.get(TOPIC_TEMPLATE),
                 config.get(DEFAULT_TOPIC),
-                DYNAMIC_TOPIC.key());
+                config.key(DYNAMIC_TOPIC));
     }
 }

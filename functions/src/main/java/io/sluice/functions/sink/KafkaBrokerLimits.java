@@ -43,20 +43,25 @@ public final class KafkaBrokerLimits implements Serializable {
     private final Properties client;
     private final long transactionTimeoutMs;
     private final Duration askTimeout;
+    private final String prefix;
 
     /**
      * @param client the admin client's settings ({@link KafkaClientProperties#common})
      * @param transactionTimeoutMs the producers' {@code transaction.timeout.ms}
+     * @param prefix what the user writes before the Kafka sink's keys ({@code sink.kafka.} in YAML,
+     *     nothing in SQL), for errors
      */
-    public KafkaBrokerLimits(Properties client, long transactionTimeoutMs) {
-        this(client, transactionTimeoutMs, WRITER_ASK_TIMEOUT);
+    public KafkaBrokerLimits(Properties client, long transactionTimeoutMs, String prefix) {
+        this(client, transactionTimeoutMs, prefix, WRITER_ASK_TIMEOUT);
     }
 
     /**
      * @param askTimeout how long the brokers may take to answer: a writer waits for a busy cluster,
      *     {@code ./sluice validate} reports an unreachable one sooner
      */
-    public KafkaBrokerLimits(Properties client, long transactionTimeoutMs, Duration askTimeout) {
+    public KafkaBrokerLimits(
+            Properties client, long transactionTimeoutMs, String prefix, Duration askTimeout) {
+        this.prefix = prefix;
         this.client = new Properties();
         this.client.putAll(client);
         this.transactionTimeoutMs = transactionTimeoutMs;
@@ -121,7 +126,7 @@ public final class KafkaBrokerLimits implements Serializable {
                                         "Option '%s' is %s, but broker %s allows transactions of"
                                                 + " at most %s (%s=%s). Lower the option, or raise"
                                                 + " the broker's limit.",
-                                        KafkaSinkOptions.TRANSACTION_TIMEOUT.key(),
+                                        prefix + KafkaSinkOptions.TRANSACTION_TIMEOUT.key(),
                                         Duration.ofMillis(transactionTimeoutMs),
                                         broker.getKey().name(),
                                         Duration.ofMillis(Long.parseLong(max.value())),
@@ -145,7 +150,7 @@ public final class KafkaBrokerLimits implements Serializable {
                         + " exceeds a broker's limit, every transaction fails with"
                         + " InvalidTxnTimeoutException. To have it checked, allow the job's"
                         + " principal DESCRIBE_CONFIGS on the cluster.",
-                KafkaSinkOptions.TRANSACTION_TIMEOUT.key(),
+                prefix + KafkaSinkOptions.TRANSACTION_TIMEOUT.key(),
                 Duration.ofMillis(transactionTimeoutMs),
                 MAX_TIMEOUT,
                 cause.getClass().getSimpleName(),
@@ -161,10 +166,16 @@ public final class KafkaBrokerLimits implements Serializable {
                         + askTimeout.toSeconds()
                         + " s ("
                         + (cause == null ? "no answer" : cause.getClass().getSimpleName())
-                        + "); check 'sink.kafka.bootstrap-servers' and the security settings under"
-                        + " 'sink.properties.'. (Sluice asked for "
+                        + "); check '"
+                        + prefix
+                        + KafkaSinkOptions.BOOTSTRAP_SERVERS.key()
+                        + "' and the security settings under '"
+                        + prefix
+                        + KafkaSinkOptions.PROPERTIES_PREFIX
+                        + "'. (Sluice asked for "
                         + MAX_TIMEOUT
                         + " to check option '"
+                        + prefix
                         + KafkaSinkOptions.TRANSACTION_TIMEOUT.key()
                         + "'.)",
                 cause);

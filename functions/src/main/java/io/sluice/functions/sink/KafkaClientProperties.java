@@ -3,6 +3,8 @@ package io.sluice.functions.sink;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ReadableConfig;
 
+import io.sluice.functions.config.OptionSection;
+import io.sluice.functions.config.PipelineSections;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -16,8 +18,9 @@ import java.util.TreeSet;
 /**
  * The Kafka client settings of a job, for every Kafka client Sluice opens: the producers, the admin
  * clients (partition counts, the broker check) and the consumers of the benchmark and the demo. All
- * come from {@link KafkaSinkOptions#BOOTSTRAP_SERVERS} and the {@code sink.properties.*} keys, so a
- * cluster that wants SASL or SSL is reached the same way by each of them.
+ * come from {@link KafkaSinkOptions#BOOTSTRAP_SERVERS} and the {@code properties.*} keys (YAML:
+ * {@code sink.kafka.properties.*}), so a cluster that wants SASL or SSL is reached the same way by
+ * each of them.
  */
 @Internal
 public final class KafkaClientProperties {
@@ -33,10 +36,15 @@ public final class KafkaClientProperties {
     private KafkaClientProperties() {}
 
     /**
-     * For admin clients and consumers: the bootstrap servers and every {@code sink.properties.*}
-     * key that is a setting of every Kafka client.
+     * For admin clients and consumers: the bootstrap servers and every {@code properties.*} key
+     * that is a setting of every Kafka client.
      */
-    public static Properties common(ReadableConfig config) {
+    public static Properties common(ReadableConfig job) {
+        return common(PipelineSections.of(job).kafka());
+    }
+
+    /** {@link #common(ReadableConfig)} from the Kafka sink's own options. */
+    public static Properties common(OptionSection config) {
         Properties properties = new Properties();
         passThrough(config)
                 .forEach(
@@ -51,10 +59,10 @@ public final class KafkaClientProperties {
 
     /**
      * For the producers, besides what the sink's own options set: throughput defaults, then every
-     * {@code sink.properties.*} key, which wins over them, and the bootstrap servers. A superset of
+     * {@code properties.*} key, which wins over them, and the bootstrap servers. A superset of
      * {@link #common}.
      */
-    public static Map<String, String> producer(ReadableConfig config) {
+    public static Map<String, String> producer(OptionSection config) {
         Map<String, String> properties = new LinkedHashMap<>();
         // One producer writes a whole partition's stream, so fuller batches mean fewer requests
         // for the producer and the broker; 5 ms is small next to a checkpoint interval.
@@ -72,18 +80,18 @@ public final class KafkaClientProperties {
     }
 
     /** {@link KafkaSinkOptions#BOOTSTRAP_SERVERS}, which is required. */
-    public static String bootstrapServers(ReadableConfig config) {
+    public static String bootstrapServers(OptionSection config) {
         return config.getOptional(KafkaSinkOptions.BOOTSTRAP_SERVERS)
                 .orElseThrow(
                         () ->
                                 new IllegalArgumentException(
                                         "Option '"
-                                                + KafkaSinkOptions.BOOTSTRAP_SERVERS.key()
+                                                + config.key(KafkaSinkOptions.BOOTSTRAP_SERVERS)
                                                 + "' is required but missing"));
     }
 
-    /** Every {@code sink.properties.*} key, the prefix cut off. */
-    private static Map<String, String> passThrough(ReadableConfig config) {
+    /** Every {@code properties.*} key, the prefix cut off. */
+    private static Map<String, String> passThrough(OptionSection config) {
         Map<String, String> properties = new LinkedHashMap<>();
         config.toMap()
                 .forEach(

@@ -1,11 +1,12 @@
 package io.sluice.functions.sink;
 
 import org.apache.flink.annotation.Internal;
-import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.sink.KafkaSinkBuilder;
 
+import io.sluice.functions.config.OptionSection;
+import io.sluice.functions.config.PipelineSections;
 import io.sluice.functions.route.PartitionCounts;
 import io.sluice.functions.route.PartitionOptions;
 import io.sluice.functions.route.RouteOptions;
@@ -25,50 +26,53 @@ public final class KafkaSinkFactory {
     private KafkaSinkFactory() {}
 
     /** Partition counts of the sink's topics: configured, else read from the brokers. */
-    public static PartitionCounts.Factory partitionCounts(ReadableConfig config) {
+    public static PartitionCounts.Factory partitionCounts(PipelineSections config) {
         return KafkaPartitionCounts.factory(
-                PartitionOptions.counts(config), KafkaClientProperties.common(config));
+                PartitionOptions.counts(config.route()),
+                KafkaClientProperties.common(config.kafka()));
     }
 
     /**
      * What the writers check as they open, asked now: the brokers reachable with the job's client
      * settings, and the transaction timeout within their limit. For {@code ./sluice validate}.
      */
-    public static void checkBrokers(ReadableConfig config, Duration askTimeout) {
+    public static void checkBrokers(OptionSection kafka, Duration askTimeout) {
         new KafkaBrokerLimits(
-                        KafkaClientProperties.common(config),
-                        config.get(KafkaSinkOptions.TRANSACTION_TIMEOUT).toMillis(),
+                        KafkaClientProperties.common(kafka),
+                        kafka.get(KafkaSinkOptions.TRANSACTION_TIMEOUT).toMillis(),
+                        kafka.prefix(),
                         askTimeout)
                 .check(0);
     }
 
     /** Whether the default topic takes every message the producer may send, for validate. */
-    public static Optional<String> checkTopicSize(ReadableConfig config, Duration wait) {
+    public static Optional<String> checkTopicSize(PipelineSections config, Duration wait) {
         return KafkaTopicLimits.check(
-                KafkaClientProperties.common(config),
-                KafkaClientProperties.producer(config),
-                config.get(RouteOptions.DEFAULT_TOPIC),
+                KafkaClientProperties.common(config.kafka()),
+                KafkaClientProperties.producer(config.kafka()),
+                config.route().get(RouteOptions.DEFAULT_TOPIC),
                 wait);
     }
 
     /** A sink of encoded messages, each to its own topic and partition. */
-    public static KafkaSink<SinkMessage> sink(ReadableConfig config) {
-        long timeoutMs = config.get(KafkaSinkOptions.TRANSACTION_TIMEOUT).toMillis();
+    public static KafkaSink<SinkMessage> sink(OptionSection kafka) {
+        long timeoutMs = kafka.get(KafkaSinkOptions.TRANSACTION_TIMEOUT).toMillis();
         checkArgument(
                 timeoutMs > 0,
                 "Option '%s' must be positive, but is %s",
-                KafkaSinkOptions.TRANSACTION_TIMEOUT.key(),
-                config.get(KafkaSinkOptions.TRANSACTION_TIMEOUT));
-        DeliveryGuarantee guarantee = config.get(KafkaSinkOptions.DELIVERY_GUARANTEE);
+                kafka.key(KafkaSinkOptions.TRANSACTION_TIMEOUT),
+                kafka.get(KafkaSinkOptions.TRANSACTION_TIMEOUT));
+        DeliveryGuarantee guarantee = kafka.get(KafkaSinkOptions.DELIVERY_GUARANTEE);
         // Checked as each writer opens, before its first transaction.
         KafkaBrokerLimits limits =
                 guarantee == DeliveryGuarantee.EXACTLY_ONCE
-                        ? new KafkaBrokerLimits(KafkaClientProperties.common(config), timeoutMs)
+                        ? new KafkaBrokerLimits(
+                                KafkaClientProperties.common(kafka), timeoutMs, kafka.prefix())
                         : null;
         KafkaSinkBuilder<SinkMessage> builder = KafkaSink.<SinkMessage>builder();
-        KafkaClientProperties.producer(config).forEach(builder::setProperty);
+        KafkaClientProperties.producer(kafka).forEach(builder::setProperty);
         return builder.setDeliveryGuarantee(guarantee)
-                .setTransactionalIdPrefix(config.get(KafkaSinkOptions.TRANSACTIONAL_ID_PREFIX))
+                .setTransactionalIdPrefix(kafka.get(KafkaSinkOptions.TRANSACTIONAL_ID_PREFIX))
                 .setProperty("transaction.timeout.ms", Long.toString(timeoutMs))
                 .setRecordSerializer(new SinkMessageKafkaSerializationSchema(limits))
                 .build();

@@ -7,38 +7,41 @@ import org.apache.flink.connector.base.DeliveryGuarantee;
 
 import java.time.Duration;
 
-/** Options of the Kafka sink. */
+/**
+ * Options of the Kafka sink: YAML section {@code sink.kafka.}, the {@code sluice-kafka} table's own
+ * keys in SQL.
+ */
 @PublicEvolving
 public final class KafkaSinkOptions {
 
     /**
-     * Keys under this prefix go to the producer as they are, e.g. {@code
-     * sink.properties.linger.ms}; those every Kafka client knows (security, SASL, SSL, client id)
-     * go to the job's admin clients too ({@link KafkaClientProperties}).
+     * Keys under this prefix go to the producer as they are, e.g. {@code properties.linger.ms}
+     * ({@code sink.kafka.properties.linger.ms} in YAML); those every Kafka client knows (security,
+     * SASL, SSL, client id) go to the job's admin clients too ({@link KafkaClientProperties}).
      */
-    public static final String PROPERTIES_PREFIX = "sink.properties.";
+    public static final String PROPERTIES_PREFIX = "properties.";
 
-    /** The producer's {@code batch.size} unless {@code sink.properties.batch.size} sets it. */
+    /** The producer's {@code batch.size} unless {@code properties.batch.size} sets it. */
     public static final int DEFAULT_BATCH_SIZE = 256 * 1024;
 
-    /** The producer's {@code linger.ms} unless {@code sink.properties.linger.ms} sets it. */
+    /** The producer's {@code linger.ms} unless {@code properties.linger.ms} sets it. */
     public static final int DEFAULT_LINGER_MS = 5;
 
     /**
-     * The producer's {@code compression.type} unless {@code sink.properties.compression.type} sets
-     * it. Canal's JSON repeats every column name and type in every message, so LZ4 shrinks it
-     * several times for the broker, the network and the consumers.
+     * The producer's {@code compression.type} unless {@code properties.compression.type} sets it.
+     * Canal's JSON repeats every column name and type in every message, so LZ4 shrinks it several
+     * times for the broker, the network and the consumers.
      */
     public static final String DEFAULT_COMPRESSION_TYPE = "lz4";
 
     public static final ConfigOption<String> BOOTSTRAP_SERVERS =
-            ConfigOptions.key("sink.kafka.bootstrap-servers")
+            ConfigOptions.key("bootstrap-servers")
                     .stringType()
                     .noDefaultValue()
                     .withDescription("Kafka bootstrap servers, 'host:port[,host:port]'. Required.");
 
     public static final ConfigOption<DeliveryGuarantee> DELIVERY_GUARANTEE =
-            ConfigOptions.key("sink.delivery-guarantee")
+            ConfigOptions.key("delivery-guarantee")
                     .enumType(DeliveryGuarantee.class)
                     .defaultValue(DeliveryGuarantee.EXACTLY_ONCE)
                     .withDescription(
@@ -46,15 +49,15 @@ public final class KafkaSinkOptions {
                                     + " at-least-once flushes on checkpoints.");
 
     public static final ConfigOption<String> TRANSACTIONAL_ID_PREFIX =
-            ConfigOptions.key("sink.transactional-id-prefix")
+            ConfigOptions.key("transactional-id-prefix")
                     .stringType()
                     .defaultValue("sluice")
                     .withDescription(
-                            "Prefix of the Kafka transactional ids. Must be unique per job and"
-                                    + " stable across its restarts.");
+                            "Prefix of the Kafka transactional ids. Must be unique per job (per"
+                                    + " table in SQL) and stable across its restarts.");
 
     public static final ConfigOption<Duration> TRANSACTION_TIMEOUT =
-            ConfigOptions.key("sink.transaction-timeout")
+            ConfigOptions.key("transaction-timeout")
                     .durationType()
                     .defaultValue(Duration.ofMinutes(10))
                     .withDescription(

@@ -7,29 +7,30 @@ import org.apache.flink.configuration.MemorySize;
 
 /**
  * What to do with a row whose message is larger than the sink takes. Checked right after encoding,
- * for both sinks, where the message's size and the row's key are known.
+ * for both sinks, where the message's size and the row's key are known. YAML section {@code sink.};
+ * the sink tables' keys in SQL.
  */
 @PublicEvolving
 public final class LargeMessageOptions {
 
     public static final ConfigOption<LargeMessagePolicy> POLICY =
-            ConfigOptions.key("sink.large-message.policy")
+            ConfigOptions.key("large-message.policy")
                     .enumType(LargeMessagePolicy.class)
                     .defaultValue(LargeMessagePolicy.FAIL)
                     .withDescription(
                             "What happens to a row whose message is larger than the sink takes"
-                                    + " (sink.large-message.max-bytes): 'fail' stops the job with"
+                                    + " (large-message.max-bytes): 'fail' stops the job with"
                                     + " an error naming table, key, size and limit, without"
                                     + " restarting; 'key-only' writes the message with only the"
                                     + " primary-key columns and a 'sluiceOversize' marker;"
                                     + " 'claim-check' stores the full message under"
-                                    + " sink.large-message.claim-check.path and writes the"
+                                    + " large-message.claim-check.path and writes the"
                                     + " key-only message naming the file; 'dead-letter' writes"
-                                    + " the full message to sink.large-message.dead-letter.topic"
+                                    + " the full message to large-message.dead-letter.topic"
                                     + " instead.");
 
     public static final ConfigOption<MemorySize> MAX_BYTES =
-            ConfigOptions.key("sink.large-message.max-bytes")
+            ConfigOptions.key("large-message.max-bytes")
                     .memoryType()
                     .noDefaultValue()
                     .withDescription(
@@ -41,7 +42,7 @@ public final class LargeMessageOptions {
                                     + " 4 MiB body limit. Set it to keep messages smaller.");
 
     public static final ConfigOption<String> CLAIM_CHECK_PATH =
-            ConfigOptions.key("sink.large-message.claim-check.path")
+            ConfigOptions.key("large-message.claim-check.path")
                     .stringType()
                     .noDefaultValue()
                     .withDescription(
@@ -52,7 +53,7 @@ public final class LargeMessageOptions {
                                     + " binlog position and key, so a replay overwrites it.");
 
     public static final ConfigOption<String> DEAD_LETTER_TOPIC =
-            ConfigOptions.key("sink.large-message.dead-letter.topic")
+            ConfigOptions.key("large-message.dead-letter.topic")
                     .stringType()
                     .noDefaultValue()
                     .withDescription(

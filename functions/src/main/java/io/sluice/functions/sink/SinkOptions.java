@@ -4,12 +4,15 @@ import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 
-/** Options shared by every sink; each broker's own are in its options class. */
+/**
+ * Options shared by every sink (YAML section {@code sink.}); each broker's own are in its options
+ * class, in its own section.
+ */
 @PublicEvolving
 public final class SinkOptions {
 
     public static final ConfigOption<SinkType> TYPE =
-            ConfigOptions.key("sink.type")
+            ConfigOptions.key("type")
                     .enumType(SinkType.class)
                     .defaultValue(SinkType.KAFKA)
                     .withDescription(

@@ -1,8 +1,8 @@
 package io.sluice.functions.source;
 
 import org.apache.flink.annotation.Internal;
-import org.apache.flink.configuration.ReadableConfig;
 
+import io.sluice.functions.config.OptionSection;
 import io.sluice.functions.source.internal.SourceJdbc;
 import io.sluice.serializers.event.ChangeEvent;
 
@@ -33,16 +33,19 @@ public final class HeartbeatTable implements Serializable {
     private final String table;
     private final SourceJdbc jdbc;
     private final Duration interval;
+    private final String option;
 
-    private HeartbeatTable(String database, String table, SourceJdbc jdbc, Duration interval) {
+    private HeartbeatTable(
+            String database, String table, SourceJdbc jdbc, Duration interval, String option) {
         this.database = database;
         this.table = table;
         this.jdbc = jdbc;
         this.interval = interval;
+        this.option = option;
     }
 
     /** The configured heartbeat table, or empty when the option is empty. */
-    public static Optional<HeartbeatTable> from(ReadableConfig config) {
+    public static Optional<HeartbeatTable> from(OptionSection config) {
         String name = config.get(MySqlSourceOptions.HEARTBEAT_TABLE).trim();
         if (name.isEmpty()) {
             return Optional.empty();
@@ -53,7 +56,7 @@ public final class HeartbeatTable implements Serializable {
         if (!NAME.matcher(database).matches() || !NAME.matcher(table).matches()) {
             throw new IllegalArgumentException(
                     "Option '"
-                            + MySqlSourceOptions.HEARTBEAT_TABLE.key()
+                            + config.key(MySqlSourceOptions.HEARTBEAT_TABLE)
                             + "' takes 'database.table' made of letters, digits, '_' and '$',"
                             + " but is '"
                             + name
@@ -63,13 +66,19 @@ public final class HeartbeatTable implements Serializable {
         if (interval.isNegative() || interval.isZero()) {
             throw new IllegalArgumentException(
                     "Option '"
-                            + MySqlSourceOptions.HEARTBEAT_INTERVAL.key()
+                            + config.key(MySqlSourceOptions.HEARTBEAT_INTERVAL)
                             + "' must be positive when '"
-                            + MySqlSourceOptions.HEARTBEAT_TABLE.key()
+                            + config.key(MySqlSourceOptions.HEARTBEAT_TABLE)
                             + "' is set, but is "
                             + interval);
         }
-        return Optional.of(new HeartbeatTable(database, table, SourceJdbc.from(config), interval));
+        return Optional.of(
+                new HeartbeatTable(
+                        database,
+                        table,
+                        SourceJdbc.from(config),
+                        interval,
+                        config.key(MySqlSourceOptions.HEARTBEAT_TABLE)));
     }
 
     /** The 'database.table' name. */
@@ -131,7 +140,7 @@ public final class HeartbeatTable implements Serializable {
                 "The heartbeat table '"
                         + qualifiedName()
                         + "' (option '"
-                        + MySqlSourceOptions.HEARTBEAT_TABLE.key()
+                        + option
                         + "') "
                         + what
                         + " as user '"

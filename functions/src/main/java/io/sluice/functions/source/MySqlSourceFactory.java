@@ -11,6 +11,8 @@ import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.catalog.ObjectPath;
 
+import io.sluice.functions.config.OptionSection;
+import io.sluice.functions.config.PipelineSections;
 import io.sluice.functions.source.internal.CheckedSource;
 import io.sluice.functions.source.internal.HeartbeatWritingSource;
 import io.sluice.functions.source.internal.SourceJdbc;
@@ -31,7 +33,10 @@ import java.util.stream.Stream;
 
 import static org.apache.flink.util.Preconditions.checkArgument;
 
-/** Builds the Flink CDC MySQL source from {@link MySqlSourceOptions}. */
+/**
+ * Builds the Flink CDC MySQL source from {@link MySqlSourceOptions}: from a job's configuration
+ * (its {@code source.} section) or from the source's own options (a SQL table's).
+ */
 @Internal
 public final class MySqlSourceFactory {
 
@@ -47,7 +52,12 @@ public final class MySqlSourceFactory {
      * checks the database ({@link SourceServerCheck}) and fails the job, without restarts, if the
      * source cannot read as configured.
      */
-    public static Source<ChangeEvent, ?, ?> changeEventSource(ReadableConfig config) {
+    public static Source<ChangeEvent, ?, ?> changeEventSource(ReadableConfig job) {
+        return changeEventSource(PipelineSections.of(job).source());
+    }
+
+    /** {@link #changeEventSource(ReadableConfig)} from the source's own options. */
+    public static Source<ChangeEvent, ?, ?> changeEventSource(OptionSection config) {
         Source<ChangeEvent, ?, ?> checked =
                 CheckedSource.of(
                         source(
@@ -63,7 +73,7 @@ public final class MySqlSourceFactory {
     }
 
     /** What {@link #changeEventSource} checks of the database, for {@code ./sluice validate}. */
-    public static SourceServerCheck serverCheck(ReadableConfig config) {
+    public static SourceServerCheck serverCheck(OptionSection config) {
         return SourceServerCheck.of(config, tableList(config));
     }
 
@@ -72,7 +82,13 @@ public final class MySqlSourceFactory {
      * Debezium's records with it.
      */
     public static <T> MySqlSource<T> source(
-            ReadableConfig config, DebeziumDeserializationSchema<T> deserializer) {
+            ReadableConfig job, DebeziumDeserializationSchema<T> deserializer) {
+        return source(PipelineSections.of(job).source(), deserializer);
+    }
+
+    /** {@link #source(ReadableConfig, DebeziumDeserializationSchema)} from the source's options. */
+    public static <T> MySqlSource<T> source(
+            OptionSection config, DebeziumDeserializationSchema<T> deserializer) {
         MySqlSource<T> source =
                 MySqlSourceFactory.<T>builder(config)
                         .debeziumProperties(debeziumProperties(config))
@@ -84,11 +100,15 @@ public final class MySqlSourceFactory {
                         .deserializer(deserializer)
                         .build();
         return MySqlSourceEmitters.withBinlogBatchEmitter(
-                source, deserializer, stallTimeout(config), capturedDatabases(config));
+                source,
+                deserializer,
+                stallTimeout(config),
+                config.key(MySqlSourceOptions.STALL_TIMEOUT),
+                capturedDatabases(config));
     }
 
     /** The conversion's Debezium settings, and {@code include.query} when queries are included. */
-    static Properties debeziumProperties(ReadableConfig config) {
+    static Properties debeziumProperties(OptionSection config) {
         Properties debezium = ChangeEventDeserializationSchema.debeziumProperties();
         long heartbeatMillis = config.get(MySqlSourceOptions.HEARTBEAT_INTERVAL).toMillis();
         if (heartbeatMillis > 0) {
@@ -106,14 +126,14 @@ public final class MySqlSourceFactory {
         return debezium;
     }
 
-    private static <T> MySqlSourceBuilder<T> builder(ReadableConfig config) {
+    private static <T> MySqlSourceBuilder<T> builder(OptionSection config) {
         String password =
                 config.getOptional(MySqlSourceOptions.PASSWORD)
                         .orElseThrow(
                                 () ->
                                         new IllegalArgumentException(
                                                 "Option '"
-                                                        + MySqlSourceOptions.PASSWORD.key()
+                                                        + config.key(MySqlSourceOptions.PASSWORD)
                                                         + "' is required but missing"));
         List<String> tables =
                 config.getOptional(MySqlSourceOptions.TABLES)
@@ -121,16 +141,16 @@ public final class MySqlSourceFactory {
                                 () ->
                                         new IllegalArgumentException(
                                                 "Option '"
-                                                        + MySqlSourceOptions.TABLES.key()
+                                                        + config.key(MySqlSourceOptions.TABLES)
                                                         + "' is required but missing"));
         checkArgument(
                 !tables.isEmpty(),
                 "Option '%s' must name at least one table, but is empty",
-                MySqlSourceOptions.TABLES.key());
+                config.key(MySqlSourceOptions.TABLES));
         Optional<HeartbeatTable> heartbeat = HeartbeatTable.from(config);
         String[] databases =
                 Stream.concat(
-                                tables.stream().map(MySqlSourceFactory::databaseOf),
+                                tables.stream().map(table -> databaseOf(config, table)),
                                 heartbeat.stream().map(HeartbeatTable::database))
                         .distinct()
                         .toArray(String[]::new);
@@ -150,7 +170,9 @@ public final class MySqlSourceFactory {
                 .splitSize(chunkSize(config))
                 .startupOptions(startupOptions(config));
         config.get(MySqlSourceOptions.SNAPSHOT_CHUNK_KEY_COLUMNS)
-                .forEach((table, column) -> builder.chunkKeyColumn(objectPath(table), column));
+                .forEach(
+                        (table, column) ->
+                                builder.chunkKeyColumn(objectPath(config, table), column));
         return builder;
     }
 
@@ -159,39 +181,36 @@ public final class MySqlSourceFactory {
      * DROP DATABASE statements the source emits (none without schema changes); the heartbeat
      * table's database is not one.
      */
-    private static List<String> capturedDatabases(ReadableConfig config) {
+    private static List<String> capturedDatabases(OptionSection config) {
         if (!config.get(MySqlSourceOptions.INCLUDE_SCHEMA_CHANGES)) {
             return List.of();
         }
         return config.getOptional(MySqlSourceOptions.TABLES).orElse(List.of()).stream()
-                .map(MySqlSourceFactory::databaseOf)
+                .map(table -> databaseOf(config, table))
                 .distinct()
                 .collect(Collectors.toList());
     }
 
     /** The regexes of the captured tables, excludes applied, the heartbeat table added. */
-    private static String[] tableList(ReadableConfig config) {
-        List<String> tables = config.getOptional(MySqlSourceOptions.TABLES).orElse(List.of());
+    private static String[] tableList(OptionSection config) {
         return Stream.concat(
-                        Arrays.stream(
-                                tableFilters(
-                                        tables, config.get(MySqlSourceOptions.TABLES_EXCLUDE))),
+                        Arrays.stream(tableFilters(config)),
                         HeartbeatTable.from(config).stream().map(HeartbeatTable::regex))
                 .toArray(String[]::new);
     }
 
-    private static ObjectPath objectPath(String table) {
+    private static ObjectPath objectPath(OptionSection config, String table) {
         int dot = table.indexOf('.');
         checkArgument(
                 dot > 0 && dot < table.length() - 1,
                 "Option '%s' takes 'database.table:column' pairs, but one table is '%s'",
-                MySqlSourceOptions.SNAPSHOT_CHUNK_KEY_COLUMNS.key(),
+                config.key(MySqlSourceOptions.SNAPSHOT_CHUNK_KEY_COLUMNS),
                 table);
         return new ObjectPath(table.substring(0, dot), table.substring(dot + 1));
     }
 
     /** The source's start point; each mode's companion options are required, by name. */
-    static StartupOptions startupOptions(ReadableConfig config) {
+    static StartupOptions startupOptions(OptionSection config) {
         StartupMode mode = config.get(MySqlSourceOptions.STARTUP_MODE);
         switch (mode) {
             case LATEST:
@@ -215,12 +234,12 @@ public final class MySqlSourceFactory {
      * The stall timeout, zero when off. Only heartbeats tell an idle database from a stalled
      * source, so it must span several of them.
      */
-    static Duration stallTimeout(ReadableConfig config) {
+    static Duration stallTimeout(OptionSection config) {
         Duration timeout = config.get(MySqlSourceOptions.STALL_TIMEOUT);
         checkArgument(
                 !timeout.isNegative(),
                 "Option '%s' must not be negative, but is %s",
-                MySqlSourceOptions.STALL_TIMEOUT.key(),
+                config.key(MySqlSourceOptions.STALL_TIMEOUT),
                 timeout);
         Duration heartbeat = config.get(MySqlSourceOptions.HEARTBEAT_INTERVAL);
         checkArgument(
@@ -229,24 +248,24 @@ public final class MySqlSourceFactory {
                                 && timeout.compareTo(heartbeat.multipliedBy(3)) >= 0),
                 "Option '%s' must be 0 (off) or at least three times '%s' (%s), so that an idle"
                         + " database is not taken for a stalled source, but is %s",
-                MySqlSourceOptions.STALL_TIMEOUT.key(),
-                MySqlSourceOptions.HEARTBEAT_INTERVAL.key(),
+                config.key(MySqlSourceOptions.STALL_TIMEOUT),
+                config.key(MySqlSourceOptions.HEARTBEAT_INTERVAL),
                 heartbeat,
                 timeout);
         return timeout;
     }
 
-    private static int chunkSize(ReadableConfig config) {
+    private static int chunkSize(OptionSection config) {
         int size = config.get(MySqlSourceOptions.SNAPSHOT_CHUNK_SIZE);
         checkArgument(
                 size > 1,
                 "Option '%s' must be larger than 1, but is %s",
-                MySqlSourceOptions.SNAPSHOT_CHUNK_SIZE.key(),
+                config.key(MySqlSourceOptions.SNAPSHOT_CHUNK_SIZE),
                 size);
         return size;
     }
 
-    private static <V> V required(ReadableConfig config, ConfigOption<V> option, StartupMode mode) {
+    private static <V> V required(OptionSection config, ConfigOption<V> option, StartupMode mode) {
         return config.getOptional(option)
                 .orElseThrow(
                         () ->
@@ -254,19 +273,19 @@ public final class MySqlSourceFactory {
                                         String.format(
                                                 "Option '%s' is required in '%s' startup mode"
                                                         + " (%s) but missing",
-                                                option.key(),
+                                                config.key(option),
                                                 mode,
-                                                MySqlSourceOptions.STARTUP_MODE.key())));
+                                                config.key(MySqlSourceOptions.STARTUP_MODE))));
     }
 
-    private static ZoneId timestampZone(ReadableConfig config) {
+    private static ZoneId timestampZone(OptionSection config) {
         String zone = config.get(MySqlSourceOptions.TIMESTAMP_TIME_ZONE);
         try {
             return ZoneId.of(zone);
         } catch (DateTimeException e) {
             throw new IllegalArgumentException(
                     "Option '"
-                            + MySqlSourceOptions.TIMESTAMP_TIME_ZONE.key()
+                            + config.key(MySqlSourceOptions.TIMESTAMP_TIME_ZONE)
                             + "' must be a time zone id like 'UTC', 'Asia/Shanghai' or '+08:00',"
                             + " but is '"
                             + zone
@@ -280,9 +299,11 @@ public final class MySqlSourceFactory {
      * refuses an exclude list next to an include list, and matches whole names, so {@code
      * (?!(?:ex1|ex2)$)(?:inc)} selects what {@code inc} matches and no exclude does.
      */
-    static String[] tableFilters(List<String> includes, List<String> excludes) {
+    static String[] tableFilters(OptionSection config) {
+        List<String> includes = config.getOptional(MySqlSourceOptions.TABLES).orElse(List.of());
+        List<String> excludes = config.get(MySqlSourceOptions.TABLES_EXCLUDE);
         for (String regex : includes) {
-            checkRegex(MySqlSourceOptions.TABLES, regex);
+            checkRegex(config, MySqlSourceOptions.TABLES, regex);
         }
         if (excludes.isEmpty()) {
             return includes.toArray(String[]::new);
@@ -290,11 +311,11 @@ public final class MySqlSourceFactory {
         StringBuilder guard = new StringBuilder("(?!(?:");
         for (int i = 0; i < excludes.size(); i++) {
             String regex = excludes.get(i).trim();
-            checkRegex(MySqlSourceOptions.TABLES_EXCLUDE, regex);
+            checkRegex(config, MySqlSourceOptions.TABLES_EXCLUDE, regex);
             checkArgument(
                     !regex.contains(","),
                     "Option '%s' takes regular expressions without ',', but one is '%s'",
-                    MySqlSourceOptions.TABLES_EXCLUDE.key(),
+                    config.key(MySqlSourceOptions.TABLES_EXCLUDE),
                     regex);
             guard.append(i == 0 ? "" : "|").append(regex);
         }
@@ -302,13 +323,13 @@ public final class MySqlSourceFactory {
         return includes.stream().map(inc -> guard + "(?:" + inc + ")").toArray(String[]::new);
     }
 
-    private static void checkRegex(ConfigOption<?> option, String regex) {
+    private static void checkRegex(OptionSection config, ConfigOption<?> option, String regex) {
         try {
             Pattern.compile(regex);
         } catch (PatternSyntaxException e) {
             throw new IllegalArgumentException(
                     "Option '"
-                            + option.key()
+                            + config.key(option)
                             + "' takes regular expressions, but '"
                             + regex
                             + "' is not one: "
@@ -317,12 +338,12 @@ public final class MySqlSourceFactory {
         }
     }
 
-    private static String databaseOf(String qualifiedTable) {
+    private static String databaseOf(OptionSection config, String qualifiedTable) {
         int dot = qualifiedTable.indexOf('.');
         checkArgument(
                 dot > 0 && dot < qualifiedTable.length() - 1,
                 "Option '%s' takes 'database.table' entries, but one is '%s'",
-                MySqlSourceOptions.TABLES.key(),
+                config.key(MySqlSourceOptions.TABLES),
                 qualifiedTable);
         String database = qualifiedTable.substring(0, dot);
         // 'shop\.orders' names the database 'shop' with an escaped dot.

@@ -8,24 +8,27 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-/** Options of the MySQL/MariaDB change source. */
+/**
+ * Options of the MySQL/MariaDB change source: YAML section {@code source.}, the {@code
+ * sluice-mysql} table's and the Sluice catalog's keys in SQL.
+ */
 @PublicEvolving
 public final class MySqlSourceOptions {
 
     public static final ConfigOption<String> HOSTNAME =
-            ConfigOptions.key("source.hostname")
+            ConfigOptions.key("hostname")
                     .stringType()
                     .defaultValue("127.0.0.1")
                     .withDescription("Host of the MySQL or MariaDB server to capture.");
 
     public static final ConfigOption<Integer> PORT =
-            ConfigOptions.key("source.port")
+            ConfigOptions.key("port")
                     .intType()
                     .defaultValue(3306)
                     .withDescription("Port of the MySQL or MariaDB server.");
 
     public static final ConfigOption<String> USERNAME =
-            ConfigOptions.key("source.username")
+            ConfigOptions.key("username")
                     .stringType()
                     .defaultValue("cdc")
                     .withDescription(
@@ -33,13 +36,13 @@ public final class MySqlSourceOptions {
                                     + " REPLICATION CLIENT (BINLOG MONITOR on MariaDB).");
 
     public static final ConfigOption<String> PASSWORD =
-            ConfigOptions.key("source.password")
+            ConfigOptions.key("password")
                     .stringType()
                     .noDefaultValue()
                     .withDescription("Password of the source user. Required.");
 
     public static final ConfigOption<List<String>> TABLES =
-            ConfigOptions.key("source.tables")
+            ConfigOptions.key("tables")
                     .stringType()
                     .asList()
                     .noDefaultValue()
@@ -48,16 +51,16 @@ public final class MySqlSourceOptions {
                                     + " separated by ';'. Required.");
 
     public static final ConfigOption<List<String>> TABLES_EXCLUDE =
-            ConfigOptions.key("source.tables-exclude")
+            ConfigOptions.key("tables-exclude")
                     .stringType()
                     .asList()
                     .defaultValues()
                     .withDescription(
-                            "Tables to leave out although 'source.tables' matches them, as"
+                            "Tables to leave out although 'tables' matches them, as"
                                     + " 'database.table' regular expressions separated by ';'.");
 
     public static final ConfigOption<String> SERVER_ID =
-            ConfigOptions.key("source.server-id")
+            ConfigOptions.key("server-id")
                     .stringType()
                     .defaultValue("5400-5408")
                     .withDescription(
@@ -65,22 +68,22 @@ public final class MySqlSourceOptions {
                                     + " the source parallelism. Must be unique on the server.");
 
     public static final ConfigOption<String> SERVER_TIME_ZONE =
-            ConfigOptions.key("source.server-time-zone")
+            ConfigOptions.key("server-time-zone")
                     .stringType()
                     .defaultValue("UTC")
                     .withDescription("Session time zone of the database server.");
 
     public static final ConfigOption<Duration> HEARTBEAT_INTERVAL =
-            ConfigOptions.key("source.heartbeat-interval")
+            ConfigOptions.key("heartbeat-interval")
                     .durationType()
                     .defaultValue(Duration.ofSeconds(30))
                     .withDescription(
                             "How often the binlog reader asks the server for a heartbeat, so"
                                     + " offsets move while the database is idle, and how often"
-                                    + " 'source.heartbeat-table' is written.");
+                                    + " 'heartbeat-table' is written.");
 
     public static final ConfigOption<Duration> STALL_TIMEOUT =
-            ConfigOptions.key("source.stall-timeout")
+            ConfigOptions.key("stall-timeout")
                     .durationType()
                     .defaultValue(Duration.ofMinutes(5))
                     .withDescription(
@@ -88,23 +91,23 @@ public final class MySqlSourceOptions {
                                     + " them (no rows, snapshot chunks or binlog heartbeats)"
                                     + " before it fails with its splits named, so that Flink's"
                                     + " restart strategy restores it. At least three times"
-                                    + " 'source.heartbeat-interval', so that an idle database is"
+                                    + " 'heartbeat-interval', so that an idle database is"
                                     + " not taken for a stalled source. 0 turns the check off.");
 
     public static final ConfigOption<String> HEARTBEAT_TABLE =
-            ConfigOptions.key("source.heartbeat-table")
+            ConfigOptions.key("heartbeat-table")
                     .stringType()
                     .defaultValue("")
                     .withDescription(
                             "A 'database.table' that Sluice creates if missing and updates every"
-                                    + " 'source.heartbeat-interval', then reads back from the"
+                                    + " 'heartbeat-interval', then reads back from the"
                                     + " binlog and drops, so the lag metric stays true while the"
                                     + " captured tables are idle. Needs CREATE, INSERT and UPDATE"
                                     + " on it. Empty: no heartbeat, and the lag grows while the"
                                     + " database is idle.");
 
     public static final ConfigOption<String> TIMESTAMP_TIME_ZONE =
-            ConfigOptions.key("source.timestamp-time-zone")
+            ConfigOptions.key("timestamp-time-zone")
                     .stringType()
                     .defaultValue("UTC")
                     .withDescription(
@@ -115,7 +118,7 @@ public final class MySqlSourceOptions {
                                     + " and are not affected.");
 
     public static final ConfigOption<Boolean> INCLUDE_SCHEMA_CHANGES =
-            ConfigOptions.key("source.include-schema-changes")
+            ConfigOptions.key("include-schema-changes")
                     .booleanType()
                     .defaultValue(true)
                     .withDescription(
@@ -124,7 +127,7 @@ public final class MySqlSourceOptions {
                                     + " DINDEX, QUERY), as Canal does by default.");
 
     public static final ConfigOption<Boolean> INCLUDE_QUERIES =
-            ConfigOptions.key("source.include-queries")
+            ConfigOptions.key("include-queries")
                     .booleanType()
                     .defaultValue(false)
                     .withDescription(
@@ -136,7 +139,7 @@ public final class MySqlSourceOptions {
                                     + " on MariaDB the job refuses to start with this on.");
 
     public static final ConfigOption<StartupMode> STARTUP_MODE =
-            ConfigOptions.key("source.startup.mode")
+            ConfigOptions.key("startup.mode")
                     .enumType(StartupMode.class)
                     .defaultValue(StartupMode.INITIAL)
                     .withDescription(
@@ -144,31 +147,31 @@ public final class MySqlSourceOptions {
                                     + " or gtid (binlog only, from the given point).");
 
     public static final ConfigOption<Long> STARTUP_TIMESTAMP =
-            ConfigOptions.key("source.startup.timestamp-millis")
+            ConfigOptions.key("startup.timestamp-millis")
                     .longType()
                     .noDefaultValue()
                     .withDescription("Epoch milliseconds to start from in 'timestamp' mode.");
 
     public static final ConfigOption<String> STARTUP_BINLOG_FILE =
-            ConfigOptions.key("source.startup.binlog-file")
+            ConfigOptions.key("startup.binlog-file")
                     .stringType()
                     .noDefaultValue()
                     .withDescription("Binlog file to start from in 'binlog-position' mode.");
 
     public static final ConfigOption<Long> STARTUP_BINLOG_POSITION =
-            ConfigOptions.key("source.startup.binlog-position")
+            ConfigOptions.key("startup.binlog-position")
                     .longType()
                     .noDefaultValue()
                     .withDescription("Position in the binlog file, in 'binlog-position' mode.");
 
     public static final ConfigOption<String> STARTUP_GTID_SET =
-            ConfigOptions.key("source.startup.gtid-set")
+            ConfigOptions.key("startup.gtid-set")
                     .stringType()
                     .noDefaultValue()
                     .withDescription("GTID set already processed, in 'gtid' mode.");
 
     public static final ConfigOption<Map<String, String>> SNAPSHOT_CHUNK_KEY_COLUMNS =
-            ConfigOptions.key("source.snapshot.chunk-key-columns")
+            ConfigOptions.key("snapshot.chunk-key-columns")
                     .mapType()
                     .defaultValue(Map.of())
                     .withDescription(
@@ -179,7 +182,7 @@ public final class MySqlSourceOptions {
                                     + " distinct values, ideally indexed.");
 
     public static final ConfigOption<Integer> SNAPSHOT_CHUNK_SIZE =
-            ConfigOptions.key("source.snapshot.chunk-size")
+            ConfigOptions.key("snapshot.chunk-size")
                     .intType()
                     .defaultValue(8096)
                     .withDescription(

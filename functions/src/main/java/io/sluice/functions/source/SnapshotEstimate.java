@@ -1,8 +1,8 @@
 package io.sluice.functions.source;
 
 import org.apache.flink.annotation.Internal;
-import org.apache.flink.configuration.ReadableConfig;
 
+import io.sluice.functions.config.OptionSection;
 import io.sluice.functions.source.internal.SourceJdbc;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,16 +32,13 @@ public final class SnapshotEstimate {
      * The estimate for the configured tables, or 0 when the startup mode reads no snapshot or the
      * database cannot be asked (logged: the estimate only feeds a gauge).
      */
-    public static long rows(ReadableConfig config) {
+    public static long rows(OptionSection config) {
         if (config.get(MySqlSourceOptions.STARTUP_MODE) != StartupMode.INITIAL
                 || config.getOptional(MySqlSourceOptions.TABLES).isEmpty()) {
             return 0;
         }
         List<Pattern> filters =
-                Arrays.stream(
-                                MySqlSourceFactory.tableFilters(
-                                        config.get(MySqlSourceOptions.TABLES),
-                                        config.get(MySqlSourceOptions.TABLES_EXCLUDE)))
+                Arrays.stream(MySqlSourceFactory.tableFilters(config))
                         .map(regex -> Pattern.compile(regex, Pattern.CASE_INSENSITIVE))
                         .toList();
         long rows = 0;

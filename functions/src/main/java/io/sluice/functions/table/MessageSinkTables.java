@@ -10,6 +10,7 @@ import org.apache.flink.table.factories.DynamicTableFactory;
 import org.apache.flink.table.factories.DynamicTableSinkFactory;
 import org.apache.flink.table.factories.FactoryUtil;
 
+import io.sluice.functions.config.PipelineSections;
 import io.sluice.functions.encode.EncodeOptions;
 import io.sluice.functions.filter.FilterOptions;
 import io.sluice.functions.route.PartitionOptions;
@@ -17,8 +18,8 @@ import io.sluice.functions.route.RouteOptions;
 import io.sluice.functions.sink.LargeMessageOptions;
 import io.sluice.functions.sink.SinkOptions;
 import io.sluice.functions.sink.SinkType;
+import io.sluice.functions.table.internal.InvalidTableOptions;
 import io.sluice.functions.table.internal.MessageTableSink;
-import io.sluice.functions.table.internal.OptionTranslation;
 
 import java.util.Arrays;
 import java.util.LinkedHashSet;
@@ -26,65 +27,40 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 
-/** The checks and translation both Sluice sink tables ({@code sluice-kafka}, ...) share. */
+/**
+ * The options and checks both Sluice sink tables ({@code sluice-kafka}, ...) share. A table's
+ * options are the pipeline's own, under the same keys; the checks the YAML door makes on them name
+ * the SQL keys, as the table has no prefix.
+ */
 final class MessageSinkTables {
 
-    /** The encoding, routing and partitioning options every Sluice sink table takes. */
+    /** The encoding, routing, filtering and large-message options every Sluice sink table takes. */
     static final List<ConfigOption<?>> ENCODE_AND_ROUTE =
             List.of(
-                    KafkaTableOptions.FORMAT,
-                    KafkaTableOptions.GROUP_ROWS,
-                    KafkaTableOptions.GROUP_ROWS_MAX_BYTES,
-                    KafkaTableOptions.GROUP_ROWS_IDLE_FLUSH,
-                    KafkaTableOptions.TOPIC,
-                    KafkaTableOptions.DYNAMIC_TOPIC,
-                    KafkaTableOptions.TOPIC_TEMPLATE,
-                    KafkaTableOptions.PARTITION_HASH,
-                    KafkaTableOptions.DATABASE_HASH,
-                    KafkaTableOptions.PARTITION_UNMATCHED,
-                    KafkaTableOptions.DDL_PARTITIONS,
-                    KafkaTableOptions.PARTITION_COUNTS,
-                    KafkaTableOptions.LARGE_MESSAGE_POLICY,
-                    KafkaTableOptions.LARGE_MESSAGE_MAX_BYTES,
-                    KafkaTableOptions.LARGE_MESSAGE_CLAIM_CHECK_PATH,
-                    KafkaTableOptions.LARGE_MESSAGE_DEAD_LETTER_TOPIC,
-                    KafkaTableOptions.COLUMNS_INCLUDE,
-                    KafkaTableOptions.COLUMNS_EXCLUDE,
-                    KafkaTableOptions.COLUMNS_MASK,
-                    KafkaTableOptions.MASK_SALT,
-                    KafkaTableOptions.DROP_EMPTY_UPDATES,
-                    KafkaTableOptions.SINK_PARALLELISM);
+                    EncodeOptions.FORMAT,
+                    EncodeOptions.GROUP_ROWS,
+                    EncodeOptions.GROUP_ROWS_MAX_BYTES,
+                    EncodeOptions.GROUP_ROWS_IDLE_FLUSH,
+                    SinkTableOptions.TOPIC,
+                    RouteOptions.DYNAMIC_TOPIC,
+                    RouteOptions.TOPIC_TEMPLATE,
+                    PartitionOptions.PARTITION_HASH,
+                    PartitionOptions.DATABASE_HASH,
+                    PartitionOptions.UNMATCHED,
+                    PartitionOptions.DDL_PARTITIONS,
+                    PartitionOptions.PARTITION_COUNTS,
+                    LargeMessageOptions.POLICY,
+                    LargeMessageOptions.MAX_BYTES,
+                    LargeMessageOptions.CLAIM_CHECK_PATH,
+                    LargeMessageOptions.DEAD_LETTER_TOPIC,
+                    FilterOptions.COLUMNS_INCLUDE,
+                    FilterOptions.COLUMNS_EXCLUDE,
+                    FilterOptions.COLUMNS_MASK,
+                    FilterOptions.MASK_SALT,
+                    FilterOptions.DROP_EMPTY_UPDATES,
+                    FactoryUtil.SINK_PARALLELISM);
 
     private MessageSinkTables() {}
-
-    /** {@code options} plus the YAML keys of {@link #ENCODE_AND_ROUTE}. */
-    static OptionTranslation withEncodeAndRoute(OptionTranslation options) {
-        return options.map(KafkaTableOptions.FORMAT, EncodeOptions.FORMAT)
-                .map(KafkaTableOptions.GROUP_ROWS, EncodeOptions.GROUP_ROWS)
-                .map(KafkaTableOptions.GROUP_ROWS_MAX_BYTES, EncodeOptions.GROUP_ROWS_MAX_BYTES)
-                .map(KafkaTableOptions.GROUP_ROWS_IDLE_FLUSH, EncodeOptions.GROUP_ROWS_IDLE_FLUSH)
-                .map(KafkaTableOptions.TOPIC, RouteOptions.DEFAULT_TOPIC)
-                .map(KafkaTableOptions.DYNAMIC_TOPIC, RouteOptions.DYNAMIC_TOPIC)
-                .map(KafkaTableOptions.TOPIC_TEMPLATE, RouteOptions.TOPIC_TEMPLATE)
-                .map(KafkaTableOptions.PARTITION_HASH, PartitionOptions.PARTITION_HASH)
-                .map(KafkaTableOptions.DATABASE_HASH, PartitionOptions.DATABASE_HASH)
-                .map(KafkaTableOptions.PARTITION_UNMATCHED, PartitionOptions.UNMATCHED)
-                .map(KafkaTableOptions.DDL_PARTITIONS, PartitionOptions.DDL_PARTITIONS)
-                .map(KafkaTableOptions.PARTITION_COUNTS, PartitionOptions.PARTITION_COUNTS)
-                .map(KafkaTableOptions.LARGE_MESSAGE_POLICY, LargeMessageOptions.POLICY)
-                .map(KafkaTableOptions.LARGE_MESSAGE_MAX_BYTES, LargeMessageOptions.MAX_BYTES)
-                .map(
-                        KafkaTableOptions.LARGE_MESSAGE_CLAIM_CHECK_PATH,
-                        LargeMessageOptions.CLAIM_CHECK_PATH)
-                .map(
-                        KafkaTableOptions.LARGE_MESSAGE_DEAD_LETTER_TOPIC,
-                        LargeMessageOptions.DEAD_LETTER_TOPIC)
-                .map(KafkaTableOptions.COLUMNS_INCLUDE, FilterOptions.COLUMNS_INCLUDE)
-                .map(KafkaTableOptions.COLUMNS_EXCLUDE, FilterOptions.COLUMNS_EXCLUDE)
-                .map(KafkaTableOptions.COLUMNS_MASK, FilterOptions.COLUMNS_MASK)
-                .map(KafkaTableOptions.MASK_SALT, FilterOptions.MASK_SALT)
-                .map(KafkaTableOptions.DROP_EMPTY_UPDATES, FilterOptions.DROP_EMPTY_UPDATES);
-    }
 
     /** {@code own} options plus {@link #ENCODE_AND_ROUTE}. */
     static Set<ConfigOption<?>> withEncodeAndRoute(ConfigOption<?>... own) {
@@ -102,7 +78,6 @@ final class MessageSinkTables {
     static MessageTableSink create(
             DynamicTableSinkFactory factory,
             DynamicTableFactory.Context context,
-            OptionTranslation options,
             String passThroughPrefix,
             SinkType type) {
         FactoryUtil.TableFactoryHelper helper =
@@ -128,22 +103,24 @@ final class MessageSinkTables {
                             FactoryUtil.SINK_PARALLELISM.key(),
                             parallelism));
         }
-        Configuration config = options.toPipelineConfig(context.getCatalogTable().getOptions());
+        Configuration config = Configuration.fromMap(context.getCatalogTable().getOptions());
+        // The SQL-only 'topic' is the pipeline's default topic; the connector names the broker.
+        config.set(RouteOptions.DEFAULT_TOPIC, helper.getOptions().get(SinkTableOptions.TOPIC));
         config.set(SinkOptions.TYPE, type);
+        PipelineSections sections = PipelineSections.unprefixed(config);
         try {
             // Parsed now so a bad rule fails the statement, not the running job.
-            RouteOptions.router(config);
-            PartitionOptions.rules(config);
-            PartitionOptions.counts(config);
+            RouteOptions.router(sections.route());
+            PartitionOptions.rules(sections.route());
+            PartitionOptions.counts(sections.route());
         } catch (IllegalArgumentException e) {
-            throw options.failure(table, connector, e);
+            throw InvalidTableOptions.of(table, connector, e);
         }
         return new MessageTableSink(
                 connector,
-                config,
+                sections,
                 parallelism,
                 table,
-                options,
                 SinkClaim.of(table, context.getCatalogTable().getOptions()));
     }
 

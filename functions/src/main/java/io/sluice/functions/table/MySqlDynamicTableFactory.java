@@ -3,7 +3,6 @@ package io.sluice.functions.table;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.configuration.ConfigOption;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.Column;
 import org.apache.flink.table.catalog.ResolvedSchema;
@@ -12,49 +11,30 @@ import org.apache.flink.table.factories.DynamicTableSourceFactory;
 import org.apache.flink.table.factories.FactoryUtil;
 import org.apache.flink.table.types.logical.RawType;
 
+import io.sluice.functions.config.OptionSection;
 import io.sluice.functions.source.MySqlSourceFactory;
 import io.sluice.functions.source.MySqlSourceOptions;
+import io.sluice.functions.table.internal.InvalidTableOptions;
 import io.sluice.functions.table.internal.MySqlTableSource;
-import io.sluice.functions.table.internal.OptionTranslation;
 import io.sluice.serializers.event.ChangeEvent;
 
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 
-import static io.sluice.functions.table.MySqlTableOptions.*;
+import static io.sluice.functions.source.MySqlSourceOptions.*;
 
 /**
  * {@code 'connector' = 'sluice-mysql'}: every table the {@code tables} regexes match, read by one
  * binlog reader, one row per change. The physical column is the change itself ({@link
  * ChangeColumn}); everything else is metadata ({@code database}, {@code table}, {@code type},
- * {@code es}, {@code gtid}, {@code pk_names}, {@code data}, ...).
+ * {@code es}, {@code gtid}, {@code pk_names}, {@code data}, ...). Its options are the pipeline
+ * source's own ({@link MySqlSourceOptions}), under the same keys.
  */
 @Internal
 public final class MySqlDynamicTableFactory implements DynamicTableSourceFactory {
 
     public static final String IDENTIFIER = "sluice-mysql";
-
-    static final OptionTranslation OPTIONS =
-            new OptionTranslation()
-                    .map(HOSTNAME, MySqlSourceOptions.HOSTNAME)
-                    .map(PORT, MySqlSourceOptions.PORT)
-                    .map(USERNAME, MySqlSourceOptions.USERNAME)
-                    .map(PASSWORD, MySqlSourceOptions.PASSWORD)
-                    .map(TABLES, MySqlSourceOptions.TABLES)
-                    .map(SERVER_ID, MySqlSourceOptions.SERVER_ID)
-                    .map(SERVER_TIME_ZONE, MySqlSourceOptions.SERVER_TIME_ZONE)
-                    .map(HEARTBEAT_INTERVAL, MySqlSourceOptions.HEARTBEAT_INTERVAL)
-                    .map(STALL_TIMEOUT, MySqlSourceOptions.STALL_TIMEOUT)
-                    .map(TIMESTAMP_TIME_ZONE, MySqlSourceOptions.TIMESTAMP_TIME_ZONE)
-                    .map(INCLUDE_SCHEMA_CHANGES, MySqlSourceOptions.INCLUDE_SCHEMA_CHANGES)
-                    .map(STARTUP_MODE, MySqlSourceOptions.STARTUP_MODE)
-                    .map(STARTUP_TIMESTAMP, MySqlSourceOptions.STARTUP_TIMESTAMP)
-                    .map(STARTUP_BINLOG_FILE, MySqlSourceOptions.STARTUP_BINLOG_FILE)
-                    .map(STARTUP_BINLOG_POSITION, MySqlSourceOptions.STARTUP_BINLOG_POSITION)
-                    .map(STARTUP_GTID_SET, MySqlSourceOptions.STARTUP_GTID_SET)
-                    .map(SNAPSHOT_CHUNK_SIZE, MySqlSourceOptions.SNAPSHOT_CHUNK_SIZE)
-                    .map(SNAPSHOT_CHUNK_KEY_COLUMNS, MySqlSourceOptions.SNAPSHOT_CHUNK_KEY_COLUMNS);
 
     @Override
     public String factoryIdentifier() {
@@ -65,6 +45,9 @@ public final class MySqlDynamicTableFactory implements DynamicTableSourceFactory
     public Set<ConfigOption<?>> requiredOptions() {
         return Set.of(PASSWORD, TABLES);
     }
+
+    /** Flink's own {@code scan.parallelism}: the CDC source's parallelism. */
+    static final ConfigOption<Integer> SCAN_PARALLELISM = FactoryUtil.SOURCE_PARALLELISM;
 
     @Override
     public Set<ConfigOption<?>> optionalOptions() {
@@ -105,12 +88,12 @@ public final class MySqlDynamicTableFactory implements DynamicTableSourceFactory
                                     + " is %s",
                             table, SCAN_PARALLELISM.key(), parallelism));
         }
-        Configuration config = OPTIONS.toPipelineConfig(context.getCatalogTable().getOptions());
+        OptionSection config = OptionSection.unprefixed(helper.getOptions());
         Source<ChangeEvent, ?, ?> source;
         try {
             source = MySqlSourceFactory.changeEventSource(config);
         } catch (IllegalArgumentException e) {
-            throw OPTIONS.failure(context.getObjectIdentifier(), IDENTIFIER, e);
+            throw InvalidTableOptions.of(context.getObjectIdentifier(), IDENTIFIER, e);
         }
         return new MySqlTableSource(
                 source,

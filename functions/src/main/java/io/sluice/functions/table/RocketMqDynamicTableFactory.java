@@ -7,31 +7,21 @@ import org.apache.flink.table.factories.DynamicTableSinkFactory;
 
 import io.sluice.functions.sink.SinkType;
 import io.sluice.functions.sink.rocketmq.RocketMqSinkOptions;
-import io.sluice.functions.table.internal.OptionTranslation;
 
 import java.util.Set;
-
-import static io.sluice.functions.table.RocketMqTableOptions.*;
 
 /**
  * {@code 'connector' = 'sluice-rocketmq'}: writes each row's change, encoded as {@code canal-flat}
  * or {@code canal-binary}, to RocketMQ (key = primary key, tag = table). The table's one physical
  * column is the change ({@link ChangeColumn}); writable metadata {@code topic} and {@code key}
- * override the routed topic and the primary-key message key, as in {@code sluice-kafka}.
+ * override the routed topic and the primary-key message key, as in {@code sluice-kafka}. Its
+ * options are {@link RocketMqSinkOptions} and those every Sluice sink table takes ({@link
+ * MessageSinkTables}); a queue is a partition.
  */
 @Internal
 public final class RocketMqDynamicTableFactory implements DynamicTableSinkFactory {
 
     public static final String IDENTIFIER = "sluice-rocketmq";
-
-    static final OptionTranslation OPTIONS =
-            MessageSinkTables.withEncodeAndRoute(new OptionTranslation())
-                    .map(NAME_SERVER, RocketMqSinkOptions.NAME_SERVER)
-                    .map(PRODUCER_GROUP, RocketMqSinkOptions.PRODUCER_GROUP)
-                    .map(SEND_TIMEOUT, RocketMqSinkOptions.SEND_TIMEOUT)
-                    .map(BATCH_MAX_MESSAGES, RocketMqSinkOptions.BATCH_MAX_MESSAGES)
-                    .map(BATCH_MAX_BYTES, RocketMqSinkOptions.BATCH_MAX_BYTES)
-                    .map(DELIVERY_GUARANTEE, RocketMqSinkOptions.DELIVERY_GUARANTEE);
 
     @Override
     public String factoryIdentifier() {
@@ -40,21 +30,21 @@ public final class RocketMqDynamicTableFactory implements DynamicTableSinkFactor
 
     @Override
     public Set<ConfigOption<?>> requiredOptions() {
-        return Set.of(NAME_SERVER);
+        return Set.of(RocketMqSinkOptions.NAME_SERVER);
     }
 
     @Override
     public Set<ConfigOption<?>> optionalOptions() {
         return MessageSinkTables.withEncodeAndRoute(
-                PRODUCER_GROUP,
-                SEND_TIMEOUT,
-                BATCH_MAX_MESSAGES,
-                BATCH_MAX_BYTES,
-                DELIVERY_GUARANTEE);
+                RocketMqSinkOptions.PRODUCER_GROUP,
+                RocketMqSinkOptions.SEND_TIMEOUT,
+                RocketMqSinkOptions.BATCH_MAX_MESSAGES,
+                RocketMqSinkOptions.BATCH_MAX_BYTES,
+                RocketMqSinkOptions.DELIVERY_GUARANTEE);
     }
 
     @Override
     public DynamicTableSink createDynamicTableSink(Context context) {
-        return MessageSinkTables.create(this, context, OPTIONS, null, SinkType.ROCKETMQ);
+        return MessageSinkTables.create(this, context, null, SinkType.ROCKETMQ);
     }
 }

@@ -1,9 +1,13 @@
 package io.sluice.functions.table;
 
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.table.catalog.ObjectIdentifier;
 import org.apache.flink.table.factories.FactoryUtil;
+
+import io.sluice.functions.sink.KafkaSinkOptions;
+import io.sluice.functions.sink.rocketmq.RocketMqSinkOptions;
 
 import java.util.Locale;
 import java.util.Map;
@@ -31,30 +35,34 @@ public record SinkClaim(String connector, String option, String value, ObjectIde
                 && !RocketMqDynamicTableFactory.IDENTIFIER.equals(connector)) {
             return Optional.empty();
         }
+        boolean kafka = KafkaDynamicTableFactory.IDENTIFIER.equals(connector);
+        ConfigOption<DeliveryGuarantee> guaranteeOption =
+                kafka
+                        ? KafkaSinkOptions.DELIVERY_GUARANTEE
+                        : RocketMqSinkOptions.DELIVERY_GUARANTEE;
         String guarantee =
                 options.getOrDefault(
-                        KafkaTableOptions.DELIVERY_GUARANTEE.key(),
-                        KafkaTableOptions.DELIVERY_GUARANTEE.defaultValue().toString());
+                        guaranteeOption.key(), guaranteeOption.defaultValue().toString());
         // Flink parses enum values ignoring case and '-' versus '_'.
         if (!normalized(guarantee).equals(normalized(DeliveryGuarantee.EXACTLY_ONCE.toString()))) {
             return Optional.empty();
         }
-        if (KafkaDynamicTableFactory.IDENTIFIER.equals(connector)) {
+        if (kafka) {
             return Optional.of(
                     claim(
                             connector,
-                            KafkaTableOptions.TRANSACTIONAL_ID_PREFIX.key(),
+                            KafkaSinkOptions.TRANSACTIONAL_ID_PREFIX.key(),
                             table,
                             options,
-                            KafkaTableOptions.TRANSACTIONAL_ID_PREFIX.defaultValue()));
+                            KafkaSinkOptions.TRANSACTIONAL_ID_PREFIX.defaultValue()));
         }
         return Optional.of(
                 claim(
                         connector,
-                        RocketMqTableOptions.PRODUCER_GROUP.key(),
+                        RocketMqSinkOptions.PRODUCER_GROUP.key(),
                         table,
                         options,
-                        RocketMqTableOptions.PRODUCER_GROUP.defaultValue()));
+                        RocketMqSinkOptions.PRODUCER_GROUP.defaultValue()));
     }
 
     /** Whether this and {@code other} cannot run in one job. */

@@ -2,12 +2,13 @@ package io.sluice.functions.table;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ConfigOption;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.table.catalog.Catalog;
 import org.apache.flink.table.catalog.CommonCatalogOptions;
 import org.apache.flink.table.factories.CatalogFactory;
 import org.apache.flink.table.factories.FactoryUtil;
 
+import io.sluice.functions.config.OptionSection;
+import io.sluice.functions.source.MySqlSourceOptions;
 import io.sluice.functions.source.internal.SourceJdbc;
 import io.sluice.functions.table.internal.SluiceCatalog;
 
@@ -37,7 +38,7 @@ public final class SluiceCatalogFactory implements CatalogFactory {
 
     @Override
     public Set<ConfigOption<?>> requiredOptions() {
-        return Set.of(MySqlTableOptions.PASSWORD);
+        return Set.of(MySqlSourceOptions.PASSWORD);
     }
 
     @Override
@@ -77,12 +78,10 @@ public final class SluiceCatalogFactory implements CatalogFactory {
         tableOptions.remove(TABLE_PATTERN.key());
         tableOptions.remove(DEFAULT_DATABASE.key());
         tableOptions.put(FactoryUtil.CONNECTOR.key(), MySqlDynamicTableFactory.IDENTIFIER);
-        Configuration source =
-                MySqlDynamicTableFactory.OPTIONS.toPipelineConfig(context.getOptions());
         return new SluiceCatalog(
                 context.getName(),
                 helper.getOptions().get(DEFAULT_DATABASE),
-                SourceJdbc.from(source),
+                SourceJdbc.from(OptionSection.unprefixed(helper.getOptions())),
                 pattern,
                 tableOptions);
     }

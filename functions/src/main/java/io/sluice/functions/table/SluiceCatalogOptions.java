@@ -7,8 +7,9 @@ import org.apache.flink.table.catalog.GenericInMemoryCatalog;
 
 /**
  * Options of the Sluice catalog ({@code 'type' = 'sluice'}) besides the source's own: the
- * connection ({@code hostname}, {@code port}, {@code username}, {@code password}) and every {@link
- * MySqlTableOptions} option but {@code tables} are given to each of its change tables.
+ * connection ({@code hostname}, {@code port}, {@code username}, {@code password}) and every other
+ * option of the {@code sluice-mysql} table but {@code tables} ({@code MySqlSourceOptions}) are
+ * given to each of its change tables.
  */
 @PublicEvolving
 public final class SluiceCatalogOptions {

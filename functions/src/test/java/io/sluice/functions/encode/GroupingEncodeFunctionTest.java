@@ -8,6 +8,7 @@ import com.alibaba.fastjson2.JSON;
 import com.alibaba.otter.canal.client.CanalMessageDeserializer;
 import com.alibaba.otter.canal.protocol.CanalEntry;
 import com.alibaba.otter.canal.protocol.FlatMessage;
+import io.sluice.functions.config.OptionSection;
 import io.sluice.functions.encode.internal.GroupSettings;
 import io.sluice.functions.encode.internal.LargeMessageGuard;
 import io.sluice.functions.encode.internal.LargeMessageSettings;
@@ -204,7 +205,10 @@ class GroupingEncodeFunctionTest {
         Configuration config = new Configuration();
         config.setString("sink.large-message.policy", "key-only");
         LargeMessageSettings large =
-                LargeMessageSettings.from(config, MessageFormat.CANAL_FLAT, FixedLimits::new);
+                LargeMessageSettings.from(
+                        OptionSection.of(config, "sink."),
+                        MessageFormat.CANAL_FLAT,
+                        FixedLimits::new);
         try (Harness harness = new Harness(MessageFormat.CANAL_FLAT, 1 << 20, large)) {
             harness.add(insertWithNote(100, 0, 1, "small"), 0);
             harness.add(insertWithNote(100, 1, 2, "y".repeat(5_000)), 0);

@@ -5,6 +5,7 @@ import org.apache.flink.metrics.testutils.MetricListener;
 import org.apache.flink.streaming.api.operators.StreamFlatMap;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 
+import io.sluice.functions.config.OptionSection;
 import io.sluice.functions.encode.ChangeEventKeySelector;
 import io.sluice.functions.route.RoutedChange;
 import io.sluice.functions.source.HeartbeatTable;
@@ -139,7 +140,8 @@ class ChangeNormalizerTest {
     void heartbeatRowsMoveTheLagAndAreDropped() throws Exception {
         Configuration config = new Configuration();
         config.set(MySqlSourceOptions.HEARTBEAT_TABLE, "shop.beat");
-        HeartbeatTable heartbeat = HeartbeatTable.from(config).orElseThrow();
+        HeartbeatTable heartbeat =
+                HeartbeatTable.from(OptionSection.unprefixed(config)).orElseThrow();
         TableSchema beatSchema =
                 TableSchema.builder("shop", "beat")
                         .column("id", "int(11)", Types.INTEGER, true)
@@ -183,13 +185,14 @@ class ChangeNormalizerTest {
     @Test
     void heartbeatTableNamesAreChecked() {
         Configuration config = new Configuration();
-        assertThat(HeartbeatTable.from(config)).isEmpty();
+        assertThat(HeartbeatTable.from(OptionSection.unprefixed(config))).isEmpty();
         config.set(MySqlSourceOptions.HEARTBEAT_TABLE, "shop.beat`; DROP");
-        assertThatThrownBy(() -> HeartbeatTable.from(config))
-                .hasMessageContaining("'source.heartbeat-table'")
+        assertThatThrownBy(() -> HeartbeatTable.from(OptionSection.unprefixed(config)))
+                .hasMessageContaining("'heartbeat-table'")
                 .hasMessageContaining("letters, digits")
                 .hasMessageContaining("'shop.beat`; DROP'");
         config.set(MySqlSourceOptions.HEARTBEAT_TABLE, "beat");
-        assertThatThrownBy(() -> HeartbeatTable.from(config)).hasMessageContaining("'beat'");
+        assertThatThrownBy(() -> HeartbeatTable.from(OptionSection.unprefixed(config)))
+                .hasMessageContaining("'beat'");
     }
 }

@@ -4,6 +4,7 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.operators.StreamFlatMap;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 
+import io.sluice.functions.config.OptionSection;
 import io.sluice.functions.encode.ChangeEventKeySelector;
 import io.sluice.functions.types.RoutedChangeSerializer;
 import io.sluice.serializers.event.ChangeEvent;
@@ -63,8 +64,8 @@ class ChangeRouteFunctionTest {
         Configuration config = new Configuration();
         ChangeRouteFunction function =
                 new ChangeRouteFunction(
-                        RouteOptions.router(config),
-                        PartitionOptions.rules(config),
+                        RouteOptions.router(OptionSection.unprefixed(config)),
+                        PartitionOptions.rules(OptionSection.unprefixed(config)),
                         DdlPartitions.EVERY,
                         new FixedPartitionCounts(PARTITIONS),
                         1,

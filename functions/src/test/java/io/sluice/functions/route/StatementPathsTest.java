@@ -8,6 +8,7 @@ import org.apache.flink.streaming.api.operators.StreamMap;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 import org.apache.flink.util.Collector;
 
+import io.sluice.functions.config.OptionSection;
 import io.sluice.functions.encode.ChangeEventEncodeFunction;
 import io.sluice.functions.encode.MessageFormat;
 import io.sluice.functions.normalize.ChangeNormalizer;
@@ -160,8 +161,9 @@ class StatementPathsTest {
                     run(
                             new StreamFlatMap<>(
                                     new ChangeRouteFunction(
-                                            RouteOptions.router(config),
-                                            PartitionOptions.rules(config),
+                                            RouteOptions.router(OptionSection.unprefixed(config)),
+                                            PartitionOptions.rules(
+                                                    OptionSection.unprefixed(config)),
                                             ddl,
                                             new FixedPartitionCounts(PARTITIONS),
                                             route,

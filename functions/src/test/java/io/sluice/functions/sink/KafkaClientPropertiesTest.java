@@ -2,6 +2,7 @@ package io.sluice.functions.sink;
 
 import org.apache.flink.configuration.Configuration;
 
+import io.sluice.functions.config.OptionSection;
 import org.junit.jupiter.api.Test;
 
 import java.util.HashMap;
@@ -23,7 +24,8 @@ class KafkaClientPropertiesTest {
         Configuration config = new Configuration();
         config.setString("sink.kafka.bootstrap-servers", "127.0.0.1:9092");
 
-        Map<String, String> properties = KafkaClientProperties.producer(config);
+        Map<String, String> properties =
+                KafkaClientProperties.producer(OptionSection.of(config, "sink.kafka."));
 
         assertThat(properties)
                 .containsExactlyInAnyOrderEntriesOf(
@@ -37,12 +39,13 @@ class KafkaClientPropertiesTest {
     @Test
     void clientPropertiesWinOverTheDefaultsAndPassThrough() {
         Configuration config = new Configuration();
-        config.setString("sink.properties.compression.type", "none");
-        config.setString("sink.properties.linger.ms", "20");
-        config.setString("sink.properties.max.request.size", "4194304");
+        config.setString("sink.kafka.properties.compression.type", "none");
+        config.setString("sink.kafka.properties.linger.ms", "20");
+        config.setString("sink.kafka.properties.max.request.size", "4194304");
         config.setString("sink.kafka.bootstrap-servers", "127.0.0.1:9092");
 
-        Map<String, String> properties = KafkaClientProperties.producer(config);
+        Map<String, String> properties =
+                KafkaClientProperties.producer(OptionSection.of(config, "sink.kafka."));
 
         assertThat(properties)
                 .containsExactlyInAnyOrderEntriesOf(
@@ -71,17 +74,18 @@ class KafkaClientPropertiesTest {
                                 "ssl.truststore.password", "changeit",
                                 "client.id", "sluice-shop",
                                 "request.timeout.ms", "40000"));
-        assertThat(KafkaClientProperties.producer(config)).containsAllEntriesOf(toMap(common));
+        assertThat(KafkaClientProperties.producer(OptionSection.of(config, "sink.kafka.")))
+                .containsAllEntriesOf(toMap(common));
     }
 
     @Test
     void theBootstrapServersOptionWinsOverAPassThroughKey() {
         Configuration config = secured();
-        config.setString("sink.properties.bootstrap.servers", "elsewhere:9092");
+        config.setString("sink.kafka.properties.bootstrap.servers", "elsewhere:9092");
 
         assertThat(KafkaClientProperties.common(config))
                 .containsEntry("bootstrap.servers", "kafka-1:9093,kafka-2:9093");
-        assertThat(KafkaClientProperties.producer(config))
+        assertThat(KafkaClientProperties.producer(OptionSection.of(config, "sink.kafka.")))
                 .containsEntry("bootstrap.servers", "kafka-1:9093,kafka-2:9093");
     }
 
@@ -95,19 +99,20 @@ class KafkaClientPropertiesTest {
     private static Configuration secured() {
         Configuration config = new Configuration();
         config.setString("sink.kafka.bootstrap-servers", "kafka-1:9093,kafka-2:9093");
-        config.setString("sink.properties.security.protocol", "SASL_SSL");
-        config.setString("sink.properties.sasl.mechanism", "PLAIN");
-        config.setString("sink.properties.sasl.jaas.config", JAAS);
-        config.setString("sink.properties.ssl.truststore.location", "/etc/kafka/truststore.jks");
-        config.setString("sink.properties.ssl.truststore.password", "changeit");
-        config.setString("sink.properties.client.id", "sluice-shop");
-        config.setString("sink.properties.request.timeout.ms", "40000");
+        config.setString("sink.kafka.properties.security.protocol", "SASL_SSL");
+        config.setString("sink.kafka.properties.sasl.mechanism", "PLAIN");
+        config.setString("sink.kafka.properties.sasl.jaas.config", JAAS);
+        config.setString(
+                "sink.kafka.properties.ssl.truststore.location", "/etc/kafka/truststore.jks");
+        config.setString("sink.kafka.properties.ssl.truststore.password", "changeit");
+        config.setString("sink.kafka.properties.client.id", "sluice-shop");
+        config.setString("sink.kafka.properties.request.timeout.ms", "40000");
         // Producer settings only.
-        config.setString("sink.properties.linger.ms", "20");
-        config.setString("sink.properties.acks", "all");
-        config.setString("sink.properties.max.request.size", "4194304");
-        config.setString("sink.properties.transaction.timeout.ms", "60000");
-        config.setString("sink.properties.interceptor.classes", "com.example.Audit");
+        config.setString("sink.kafka.properties.linger.ms", "20");
+        config.setString("sink.kafka.properties.acks", "all");
+        config.setString("sink.kafka.properties.max.request.size", "4194304");
+        config.setString("sink.kafka.properties.transaction.timeout.ms", "60000");
+        config.setString("sink.kafka.properties.interceptor.classes", "com.example.Audit");
         return config;
     }
 

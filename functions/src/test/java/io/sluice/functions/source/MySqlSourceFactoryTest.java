@@ -4,6 +4,7 @@ import org.apache.flink.cdc.connectors.mysql.table.StartupMode;
 import org.apache.flink.cdc.connectors.mysql.table.StartupOptions;
 import org.apache.flink.configuration.Configuration;
 
+import io.sluice.functions.config.OptionSection;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -13,6 +14,21 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class MySqlSourceFactoryTest {
 
+    /** {@code options} as the YAML door gives them: under 'source.', errors naming full keys. */
+    private static OptionSection source(Configuration options) {
+        Configuration job = new Configuration();
+        options.toMap().forEach((key, value) -> job.setString("source." + key, value));
+        return OptionSection.of(job, "source.");
+    }
+
+    private static OptionSection tables(
+            java.util.List<String> includes, java.util.List<String> excludes) {
+        Configuration options = new Configuration();
+        options.set(MySqlSourceOptions.TABLES, includes);
+        options.set(MySqlSourceOptions.TABLES_EXCLUDE, excludes);
+        return source(options);
+    }
+
     private static Configuration mode(String mode) {
         Configuration config = new Configuration();
         config.setString(MySqlSourceOptions.STARTUP_MODE.key(), mode);
@@ -21,54 +37,54 @@ class MySqlSourceFactoryTest {
 
     @Test
     void eachModeMapsToItsStartPoint() {
-        assertThat(MySqlSourceFactory.startupOptions(new Configuration()).startupMode)
+        assertThat(MySqlSourceFactory.startupOptions(source(new Configuration())).startupMode)
                 .isEqualTo(StartupMode.INITIAL);
-        assertThat(MySqlSourceFactory.startupOptions(mode("latest")).startupMode)
+        assertThat(MySqlSourceFactory.startupOptions(source(mode("latest"))).startupMode)
                 .isEqualTo(StartupMode.LATEST_OFFSET);
 
         Configuration timestamp = mode("timestamp");
         timestamp.set(MySqlSourceOptions.STARTUP_TIMESTAMP, 1_700_000_000_000L);
-        assertThat(MySqlSourceFactory.startupOptions(timestamp).startupMode)
+        assertThat(MySqlSourceFactory.startupOptions(source(timestamp)).startupMode)
                 .isEqualTo(StartupMode.TIMESTAMP);
 
         Configuration position = mode("binlog-position");
         position.set(MySqlSourceOptions.STARTUP_BINLOG_FILE, "mysql-bin.000003");
         position.set(MySqlSourceOptions.STARTUP_BINLOG_POSITION, 4L);
-        StartupOptions fromPosition = MySqlSourceFactory.startupOptions(position);
+        StartupOptions fromPosition = MySqlSourceFactory.startupOptions(source(position));
         assertThat(fromPosition.startupMode).isEqualTo(StartupMode.SPECIFIC_OFFSETS);
         assertThat(fromPosition.binlogOffset.getFilename()).isEqualTo("mysql-bin.000003");
         assertThat(fromPosition.binlogOffset.getPosition()).isEqualTo(4L);
 
         Configuration gtid = mode("gtid");
         gtid.set(MySqlSourceOptions.STARTUP_GTID_SET, "0-1-42");
-        assertThat(MySqlSourceFactory.startupOptions(gtid).binlogOffset.getGtidSet())
+        assertThat(MySqlSourceFactory.startupOptions(source(gtid)).binlogOffset.getGtidSet())
                 .isEqualTo("0-1-42");
     }
 
     @Test
     void missingCompanionOptionIsNamedWithTheMode() {
-        assertThatThrownBy(() -> MySqlSourceFactory.startupOptions(mode("binlog-position")))
+        assertThatThrownBy(() -> MySqlSourceFactory.startupOptions(source(mode("binlog-position"))))
                 .hasMessageContaining("Option 'source.startup.binlog-file'")
                 .hasMessageContaining("'binlog-position' startup mode");
-        assertThatThrownBy(() -> MySqlSourceFactory.startupOptions(mode("gtid")))
+        assertThatThrownBy(() -> MySqlSourceFactory.startupOptions(source(mode("gtid"))))
                 .hasMessageContaining("Option 'source.startup.gtid-set'");
-        assertThatThrownBy(() -> MySqlSourceFactory.startupOptions(mode("sometime")))
+        assertThatThrownBy(() -> MySqlSourceFactory.startupOptions(source(mode("sometime"))))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
     void aStallTimeoutSpansSeveralHeartbeats() {
-        assertThat(MySqlSourceFactory.stallTimeout(new Configuration()))
+        assertThat(MySqlSourceFactory.stallTimeout(source(new Configuration())))
                 .isEqualTo(Duration.ofMinutes(5));
         Configuration off = new Configuration();
         off.set(MySqlSourceOptions.STALL_TIMEOUT, Duration.ZERO);
         off.set(MySqlSourceOptions.HEARTBEAT_INTERVAL, Duration.ZERO);
-        assertThat(MySqlSourceFactory.stallTimeout(off)).isZero();
+        assertThat(MySqlSourceFactory.stallTimeout(source(off))).isZero();
 
         Configuration tooShort = new Configuration();
         tooShort.set(MySqlSourceOptions.STALL_TIMEOUT, Duration.ofSeconds(60));
         tooShort.set(MySqlSourceOptions.HEARTBEAT_INTERVAL, Duration.ofSeconds(30));
-        assertThatThrownBy(() -> MySqlSourceFactory.stallTimeout(tooShort))
+        assertThatThrownBy(() -> MySqlSourceFactory.stallTimeout(source(tooShort)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("Option 'source.stall-timeout'")
                 .hasMessageContaining("three times 'source.heartbeat-interval' (PT30S)")
@@ -76,7 +92,7 @@ class MySqlSourceFactoryTest {
 
         Configuration noHeartbeat = new Configuration();
         noHeartbeat.set(MySqlSourceOptions.HEARTBEAT_INTERVAL, Duration.ZERO);
-        assertThatThrownBy(() -> MySqlSourceFactory.stallTimeout(noHeartbeat))
+        assertThatThrownBy(() -> MySqlSourceFactory.stallTimeout(source(noHeartbeat)))
                 .hasMessageContaining("Option 'source.stall-timeout' must be 0 (off)");
     }
 
@@ -85,7 +101,7 @@ class MySqlSourceFactoryTest {
         Configuration config = new Configuration();
         config.set(MySqlSourceOptions.HEARTBEAT_INTERVAL, Duration.ofSeconds(4));
         // The binlog client asks for a server heartbeat every 0.8 keep-alive intervals.
-        assertThat(MySqlSourceFactory.debeziumProperties(config))
+        assertThat(MySqlSourceFactory.debeziumProperties(source(config)))
                 .containsEntry("connect.keep.alive.interval.ms", "5000");
     }
 
@@ -94,10 +110,10 @@ class MySqlSourceFactoryTest {
         Configuration on = new Configuration();
         on.set(MySqlSourceOptions.INCLUDE_QUERIES, true);
 
-        assertThat(MySqlSourceFactory.debeziumProperties(new Configuration()))
+        assertThat(MySqlSourceFactory.debeziumProperties(source(new Configuration())))
                 .doesNotContainKey("include.query")
                 .containsEntry("decimal.handling.mode", "precise");
-        assertThat(MySqlSourceFactory.debeziumProperties(on))
+        assertThat(MySqlSourceFactory.debeziumProperties(source(on)))
                 .containsEntry("include.query", "true")
                 .containsEntry("decimal.handling.mode", "precise");
     }
@@ -106,8 +122,9 @@ class MySqlSourceFactoryTest {
     void excludesGuardEveryInclude() {
         String[] filters =
                 MySqlSourceFactory.tableFilters(
-                        java.util.List.of("shop\\..*"),
-                        java.util.List.of("shop\\.audit_.*", "shop.tmp"));
+                        tables(
+                                java.util.List.of("shop\\..*"),
+                                java.util.List.of("shop\\.audit_.*", "shop.tmp")));
 
         java.util.regex.Pattern filter = java.util.regex.Pattern.compile(filters[0]);
         assertThat(filter.matcher("shop.orders").matches()).isTrue();
@@ -121,7 +138,9 @@ class MySqlSourceFactoryTest {
         assertThatThrownBy(
                         () ->
                                 MySqlSourceFactory.tableFilters(
-                                        java.util.List.of("shop.*"), java.util.List.of("shop.(")))
+                                        tables(
+                                                java.util.List.of("shop.*"),
+                                                java.util.List.of("shop.("))))
                 .hasMessageContaining("'source.tables-exclude'")
                 .hasMessageContaining("'shop.('");
     }

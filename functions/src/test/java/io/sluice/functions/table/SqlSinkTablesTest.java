@@ -127,6 +127,38 @@ class SqlSinkTablesTest {
     }
 
     @Test
+    void badOptionsNameTheKeyAsTheTableWritesIt() {
+        create("stuck", "sluice-kafka", ", 'transaction-timeout' = '0 s'");
+        assertThatThrownBy(() -> tables.explainSql(insert("stuck")))
+                .hasStackTraceContaining(
+                        "Invalid options of table 'default_catalog.default_database.stuck'"
+                                + " ('connector' = 'sluice-kafka'): Option 'transaction-timeout'"
+                                + " must be positive, but is PT0S");
+
+        create(
+                "idle",
+                "sluice-kafka",
+                ", 'group-rows' = 'event', 'group-rows.idle-flush' = '1min'");
+        assertThatThrownBy(() -> tables.explainSql(insert("idle")))
+                .hasStackTraceContaining(
+                        "Option 'group-rows.idle-flush' must be between 1 ms and 10 s, but is 1 min");
+    }
+
+    @Test
+    void theEarlierGroupRowsKeysStillWork() {
+        create("grouped", "sluice-kafka", ", 'format.group-rows' = 'event'");
+        assertThat(tables.explainSql(insert("grouped"))).contains("grouped");
+
+        // Read: their values are checked as the new keys' are.
+        create(
+                "slow",
+                "sluice-kafka",
+                ", 'format.group-rows' = 'event', 'format.group-rows.idle-flush' = '1min'");
+        assertThatThrownBy(() -> tables.explainSql(insert("slow")))
+                .hasStackTraceContaining("must be between 1 ms and 10 s, but is 1 min");
+    }
+
+    @Test
     void missingNameServerIsNamed() {
         tables.executeSql(
                 "CREATE TABLE nameless WITH ('connector' = 'sluice-rocketmq')"

@@ -14,6 +14,7 @@ import org.apache.flink.table.api.bridge.java.StreamStatementSet;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.util.Collector;
 
+import io.sluice.functions.config.PipelineSections;
 import io.sluice.functions.route.PartitionOwnerPartitioner;
 import io.sluice.functions.route.SelfKeySelector;
 import io.sluice.functions.sink.SinkFactory;
@@ -128,7 +129,7 @@ final class Pipelines {
             long count) {
         SluiceJob.configure(env, config);
         PRE_ENCODED.put(run, messages.toArray(new SinkMessage[0]));
-        SinkType type = config.get(SinkOptions.TYPE);
+        SinkType type = PipelineSections.of(config).sink().get(SinkOptions.TYPE);
         DataStream<SinkMessage> encoded =
                 env.fromSequence(0, count - 1)
                         .uid("generator")

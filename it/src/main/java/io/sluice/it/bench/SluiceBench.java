@@ -45,7 +45,7 @@ public final class SluiceBench {
 
     private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss");
     private static final int PRE_ENCODED_POOL = 20_000;
-    private static final Map<String, String> GROUPED = Map.of("format.group-rows", "event");
+    private static final Map<String, String> GROUPED = Map.of("encode.group-rows", "event");
 
     /** Replica server ids: Sluice's runs, the Flink SQL tables', the bare binlog client's. */
     private static final int SLUICE_SERVER_IDS = 5400;
@@ -709,17 +709,23 @@ public final class SluiceBench {
             BinlogPosition start,
             List<String> topics) {
         List<String> overrides = new ArrayList<>();
-        overrides.add("format=" + variant.format);
-        overrides.add("sink.delivery-guarantee=" + variant.guarantee);
-        overrides.add("sink.transactional-id-prefix=bench-" + run + "-" + UUID.randomUUID());
+        overrides.add("encode.format=" + variant.format);
+        overrides.add("sink.kafka.delivery-guarantee=" + variant.guarantee);
+        overrides.add("sink.kafka.transactional-id-prefix=bench-" + run + "-" + UUID.randomUUID());
         overrides.add("job.checkpoint-interval=" + args.checkpointInterval.toMillis() + "ms");
         overrides.add("job.name=bench-" + run);
         args.producerProperties.forEach(
                 (key, value) ->
-                        overrides.add(KafkaSinkOptions.PROPERTIES_PREFIX + key + "=" + value));
+                        overrides.add(
+                                "sink.kafka."
+                                        + KafkaSinkOptions.PROPERTIES_PREFIX
+                                        + key
+                                        + "="
+                                        + value));
         if (rocketMq()) {
             overrides.add("sink.type=rocketmq");
             overrides.add("sink.rocketmq.name-server=" + rocketMq.nameServerAddress());
+            overrides.add("sink.rocketmq.delivery-guarantee=" + variant.guarantee);
             overrides.add("sink.rocketmq.producer-group=bench-" + run + "-" + UUID.randomUUID());
             overrides.add("job.checkpoint-storage=" + checkpoints(run));
         }
@@ -789,9 +795,11 @@ public final class SluiceBench {
     /** The readers' Kafka client settings, derived as the job's are from sink.properties.*. */
     private Properties kafkaClient() {
         Configuration config = new Configuration();
-        config.set(KafkaSinkOptions.BOOTSTRAP_SERVERS, kafka.bootstrapServers());
+        config.setString("sink.kafka.bootstrap-servers", kafka.bootstrapServers());
         args.producerProperties.forEach(
-                (key, value) -> config.setString(KafkaSinkOptions.PROPERTIES_PREFIX + key, value));
+                (key, value) ->
+                        config.setString(
+                                "sink.kafka." + KafkaSinkOptions.PROPERTIES_PREFIX + key, value));
         return KafkaClientProperties.common(config);
     }
 

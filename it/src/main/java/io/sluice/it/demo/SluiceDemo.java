@@ -139,7 +139,7 @@ public final class SluiceDemo {
                 kafka,
                 database + ".customers;" + database + ".orders",
                 TOPIC,
-                "sink.transactional-id-prefix=sluice-demo-" + database,
+                "sink.kafka.transactional-id-prefix=sluice-demo-" + database,
                 "job.checkpoint-interval=2s",
                 "source.heartbeat-table=" + database + ".sluice_heartbeat",
                 "source.heartbeat-interval=2s",
@@ -156,7 +156,7 @@ public final class SluiceDemo {
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.createLocalEnvironmentWithWebUI(flink);
         env.setParallelism(2);
-        return EmbeddedJobs.start(env, sluice, sluice.get(JobOptions.NAME));
+        return EmbeddedJobs.start(env, sluice, JobOptions.job(sluice).get(JobOptions.NAME));
     }
 
     private void drive(

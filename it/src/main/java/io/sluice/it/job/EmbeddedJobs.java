@@ -48,7 +48,7 @@ public final class EmbeddedJobs {
         set(args, "source.tables=" + tables);
         set(args, "route.default-topic=" + topic);
         set(args, "sink.kafka.bootstrap-servers=" + kafka.bootstrapServers());
-        set(args, "sink.transactional-id-prefix=" + topic);
+        set(args, "sink.kafka.transactional-id-prefix=" + topic);
         for (String override : overrides) {
             set(args, override);
         }

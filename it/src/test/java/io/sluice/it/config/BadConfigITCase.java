@@ -13,7 +13,6 @@ import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.ExceptionUtils;
 
-import io.sluice.functions.source.MySqlSourceOptions;
 import io.sluice.it.flink.FlinkMiniCluster;
 import io.sluice.it.job.EmbeddedJobs;
 import io.sluice.it.server.KafkaExtension;
@@ -51,7 +50,7 @@ class BadConfigITCase {
                         KAFKA.server(),
                         database + ".counters",
                         "bad-timeout",
-                        "sink.transaction-timeout=20 min");
+                        "sink.kafka.transaction-timeout=20 min");
 
         // The graph builds without asking the broker; the writers ask it as they open.
         JobClient job =
@@ -64,7 +63,7 @@ class BadConfigITCase {
 
         assertThat(ExceptionUtils.findThrowable(failure, IllegalArgumentException.class))
                 .get(as(InstanceOfAssertFactories.THROWABLE))
-                .hasMessageContaining("'sink.transaction-timeout'")
+                .hasMessageContaining("'sink.kafka.transaction-timeout'")
                 .hasMessageContaining("PT20M")
                 .hasMessageContaining("transaction.max.timeout.ms=900000");
         ArchivedExecutionGraph graph = cluster.getArchivedExecutionGraph(job.getJobID()).get();
@@ -101,7 +100,7 @@ class BadConfigITCase {
                 .hasMessageContaining("invalid regular expression 'db\\.(t'");
         Configuration noPassword =
                 EmbeddedJobs.config(MARIADB.server(), KAFKA.server(), "db.t", "t");
-        noPassword.removeConfig(MySqlSourceOptions.PASSWORD);
+        noPassword.removeKey("source.password");
         assertThatThrownBy(
                         () ->
                                 EmbeddedJobs.start(

@@ -137,7 +137,7 @@ class BadServerSettingsITCase {
                         "source.startup.mode=binlog-position",
                         "source.startup.binlog-file=mysql-bin.000999",
                         "source.startup.binlog-position=4"),
-                "Option 'source.startup.binlog-file' (SQL: 'startup.binlog-file') names"
+                "Option 'source.startup.binlog-file' names"
                         + " 'mysql-bin.000999', which the server",
                 "no longer has (purged)",
                 "it has mysql-bin.000001 to mysql-bin.");
@@ -173,9 +173,7 @@ class BadServerSettingsITCase {
                 database,
                 List.of("source.snapshot.chunk-size=10"),
                 "Tables without a primary key cannot be snapshotted in chunks: [" + database,
-                "'source.snapshot.chunk-key-columns' (SQL: 'snapshot.chunk-key-columns'), e.g. '"
-                        + database
-                        + ".events:<column>'");
+                "'source.snapshot.chunk-key-columns', e.g. '" + database + ".events:<column>'");
 
         String topic = topicOf(database);
         KAFKA.server().createTopic(topic, 3);
@@ -250,8 +248,9 @@ class BadServerSettingsITCase {
                                 + closed
                                 + " within 10 s (TimeoutException); check"
                                 + " 'sink.kafka.bootstrap-servers' and the security settings under"
-                                + " 'sink.properties.'. (Sluice asked for transaction.max.timeout.ms"
-                                + " to check option 'sink.transaction-timeout'.)"
+                                + " 'sink.kafka.properties.'. (Sluice asked for"
+                                + " transaction.max.timeout.ms to check option"
+                                + " 'sink.kafka.transaction-timeout'.)"
                                 + System.lineSeparator());
     }
 

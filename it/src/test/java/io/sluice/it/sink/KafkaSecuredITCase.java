@@ -113,7 +113,7 @@ class KafkaSecuredITCase {
                 .anySatisfy(
                         message ->
                                 assertThat(message)
-                                        .contains("sink.transaction-timeout")
+                                        .contains("sink.kafka.transaction-timeout")
                                         .contains("transaction.max.timeout.ms")
                                         .contains("DESCRIBE_CONFIGS"));
     }

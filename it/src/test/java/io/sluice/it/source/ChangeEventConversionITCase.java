@@ -11,6 +11,7 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 
+import io.sluice.functions.config.OptionSection;
 import io.sluice.functions.encode.MessageFormat;
 import io.sluice.functions.source.MySqlSourceFactory;
 import io.sluice.functions.source.MySqlSourceOptions;
@@ -320,7 +321,7 @@ class ChangeEventConversionITCase {
         env.setParallelism(1);
         env.enableCheckpointing(500);
         env.fromSource(
-                        MySqlSourceFactory.changeEventSource(config),
+                        MySqlSourceFactory.changeEventSource(OptionSection.unprefixed(config)),
                         WatermarkStrategy.noWatermarks(),
                         "mariadb")
                 .sinkTo(new QueueSink())

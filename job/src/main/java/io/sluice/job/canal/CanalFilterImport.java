@@ -3,6 +3,8 @@ package io.sluice.job.canal;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 
+import io.sluice.functions.config.OptionSection;
+import io.sluice.functions.config.PipelineSections;
 import io.sluice.functions.filter.ChangeKind;
 import io.sluice.functions.filter.FilterOptions;
 import io.sluice.functions.filter.internal.FilterSettings;
@@ -57,15 +59,16 @@ final class CanalFilterImport {
                 .ifPresent(
                         value -> {
                             Configuration check = new Configuration();
-                            check.set(option, value);
+                            check.setString(PipelineSections.FILTER + option.key(), value);
                             try {
-                                FilterSettings.from(check);
+                                FilterSettings.from(
+                                        OptionSection.of(check, PipelineSections.FILTER));
                             } catch (IllegalArgumentException e) {
                                 CanalImport.problem(problems, canal, key, e.getMessage());
                                 return;
                             }
                             yaml.set(
-                                    option.key(),
+                                    PipelineSections.FILTER + option.key(),
                                     value,
                                     "From "
                                             + key
@@ -91,7 +94,7 @@ final class CanalFilterImport {
             return;
         }
         yaml.set(
-                FilterOptions.TYPES.key(),
+                PipelineSections.FILTER + FilterOptions.TYPES.key(),
                 kept.stream().map(ChangeKind::toString).collect(Collectors.toList()),
                 "From " + from.stream().sorted().collect(Collectors.joining(", ")) + ".");
     }

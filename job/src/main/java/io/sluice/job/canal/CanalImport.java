@@ -79,7 +79,7 @@ final class CanalImport {
                             String name = "sluice-" + d.get(0);
                             yaml.set("job.name", name, "From canal.destinations (the instance).");
                             yaml.set(
-                                    "sink.transactional-id-prefix",
+                                    "sink.kafka.transactional-id-prefix",
                                     name,
                                     "Unique per job and stable across its restarts.");
                         });

@@ -53,7 +53,7 @@ final class CanalSinkImport {
         String mode = canal.take("canal.serverMode").orElse("tcp").toLowerCase(Locale.ROOT);
         boolean flat = canal.take("canal.mq.flatMessage").map(CanalSettings::isTrue).orElse(true);
         yaml.set(
-                "format",
+                "encode.format",
                 flat ? "canal-flat" : "canal-binary",
                 "From canal.mq.flatMessage=" + flat + ".");
         switch (mode) {
@@ -124,7 +124,7 @@ final class CanalSinkImport {
                             + ": Canal's shipped default, left to Sluice's default.");
             return;
         }
-        String key = "sink.properties." + kafkaKey;
+        String key = "sink.kafka.properties." + kafkaKey;
         if (Secrets.isSecret(key)) {
             String env =
                     "SLUICE_KAFKA_"

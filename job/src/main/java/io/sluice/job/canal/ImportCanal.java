@@ -2,6 +2,8 @@ package io.sluice.job.canal;
 
 import org.apache.flink.configuration.Configuration;
 
+import io.sluice.functions.config.OptionSection;
+import io.sluice.functions.config.PipelineSections;
 import io.sluice.functions.route.PartitionOptions;
 import io.sluice.functions.route.RouteOptions;
 import io.sluice.job.config.JobConfigLoader;
@@ -114,9 +116,10 @@ public final class ImportCanal {
             try {
                 Files.writeString(file, yaml);
                 Configuration config = JobConfigLoader.fromArgs(env, "--config", file.toString());
-                RouteOptions.router(config);
-                PartitionOptions.rules(config);
-                PartitionOptions.counts(config);
+                OptionSection route = PipelineSections.of(config).route();
+                RouteOptions.router(route);
+                PartitionOptions.rules(route);
+                PartitionOptions.counts(route);
                 return config;
             } finally {
                 Files.deleteIfExists(file);

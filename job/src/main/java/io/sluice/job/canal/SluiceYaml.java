@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
 final class SluiceYaml {
 
     private static final List<String> SECTION_ORDER =
-            List.of("job", "source", "format", "filter", "route", "sink");
+            List.of("job", "source", "encode", "filter", "route", "sink");
 
     /** Text YAML reads back unchanged without quotes. */
     private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9_./$][A-Za-z0-9_.,:/${}-]*");

@@ -4,6 +4,7 @@ import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 
+import io.sluice.functions.config.PipelineSections;
 import io.sluice.functions.encode.EncodeOptions;
 import io.sluice.functions.filter.FilterOptions;
 import io.sluice.functions.route.PartitionOptions;
@@ -13,6 +14,7 @@ import io.sluice.functions.sink.LargeMessageOptions;
 import io.sluice.functions.sink.SinkOptions;
 import io.sluice.functions.sink.rocketmq.RocketMqSinkOptions;
 import io.sluice.functions.source.MySqlSourceOptions;
+import io.sluice.job.config.internal.RenamedKeys;
 import io.sluice.job.config.internal.Secrets;
 import io.sluice.job.config.internal.YamlText;
 import org.slf4j.Logger;
@@ -28,11 +30,13 @@ import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.CodeSource;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -42,15 +46,17 @@ import java.util.stream.Collectors;
  * Loads Sluice's configuration: a YAML file ({@code --config conf/sluice.yaml}, nested keys joined
  * with dots) overridden by {@code --set key=value} arguments. Values may name environment variables
  * as {@code ${env:NAME}}, so secrets stay out of files. Every key is checked against the known
- * typed options (or a pass-through prefix) and every value against its type before any job is
- * built; errors name the key, the rule and the value.
+ * typed options, each the section's prefix ({@code source.}, {@code sink.kafka.}, ...) before the
+ * option's own key, or a pass-through prefix; every value against its type before any job is built;
+ * errors name the key, the rule and the value. Keys renamed in this release still work, with a
+ * warning ({@link RenamedKeys}).
  */
 @Internal
 public final class JobConfigLoader {
 
     /** Keys under these prefixes are handed to clients as they are. */
     public static final List<String> PASS_THROUGH_PREFIXES =
-            List.of(KafkaSinkOptions.PROPERTIES_PREFIX);
+            List.of(PipelineSections.KAFKA + KafkaSinkOptions.PROPERTIES_PREFIX);
 
     private static final Logger LOG = LoggerFactory.getLogger(JobConfigLoader.class);
     private static final Map<String, ConfigOption<?>> KNOWN = new TreeMap<>();
@@ -58,16 +64,26 @@ public final class JobConfigLoader {
     private static final String ENV_START = "${env:";
 
     static {
-        register(JobOptions.class);
-        register(MySqlSourceOptions.class);
-        register(KafkaSinkOptions.class);
-        register(SinkOptions.class);
-        register(RocketMqSinkOptions.class);
-        register(LargeMessageOptions.class);
-        register(RouteOptions.class);
-        register(PartitionOptions.class);
-        register(EncodeOptions.class);
-        register(FilterOptions.class);
+        register(
+                JobOptions.JOB,
+                JobOptions.NAME,
+                JobOptions.CHECKPOINT_INTERVAL,
+                JobOptions.CHECKPOINT_STORAGE);
+        register(
+                JobOptions.PARALLELISM,
+                JobOptions.SOURCE_PARALLELISM,
+                JobOptions.ROUTE_PARALLELISM,
+                JobOptions.ENCODE_PARALLELISM,
+                JobOptions.SINK_PARALLELISM);
+        register(PipelineSections.SOURCE, MySqlSourceOptions.class);
+        register(PipelineSections.SINK, SinkOptions.class);
+        register(PipelineSections.SINK, LargeMessageOptions.class);
+        register(PipelineSections.KAFKA, KafkaSinkOptions.class);
+        register(PipelineSections.ROCKETMQ, RocketMqSinkOptions.class);
+        register(PipelineSections.ENCODE, EncodeOptions.class);
+        register(PipelineSections.ROUTE, RouteOptions.class);
+        register(PipelineSections.ROUTE, PartitionOptions.class);
+        register(PipelineSections.FILTER, FilterOptions.class);
     }
 
     private JobConfigLoader() {}
@@ -107,9 +123,9 @@ public final class JobConfigLoader {
         }
         Map<String, String> raw = new LinkedHashMap<>();
         if (file != null) {
-            raw.putAll(readYaml(file));
+            raw.putAll(RenamedKeys.apply(readYaml(file)));
         }
-        raw.putAll(overrides);
+        raw.putAll(RenamedKeys.apply(overrides));
         Configuration config = new Configuration();
         raw.forEach((key, value) -> set(config, key, resolveEnv(key, value, env)));
         return config;
@@ -264,9 +280,9 @@ public final class JobConfigLoader {
         }
         config.setString(key, value);
         try {
-            config.get(option);
+            parse(option, value);
         } catch (IllegalArgumentException e) {
-            if (acceptedAsKebabCase(config, option, value)) {
+            if (acceptedAsKebabCase(config, key, option, value)) {
                 return;
             }
             // Never echo what may be a secret.
@@ -286,38 +302,59 @@ public final class JobConfigLoader {
      * working for one release as its kebab-case form, with a warning naming the new value.
      */
     private static boolean acceptedAsKebabCase(
-            Configuration config, ConfigOption<?> option, String value) {
+            Configuration config, String key, ConfigOption<?> option, String value) {
         String kebab = value.trim().toLowerCase(Locale.ROOT).replace('_', '-');
         if (!value.contains("_")) {
             return false;
         }
-        config.setString(option.key(), kebab);
         try {
-            config.get(option);
+            parse(option, kebab);
         } catch (IllegalArgumentException stillBad) {
-            config.setString(option.key(), value);
             return false;
         }
+        config.setString(key, kebab);
         LOG.warn(
                 "Option '{}': the value '{}' is deprecated and will stop working in the next"
                         + " release; write '{}'.",
-                option.key(),
+                key,
                 value,
                 kebab);
         return true;
     }
 
-    private static void register(Class<?> holder) {
+    /** Reads {@code value} as {@code option} reads it; fails as it fails. */
+    private static void parse(ConfigOption<?> option, String value) {
+        Configuration probe = new Configuration();
+        probe.setString(option.key(), value);
+        probe.get(option);
+    }
+
+    /** The options of {@code holder}, each read under {@code prefix}. */
+    private static void register(String prefix, Class<?> holder) {
         for (Field field : holder.getFields()) {
             if (Modifier.isStatic(field.getModifiers())
                     && ConfigOption.class.isAssignableFrom(field.getType())) {
                 try {
-                    ConfigOption<?> option = (ConfigOption<?>) field.get(null);
-                    KNOWN.put(option.key(), option);
+                    register(prefix, (ConfigOption<?>) field.get(null));
                 } catch (IllegalAccessException e) {
                     throw new IllegalStateException("Cannot read option " + field, e);
                 }
             }
         }
+    }
+
+    private static void register(String prefix, ConfigOption<?>... options) {
+        for (ConfigOption<?> option : options) {
+            ConfigOption<?> clash = KNOWN.put(prefix + option.key(), option);
+            if (clash != null && clash != option) {
+                throw new IllegalStateException(
+                        "Two options have the key " + prefix + option.key());
+            }
+        }
+    }
+
+    /** Every option's YAML key, for docs and tests. */
+    public static Set<String> knownKeys() {
+        return Collections.unmodifiableSet(KNOWN.keySet());
     }
 }

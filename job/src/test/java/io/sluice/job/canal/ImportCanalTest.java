@@ -1,7 +1,9 @@
 package io.sluice.job.canal;
 
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.testutils.logging.LoggerAuditingExtension;
 
+import io.sluice.functions.config.PipelineSections;
 import io.sluice.functions.encode.EncodeOptions;
 import io.sluice.functions.encode.MessageFormat;
 import io.sluice.functions.filter.ChangeKind;
@@ -18,8 +20,11 @@ import io.sluice.functions.source.MySqlSourceOptions;
 import io.sluice.functions.source.StartupMode;
 import io.sluice.job.config.JobConfigLoader;
 import io.sluice.job.config.JobOptions;
+import io.sluice.job.config.internal.RenamedKeys;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.event.Level;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -37,6 +42,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code ./sluice import-canal} on Canal 1.1.x property files, as a Canal MQ deployment has them.
  */
 class ImportCanalTest {
+
+    /** An import writes no key the loader reads only as a deprecated name. */
+    @RegisterExtension
+    final LoggerAuditingExtension renamedKeysLog =
+            new LoggerAuditingExtension(RenamedKeys.class, Level.WARN);
 
     private static final Map<String, String> ENV =
             Map.of(
@@ -62,63 +72,100 @@ class ImportCanalTest {
 
         String text = Files.readString(yaml);
         assertThat(text).doesNotContain("Canal-Pa55word").doesNotContain("alice-secret");
+        assertThat(text).contains("\nencode:\n  # From canal.mq.flatMessage=true.\n  format:");
+        assertThat(renamedKeysLog.getMessages()).isEmpty();
         assertThat(text)
                 .contains("# From canal.instance.filter.regex")
                 .contains("# From canal.mq.dynamicTopic (same syntax).")
                 .contains("canal.instance.dbPassword is not copied");
 
         Configuration config = JobConfigLoader.fromArgs(ENV, "--config", yaml.toString());
-        assertThat(config.get(JobOptions.NAME)).isEqualTo("sluice-shop");
-        assertThat(config.get(MySqlSourceOptions.HOSTNAME)).isEqualTo("db-primary.internal");
-        assertThat(config.get(MySqlSourceOptions.PORT)).isEqualTo(3307);
-        assertThat(config.get(MySqlSourceOptions.USERNAME)).isEqualTo("canal");
-        assertThat(config.get(MySqlSourceOptions.PASSWORD)).isEqualTo("from-env");
-        assertThat(config.get(MySqlSourceOptions.TABLES))
+        assertThat(JobOptions.job(config).get(JobOptions.NAME)).isEqualTo("sluice-shop");
+        assertThat(PipelineSections.of(config).source().get(MySqlSourceOptions.HOSTNAME))
+                .isEqualTo("db-primary.internal");
+        assertThat(PipelineSections.of(config).source().get(MySqlSourceOptions.PORT))
+                .isEqualTo(3307);
+        assertThat(PipelineSections.of(config).source().get(MySqlSourceOptions.USERNAME))
+                .isEqualTo("canal");
+        assertThat(PipelineSections.of(config).source().get(MySqlSourceOptions.PASSWORD))
+                .isEqualTo("from-env");
+        assertThat(PipelineSections.of(config).source().get(MySqlSourceOptions.TABLES))
                 .containsExactly("shop\\..*", "crm\\.customers");
-        assertThat(config.get(MySqlSourceOptions.TABLES_EXCLUDE))
+        assertThat(PipelineSections.of(config).source().get(MySqlSourceOptions.TABLES_EXCLUDE))
                 .containsExactly("shop\\.tmp_.*", "mysql\\.slave_.*");
-        assertThat(config.get(MySqlSourceOptions.SERVER_ID)).isEqualTo("5400-5408");
-        assertThat(config.get(MySqlSourceOptions.STARTUP_MODE))
+        assertThat(PipelineSections.of(config).source().get(MySqlSourceOptions.SERVER_ID))
+                .isEqualTo("5400-5408");
+        assertThat(PipelineSections.of(config).source().get(MySqlSourceOptions.STARTUP_MODE))
                 .isEqualTo(StartupMode.BINLOG_POSITION);
-        assertThat(config.get(MySqlSourceOptions.STARTUP_BINLOG_FILE))
+        assertThat(PipelineSections.of(config).source().get(MySqlSourceOptions.STARTUP_BINLOG_FILE))
                 .isEqualTo("mysql-bin.000042");
-        assertThat(config.get(MySqlSourceOptions.STARTUP_BINLOG_POSITION)).isEqualTo(1571L);
-        assertThat(config.get(MySqlSourceOptions.INCLUDE_SCHEMA_CHANGES)).isTrue();
-        assertThat(config.get(EncodeOptions.FORMAT)).isEqualTo(MessageFormat.CANAL_FLAT);
-        assertThat(config.get(SinkOptions.TYPE)).isEqualTo(SinkType.KAFKA);
-        assertThat(config.get(KafkaSinkOptions.BOOTSTRAP_SERVERS))
+        assertThat(
+                        PipelineSections.of(config)
+                                .source()
+                                .get(MySqlSourceOptions.STARTUP_BINLOG_POSITION))
+                .isEqualTo(1571L);
+        assertThat(
+                        PipelineSections.of(config)
+                                .source()
+                                .get(MySqlSourceOptions.INCLUDE_SCHEMA_CHANGES))
+                .isTrue();
+        assertThat(PipelineSections.of(config).encode().get(EncodeOptions.FORMAT))
+                .isEqualTo(MessageFormat.CANAL_FLAT);
+        assertThat(PipelineSections.of(config).sink().get(SinkOptions.TYPE))
+                .isEqualTo(SinkType.KAFKA);
+        assertThat(PipelineSections.of(config).kafka().get(KafkaSinkOptions.BOOTSTRAP_SERVERS))
                 .isEqualTo("kafka-1:9092,kafka-2:9092");
-        assertThat(config.get(KafkaSinkOptions.TRANSACTIONAL_ID_PREFIX)).isEqualTo("sluice-shop");
-        assertThat(config.get(RouteOptions.DEFAULT_TOPIC)).isEqualTo("shop_default");
-        assertThat(config.get(RouteOptions.DYNAMIC_TOPIC)).isEqualTo("orders:shop\\.order_.*,crm");
-        assertThat(config.get(PartitionOptions.PARTITION_HASH))
+        assertThat(
+                        PipelineSections.of(config)
+                                .kafka()
+                                .get(KafkaSinkOptions.TRANSACTIONAL_ID_PREFIX))
+                .isEqualTo("sluice-shop");
+        assertThat(PipelineSections.of(config).route().get(RouteOptions.DEFAULT_TOPIC))
+                .isEqualTo("shop_default");
+        assertThat(PipelineSections.of(config).route().get(RouteOptions.DYNAMIC_TOPIC))
+                .isEqualTo("orders:shop\\.order_.*,crm");
+        assertThat(PipelineSections.of(config).route().get(PartitionOptions.PARTITION_HASH))
                 .isEqualTo("shop\\.order_.*:$pk$,crm.customers:id^region");
-        assertThat(config.get(PartitionOptions.PARTITION_COUNTS)).isEqualTo("orders:6,.*:3");
-        assertThat(config.get(PartitionOptions.UNMATCHED)).isEqualTo(Unmatched.PRIMARY_KEY);
-        assertThat(config.get(PartitionOptions.DATABASE_HASH)).isTrue();
+        assertThat(PipelineSections.of(config).route().get(PartitionOptions.PARTITION_COUNTS))
+                .isEqualTo("orders:6,.*:3");
+        assertThat(PipelineSections.of(config).route().get(PartitionOptions.UNMATCHED))
+                .isEqualTo(Unmatched.PRIMARY_KEY);
+        assertThat(PipelineSections.of(config).route().get(PartitionOptions.DATABASE_HASH))
+                .isTrue();
 
         // Canal's routing, read by Sluice's router and partition counts.
-        assertThat(RouteOptions.router(config).topicOf("shop", "order_items")).isEqualTo("orders");
-        assertThat(RouteOptions.router(config).topicOf("crm", "customers")).isEqualTo("crm");
-        assertThat(RouteOptions.router(config).topicOf("shop", "users")).isEqualTo("shop_default");
-        assertThat(PartitionOptions.counts(config).countOf("orders")).isEqualTo(6);
-        assertThat(PartitionOptions.counts(config).countOf("crm")).isEqualTo(3);
+        assertThat(
+                        RouteOptions.router(PipelineSections.of(config).route())
+                                .topicOf("shop", "order_items"))
+                .isEqualTo("orders");
+        assertThat(
+                        RouteOptions.router(PipelineSections.of(config).route())
+                                .topicOf("crm", "customers"))
+                .isEqualTo("crm");
+        assertThat(
+                        RouteOptions.router(PipelineSections.of(config).route())
+                                .topicOf("shop", "users"))
+                .isEqualTo("shop_default");
+        assertThat(PartitionOptions.counts(PipelineSections.of(config).route()).countOf("orders"))
+                .isEqualTo(6);
+        assertThat(PartitionOptions.counts(PipelineSections.of(config).route()).countOf("crm"))
+                .isEqualTo(3);
 
         // Producer keys: changed tuning and security pass through; Sluice owns acks and retries;
         // Canal's shipped tuning is left to Sluice's defaults; the JAAS secret stays a reference.
         Map<String, String> all = config.toMap();
         assertThat(all)
-                .containsEntry("sink.properties.linger.ms", "20")
-                .containsEntry("sink.properties.max.request.size", "4194304")
-                .containsEntry("sink.properties.sasl.mechanism", "SCRAM-SHA-512")
-                .containsEntry("sink.properties.security.protocol", "SASL_PLAINTEXT")
-                .containsEntry("sink.properties.sasl.jaas.config", "jaas-from-env")
+                .containsEntry("sink.kafka.properties.linger.ms", "20")
+                .containsEntry("sink.kafka.properties.max.request.size", "4194304")
+                .containsEntry("sink.kafka.properties.sasl.mechanism", "SCRAM-SHA-512")
+                .containsEntry("sink.kafka.properties.security.protocol", "SASL_PLAINTEXT")
+                .containsEntry("sink.kafka.properties.sasl.jaas.config", "jaas-from-env")
                 .doesNotContainKeys(
-                        "sink.properties.bootstrap.servers",
-                        "sink.properties.acks",
-                        "sink.properties.retries",
-                        "sink.properties.batch.size",
-                        "sink.properties.compression.type");
+                        "sink.kafka.properties.bootstrap.servers",
+                        "sink.kafka.properties.acks",
+                        "sink.kafka.properties.retries",
+                        "sink.kafka.properties.batch.size",
+                        "sink.kafka.properties.compression.type");
     }
 
     @Test
@@ -133,19 +180,25 @@ class ImportCanalTest {
         Files.writeString(yaml, out.toString(StandardCharsets.UTF_8));
 
         Configuration config = JobConfigLoader.fromArgs(ENV, "--config", yaml.toString());
-        assertThat(config.get(SinkOptions.TYPE)).isEqualTo(SinkType.ROCKETMQ);
-        assertThat(config.get(EncodeOptions.FORMAT)).isEqualTo(MessageFormat.CANAL_BINARY);
-        assertThat(config.get(RocketMqSinkOptions.NAME_SERVER)).isEqualTo("127.0.0.1:9876");
-        assertThat(config.get(RocketMqSinkOptions.PRODUCER_GROUP))
+        assertThat(PipelineSections.of(config).sink().get(SinkOptions.TYPE))
+                .isEqualTo(SinkType.ROCKETMQ);
+        assertThat(PipelineSections.of(config).encode().get(EncodeOptions.FORMAT))
+                .isEqualTo(MessageFormat.CANAL_BINARY);
+        assertThat(PipelineSections.of(config).rocketMq().get(RocketMqSinkOptions.NAME_SERVER))
+                .isEqualTo("127.0.0.1:9876");
+        assertThat(PipelineSections.of(config).rocketMq().get(RocketMqSinkOptions.PRODUCER_GROUP))
                 .isEqualTo("canal-example-sluice");
-        assertThat(config.get(MySqlSourceOptions.STARTUP_MODE)).isEqualTo(StartupMode.GTID);
-        assertThat(config.get(MySqlSourceOptions.STARTUP_GTID_SET))
+        assertThat(PipelineSections.of(config).source().get(MySqlSourceOptions.STARTUP_MODE))
+                .isEqualTo(StartupMode.GTID);
+        assertThat(PipelineSections.of(config).source().get(MySqlSourceOptions.STARTUP_GTID_SET))
                 .isEqualTo("3E11FA47-71CA-11E1-9E33-C80AA9429562:1-23");
         // Canal's '.*\..*': the same tables, written so that the first '.' ends the database.
-        assertThat(config.get(MySqlSourceOptions.TABLES)).containsExactly("[^\\x2E]*\\..*");
+        assertThat(PipelineSections.of(config).source().get(MySqlSourceOptions.TABLES))
+                .containsExactly("[^\\x2E]*\\..*");
         // No partitionHash: Canal writes everything to partition 0, and so does the import.
-        assertThat(config.get(PartitionOptions.UNMATCHED)).isEqualTo(Unmatched.ZERO);
-        assertThat(config.toMap()).doesNotContainKey("sink.properties.linger.ms");
+        assertThat(PipelineSections.of(config).route().get(PartitionOptions.UNMATCHED))
+                .isEqualTo(Unmatched.ZERO);
+        assertThat(config.toMap()).doesNotContainKey("sink.kafka.properties.linger.ms");
     }
 
     @Test
@@ -169,9 +222,13 @@ class ImportCanalTest {
                 .as(err())
                 .isZero();
         Configuration config = load();
-        assertThat(config.get(MySqlSourceOptions.STARTUP_BINLOG_FILE))
+        assertThat(PipelineSections.of(config).source().get(MySqlSourceOptions.STARTUP_BINLOG_FILE))
                 .isEqualTo("mysql-bin.000057");
-        assertThat(config.get(MySqlSourceOptions.STARTUP_BINLOG_POSITION)).isEqualTo(98213L);
+        assertThat(
+                        PipelineSections.of(config)
+                                .source()
+                                .get(MySqlSourceOptions.STARTUP_BINLOG_POSITION))
+                .isEqualTo(98213L);
     }
 
     @Test
@@ -239,16 +296,17 @@ class ImportCanalTest {
                 .contains("# From canal.instance.filter.dml.delete=true.");
 
         Configuration config = load();
-        assertThat(config.get(FilterOptions.COLUMNS_INCLUDE))
+        assertThat(PipelineSections.of(config).filter().get(FilterOptions.COLUMNS_INCLUDE))
                 .isEqualTo(
                         "test1.t_product:id/subject/keywords,test2.t_company:id/name/contact/ch");
-        assertThat(config.get(FilterOptions.COLUMNS_EXCLUDE))
+        assertThat(PipelineSections.of(config).filter().get(FilterOptions.COLUMNS_EXCLUDE))
                 .isEqualTo(
                         "test1.t_product:subject/product_image,test2.t_company:id/name/contact/ch");
-        assertThat(config.get(FilterOptions.TYPES))
+        assertThat(PipelineSections.of(config).filter().get(FilterOptions.TYPES))
                 .containsExactly(
                         ChangeKind.INSERT, ChangeKind.UPDATE, ChangeKind.DDL, ChangeKind.QUERY);
-        assertThat(FilterSettings.from(config).dropsChanges()).isTrue();
+        assertThat(FilterSettings.from(PipelineSections.of(config).filter()).dropsChanges())
+                .isTrue();
     }
 
     @Test
@@ -260,7 +318,7 @@ class ImportCanalTest {
                         "canal.instance.filter.rows = true");
         assertThat(run(server, resource("kafka/instance.properties"))).as(err()).isZero();
         Configuration config = load();
-        assertThat(config.get(FilterOptions.TYPES))
+        assertThat(PipelineSections.of(config).filter().get(FilterOptions.TYPES))
                 .containsExactly(ChangeKind.DDL, ChangeKind.QUERY);
         assertThat(config.toMap()).doesNotContainKeys("filter.columns.include");
     }

@@ -2,17 +2,24 @@ package io.sluice.job.config;
 
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.testutils.logging.LoggerAuditingExtension;
 
+import io.sluice.functions.config.PipelineSections;
+import io.sluice.functions.encode.internal.GroupSettings;
 import io.sluice.functions.filter.ChangeKind;
 import io.sluice.functions.filter.FilterOptions;
 import io.sluice.functions.route.DdlPartitions;
 import io.sluice.functions.route.PartitionOptions;
 import io.sluice.functions.route.PartitionRules.Unmatched;
+import io.sluice.functions.sink.KafkaSinkFactory;
 import io.sluice.functions.sink.KafkaSinkOptions;
 import io.sluice.functions.sink.rocketmq.RocketMqSinkOptions;
 import io.sluice.functions.source.MySqlSourceOptions;
+import io.sluice.job.config.internal.RenamedKeys;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.event.Level;
 
 import java.io.IOException;
 import java.net.URL;
@@ -28,21 +35,27 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class JobConfigLoaderTest {
 
+    @RegisterExtension
+    final LoggerAuditingExtension renamedKeysLog =
+            new LoggerAuditingExtension(RenamedKeys.class, Level.WARN);
+
     @Test
     void readsTypedOptions() {
         Configuration config =
                 JobConfigLoader.fromArgs(
                         "--set", "source.port=3307",
                         "--set", "source.tables=shop.orders;shop.customers",
-                        "--set", "sink.delivery-guarantee=at-least-once",
+                        "--set", "sink.kafka.delivery-guarantee=at-least-once",
                         "--set", "job.checkpoint-interval=2s");
 
-        assertThat(config.get(MySqlSourceOptions.PORT)).isEqualTo(3307);
-        assertThat(config.get(MySqlSourceOptions.TABLES))
+        assertThat(PipelineSections.of(config).source().get(MySqlSourceOptions.PORT))
+                .isEqualTo(3307);
+        assertThat(PipelineSections.of(config).source().get(MySqlSourceOptions.TABLES))
                 .isEqualTo(List.of("shop.orders", "shop.customers"));
-        assertThat(config.get(KafkaSinkOptions.DELIVERY_GUARANTEE))
+        assertThat(PipelineSections.of(config).kafka().get(KafkaSinkOptions.DELIVERY_GUARANTEE))
                 .isEqualTo(DeliveryGuarantee.AT_LEAST_ONCE);
-        assertThat(config.get(JobOptions.CHECKPOINT_INTERVAL)).isEqualTo(Duration.ofSeconds(2));
+        assertThat(JobOptions.job(config).get(JobOptions.CHECKPOINT_INTERVAL))
+                .isEqualTo(Duration.ofSeconds(2));
     }
 
     @Test
@@ -59,8 +72,10 @@ class JobConfigLoaderTest {
                 JobConfigLoader.fromArgs(
                         "--set", "sink.rocketmq.name-server=127.0.0.1:9876",
                         "--set", "sink.rocketmq.send-timeout=3s");
-        assertThat(config.get(RocketMqSinkOptions.NAME_SERVER)).isEqualTo("127.0.0.1:9876");
-        assertThat(config.get(RocketMqSinkOptions.SEND_TIMEOUT)).isEqualTo(Duration.ofSeconds(3));
+        assertThat(PipelineSections.of(config).rocketMq().get(RocketMqSinkOptions.NAME_SERVER))
+                .isEqualTo("127.0.0.1:9876");
+        assertThat(PipelineSections.of(config).rocketMq().get(RocketMqSinkOptions.SEND_TIMEOUT))
+                .isEqualTo(Duration.ofSeconds(3));
         assertThatThrownBy(
                         () -> JobConfigLoader.fromArgs("--set", "sink.rocketmq.send-timeout=soon"))
                 .hasMessageContaining("'sink.rocketmq.send-timeout'")
@@ -85,9 +100,11 @@ class JobConfigLoaderTest {
                         "route.ddl-partitions=zero",
                         "--set",
                         "filter.types=insert;ddl");
-        assertThat(config.get(PartitionOptions.UNMATCHED)).isEqualTo(Unmatched.PRIMARY_KEY);
-        assertThat(config.get(PartitionOptions.DDL_PARTITIONS)).isEqualTo(DdlPartitions.ZERO);
-        assertThat(config.get(FilterOptions.TYPES))
+        assertThat(PipelineSections.of(config).route().get(PartitionOptions.UNMATCHED))
+                .isEqualTo(Unmatched.PRIMARY_KEY);
+        assertThat(PipelineSections.of(config).route().get(PartitionOptions.DDL_PARTITIONS))
+                .isEqualTo(DdlPartitions.ZERO);
+        assertThat(PipelineSections.of(config).filter().get(FilterOptions.TYPES))
                 .containsExactly(ChangeKind.INSERT, ChangeKind.DDL);
         assertThat(PartitionOptions.UNMATCHED.defaultValue()).hasToString("primary-key");
 
@@ -96,8 +113,10 @@ class JobConfigLoaderTest {
                 JobConfigLoader.fromArgs(
                         "--set", "route.partition-unmatched=PRIMARY_KEY",
                         "--set", "route.ddl-partitions=EVERY");
-        assertThat(old.get(PartitionOptions.UNMATCHED)).isEqualTo(Unmatched.PRIMARY_KEY);
-        assertThat(old.get(PartitionOptions.DDL_PARTITIONS)).isEqualTo(DdlPartitions.EVERY);
+        assertThat(PipelineSections.of(old).route().get(PartitionOptions.UNMATCHED))
+                .isEqualTo(Unmatched.PRIMARY_KEY);
+        assertThat(PipelineSections.of(old).route().get(PartitionOptions.DDL_PARTITIONS))
+                .isEqualTo(DdlPartitions.EVERY);
 
         assertThatThrownBy(
                         () ->
@@ -127,7 +146,7 @@ class JobConfigLoaderTest {
                         + "    - shop.customers\n"
                         + "sink:\n"
                         + "  kafka.bootstrap-servers: k1:9092\n"
-                        + "  properties.linger.ms: 5\n");
+                        + "  kafka.properties.linger.ms: 5\n");
 
         Configuration config =
                 JobConfigLoader.fromArgs(
@@ -137,12 +156,15 @@ class JobConfigLoaderTest {
                         "--set",
                         "source.port=3308");
 
-        assertThat(config.get(MySqlSourceOptions.HOSTNAME)).isEqualTo("db.internal");
-        assertThat(config.get(MySqlSourceOptions.PORT)).isEqualTo(3308);
-        assertThat(config.get(MySqlSourceOptions.PASSWORD)).isEqualTo("s3cret");
-        assertThat(config.get(MySqlSourceOptions.TABLES))
+        assertThat(PipelineSections.of(config).source().get(MySqlSourceOptions.HOSTNAME))
+                .isEqualTo("db.internal");
+        assertThat(PipelineSections.of(config).source().get(MySqlSourceOptions.PORT))
+                .isEqualTo(3308);
+        assertThat(PipelineSections.of(config).source().get(MySqlSourceOptions.PASSWORD))
+                .isEqualTo("s3cret");
+        assertThat(PipelineSections.of(config).source().get(MySqlSourceOptions.TABLES))
                 .containsExactly("shop.orders", "shop.customers");
-        assertThat(config.toMap()).containsEntry("sink.properties.linger.ms", "5");
+        assertThat(config.toMap()).containsEntry("sink.kafka.properties.linger.ms", "5");
     }
 
     @Test
@@ -168,12 +190,139 @@ class JobConfigLoaderTest {
     }
 
     @Test
-    void shippedExampleLoads() {
+    void shippedExampleLoadsWithDeclaredKeysOnly() {
         Configuration config =
                 JobConfigLoader.fromArgs(
                         Map.of("SLUICE_SOURCE_PASSWORD", "pw"), "--config", "../conf/sluice.yaml");
 
-        assertThat(config.get(MySqlSourceOptions.PASSWORD)).isEqualTo("pw");
+        assertThat(PipelineSections.of(config).source().get(MySqlSourceOptions.PASSWORD))
+                .isEqualTo("pw");
+        // Every key is a declared option (or a producer property), none a deprecated name.
+        assertThat(config.keySet())
+                .allSatisfy(
+                        key ->
+                                assertThat(
+                                                JobConfigLoader.knownKeys().contains(key)
+                                                        || key.startsWith("sink.kafka.properties."))
+                                        .as(key)
+                                        .isTrue());
+        assertThat(renamedKeysLog.getMessages()).isEmpty();
+    }
+
+    @Test
+    void aRenamedKeyLoadsWithOneWarningAndTheSameEffect(@TempDir Path dir) throws IOException {
+        Path yaml = dir.resolve("old.yaml");
+        Files.writeString(
+                yaml,
+                "format: canal-binary\n"
+                        + "format.group-rows: event\n"
+                        + "sink:\n"
+                        + "  transaction-timeout: 5 min\n"
+                        + "  properties.linger.ms: 20\n");
+        Configuration old =
+                JobConfigLoader.fromArgs(
+                        Map.of(),
+                        "--config",
+                        yaml.toString(),
+                        "--set",
+                        "sink.delivery-guarantee=at-least-once");
+        Configuration renamed =
+                JobConfigLoader.fromArgs(
+                        "--set", "encode.format=canal-binary",
+                        "--set", "encode.group-rows=event",
+                        "--set", "sink.kafka.transaction-timeout=5 min",
+                        "--set", "sink.kafka.properties.linger.ms=20",
+                        "--set", "sink.kafka.delivery-guarantee=at-least-once",
+                        "--set", "sink.rocketmq.delivery-guarantee=at-least-once");
+
+        assertThat(old.toMap()).isEqualTo(renamed.toMap());
+        assertThat(PipelineSections.of(old).kafka().get(KafkaSinkOptions.TRANSACTION_TIMEOUT))
+                .isEqualTo(Duration.ofMinutes(5));
+        assertThat(renamedKeysLog.getMessages())
+                .containsExactly(
+                        "Option 'format' is deprecated and will stop working in the next release;"
+                                + " write 'encode.format' instead.",
+                        "Option 'format.group-rows' is deprecated and will stop working in the next"
+                                + " release; write 'encode.group-rows' instead.",
+                        "Option 'sink.transaction-timeout' is deprecated and will stop working in"
+                                + " the next release; write 'sink.kafka.transaction-timeout'"
+                                + " instead.",
+                        "Option 'sink.properties.linger.ms' is deprecated and will stop working in"
+                                + " the next release; write 'sink.kafka.properties.linger.ms'"
+                                + " instead.",
+                        "Option 'sink.delivery-guarantee' is deprecated and will stop working in"
+                                + " the next release; write 'sink.kafka.delivery-guarantee' or"
+                                + " 'sink.rocketmq.delivery-guarantee' instead.");
+    }
+
+    @Test
+    void aRenamedKeyNextToItsNewNameFailsNamingBoth(@TempDir Path dir) throws IOException {
+        assertThatThrownBy(
+                        () ->
+                                JobConfigLoader.fromArgs(
+                                        "--set", "format=canal-flat",
+                                        "--set", "encode.format=canal-binary"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(
+                        "Options 'format' and 'encode.format' are both given, but 'format' is the"
+                                + " deprecated name of 'encode.format': give only 'encode.format'");
+        Path yaml = dir.resolve("both.yaml");
+        Files.writeString(
+                yaml, "sink:\n  delivery-guarantee: none\n  rocketmq.delivery-guarantee: none\n");
+        assertThatThrownBy(() -> JobConfigLoader.fromArgs(Map.of(), "--config", yaml.toString()))
+                .hasMessageContaining("'sink.delivery-guarantee'")
+                .hasMessageContaining("'sink.rocketmq.delivery-guarantee'");
+        // An override in the new name still overrides a file's old name, and the reverse.
+        Path old = dir.resolve("old.yaml");
+        Files.writeString(old, "format: canal-binary\n");
+        assertThat(
+                        JobConfigLoader.fromArgs(
+                                        Map.of(),
+                                        "--config",
+                                        old.toString(),
+                                        "--set",
+                                        "encode.format=canal-flat")
+                                .toMap())
+                .containsEntry("encode.format", "canal-flat");
+    }
+
+    @Test
+    void operationsMdListsEveryRenamedKey() throws IOException {
+        String docs = Files.readString(Path.of("../docs/operations.md"));
+        RenamedKeys.table()
+                .forEach(
+                        (old, renamed) -> {
+                            String star = old.endsWith(".") ? "*" : "";
+                            assertThat(docs)
+                                    .contains(
+                                            "| `"
+                                                    + old
+                                                    + star
+                                                    + "` | "
+                                                    + renamed.stream()
+                                                            .map(now -> "`" + now + star + "`")
+                                                            .collect(
+                                                                    java.util.stream.Collectors
+                                                                            .joining(" or "))
+                                                    + " |");
+                        });
+    }
+
+    @Test
+    void aSectionsErrorNamesTheFullYamlKey() {
+        Configuration config =
+                JobConfigLoader.fromArgs(
+                        "--set", "sink.kafka.bootstrap-servers=k1:9092",
+                        "--set", "sink.kafka.transaction-timeout=0 s",
+                        "--set", "encode.group-rows=event",
+                        "--set", "encode.group-rows.idle-flush=1 min");
+        PipelineSections sections = PipelineSections.of(config);
+
+        assertThatThrownBy(() -> KafkaSinkFactory.sink(sections.kafka()))
+                .hasMessage(
+                        "Option 'sink.kafka.transaction-timeout' must be positive, but is PT0S");
+        assertThatThrownBy(() -> GroupSettings.from(sections.encode()))
+                .hasMessageStartingWith("Option 'encode.group-rows.idle-flush' must be between");
     }
 
     @Test
@@ -219,17 +368,23 @@ class JobConfigLoaderTest {
                         + "job:\n"
                         + "  checkpoint-interval: 10s\n"
                         + "sink:\n"
-                        + "  properties.linger.ms: 05\n");
+                        + "  kafka.properties.linger.ms: 05\n");
 
         Configuration config = JobConfigLoader.fromArgs(Map.of(), "--config", yaml.toString());
 
-        assertThat(config.get(MySqlSourceOptions.HOSTNAME)).isEqualTo("0800");
-        assertThat(config.get(MySqlSourceOptions.PASSWORD)).isEqualTo("0123");
-        assertThat(config.get(MySqlSourceOptions.USERNAME)).isEqualTo("1e3");
-        assertThat(config.get(MySqlSourceOptions.PORT)).isEqualTo(3307);
-        assertThat(config.get(MySqlSourceOptions.INCLUDE_QUERIES)).isTrue();
-        assertThat(config.get(JobOptions.CHECKPOINT_INTERVAL)).isEqualTo(Duration.ofSeconds(10));
-        assertThat(config.toMap()).containsEntry("sink.properties.linger.ms", "05");
+        assertThat(PipelineSections.of(config).source().get(MySqlSourceOptions.HOSTNAME))
+                .isEqualTo("0800");
+        assertThat(PipelineSections.of(config).source().get(MySqlSourceOptions.PASSWORD))
+                .isEqualTo("0123");
+        assertThat(PipelineSections.of(config).source().get(MySqlSourceOptions.USERNAME))
+                .isEqualTo("1e3");
+        assertThat(PipelineSections.of(config).source().get(MySqlSourceOptions.PORT))
+                .isEqualTo(3307);
+        assertThat(PipelineSections.of(config).source().get(MySqlSourceOptions.INCLUDE_QUERIES))
+                .isTrue();
+        assertThat(JobOptions.job(config).get(JobOptions.CHECKPOINT_INTERVAL))
+                .isEqualTo(Duration.ofSeconds(10));
+        assertThat(config.toMap()).containsEntry("sink.kafka.properties.linger.ms", "05");
     }
 
     @Test

@@ -390,7 +390,7 @@ class KubernetesManifestsTest {
             try {
                 Files.writeString(copy, yaml, StandardCharsets.UTF_8);
                 Configuration config = JobConfigLoader.fromArgs(env, "--config", copy.toString());
-                if (config.get(JobOptions.NAME).isEmpty()) {
+                if (JobOptions.job(config).get(JobOptions.NAME).isEmpty()) {
                     problems.add(file + ": " + configMapKey + " has an empty job name");
                 }
             } finally {

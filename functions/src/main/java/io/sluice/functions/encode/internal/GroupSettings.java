@@ -1,9 +1,9 @@
 package io.sluice.functions.encode.internal;
 
 import org.apache.flink.annotation.Internal;
-import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.util.TimeUtils;
 
+import io.sluice.functions.config.OptionSection;
 import io.sluice.functions.encode.EncodeOptions;
 import io.sluice.functions.encode.GroupRows;
 
@@ -30,7 +30,7 @@ public final class GroupSettings implements Serializable {
      * The grouping {@code config} asks for, or null for one row per message; fails naming the
      * option when a value is out of range.
      */
-    public static GroupSettings from(ReadableConfig config) {
+    public static GroupSettings from(OptionSection config) {
         if (config.get(EncodeOptions.GROUP_ROWS) == GroupRows.NONE) {
             return null;
         }
@@ -39,7 +39,7 @@ public final class GroupSettings implements Serializable {
             throw new IllegalArgumentException(
                     String.format(
                             "Option '%s' must be at least 1 kb, but is %s",
-                            EncodeOptions.GROUP_ROWS_MAX_BYTES.key(),
+                            config.key(EncodeOptions.GROUP_ROWS_MAX_BYTES),
                             config.get(EncodeOptions.GROUP_ROWS_MAX_BYTES)));
         }
         Duration idle = config.get(EncodeOptions.GROUP_ROWS_IDLE_FLUSH);
@@ -47,7 +47,7 @@ public final class GroupSettings implements Serializable {
             throw new IllegalArgumentException(
                     String.format(
                             "Option '%s' must be between 1 ms and 10 s, but is %s",
-                            EncodeOptions.GROUP_ROWS_IDLE_FLUSH.key(),
+                            config.key(EncodeOptions.GROUP_ROWS_IDLE_FLUSH),
                             TimeUtils.formatWithHighestUnit(idle)));
         }
         return new GroupSettings(maxBytes, idle.toMillis());

@@ -93,6 +93,7 @@ public final class LargeMessageGuard implements AutoCloseable {
                                     + " under '"
                                     + settings.claimCheckPath
                                     + "' ("
+                                    + settings.optionPrefix
                                     + LargeMessageOptions.CLAIM_CHECK_PATH.key()
                                     + ")",
                             e);
@@ -186,7 +187,7 @@ public final class LargeMessageGuard implements AutoCloseable {
                         : "at " + change.binlogFile() + ":" + change.binlogPosition();
         String limitSource =
                 limit == settings.maxBytes
-                        ? LargeMessageOptions.MAX_BYTES.key() + "=" + limit
+                        ? settings.optionPrefix + LargeMessageOptions.MAX_BYTES.key() + "=" + limit
                         : limits.describe(topic);
         String advice =
                 also != null
@@ -197,10 +198,12 @@ public final class LargeMessageGuard implements AutoCloseable {
                                         "Option '%s' is '%s'. Set it to 'key-only', 'claim-check'"
                                                 + " (with '%s') or 'dead-letter' (with '%s'), or"
                                                 + " raise the limit.",
-                                        LargeMessageOptions.POLICY.key(),
+                                        settings.optionPrefix + LargeMessageOptions.POLICY.key(),
                                         settings.policy,
-                                        LargeMessageOptions.CLAIM_CHECK_PATH.key(),
-                                        LargeMessageOptions.DEAD_LETTER_TOPIC.key());
+                                        settings.optionPrefix
+                                                + LargeMessageOptions.CLAIM_CHECK_PATH.key(),
+                                        settings.optionPrefix
+                                                + LargeMessageOptions.DEAD_LETTER_TOPIC.key());
         return new LargeMessageException(
                 String.format(
                         "The %s message of %s, %s, is %d bytes, above the limit of %d bytes for"

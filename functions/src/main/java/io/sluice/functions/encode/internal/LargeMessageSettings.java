@@ -2,8 +2,8 @@ package io.sluice.functions.encode.internal;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.MemorySize;
-import org.apache.flink.configuration.ReadableConfig;
 
+import io.sluice.functions.config.OptionSection;
 import io.sluice.functions.encode.MessageFormat;
 import io.sluice.functions.sink.LargeMessageOptions;
 import io.sluice.functions.sink.LargeMessagePolicy;
@@ -25,6 +25,7 @@ public final class LargeMessageSettings implements Serializable {
     final String deadLetterTopic;
     final String extension;
     final MessageLimits.Factory limits;
+    final String optionPrefix;
 
     private LargeMessageSettings(
             LargeMessagePolicy policy,
@@ -32,13 +33,15 @@ public final class LargeMessageSettings implements Serializable {
             String claimCheckPath,
             String deadLetterTopic,
             String extension,
-            MessageLimits.Factory limits) {
+            MessageLimits.Factory limits,
+            String optionPrefix) {
         this.policy = policy;
         this.maxBytes = maxBytes;
         this.claimCheckPath = claimCheckPath;
         this.deadLetterTopic = deadLetterTopic;
         this.extension = extension;
         this.limits = limits;
+        this.optionPrefix = optionPrefix;
     }
 
     /**
@@ -46,7 +49,7 @@ public final class LargeMessageSettings implements Serializable {
      * fails naming the option when one that the policy needs is missing or bad.
      */
     public static LargeMessageSettings from(
-            ReadableConfig config, MessageFormat format, MessageLimits.Factory limits) {
+            OptionSection config, MessageFormat format, MessageLimits.Factory limits) {
         LargeMessagePolicy policy = config.get(LargeMessageOptions.POLICY);
         long maxBytes =
                 config.getOptional(LargeMessageOptions.MAX_BYTES)
@@ -56,20 +59,20 @@ public final class LargeMessageSettings implements Serializable {
             throw new IllegalArgumentException(
                     String.format(
                             "Option '%s' must be at least 1 kb, but is %s",
-                            LargeMessageOptions.MAX_BYTES.key(),
+                            config.key(LargeMessageOptions.MAX_BYTES),
                             config.get(LargeMessageOptions.MAX_BYTES)));
         }
         String path = config.getOptional(LargeMessageOptions.CLAIM_CHECK_PATH).orElse(null);
         if (policy == LargeMessagePolicy.CLAIM_CHECK) {
-            checkPath(path);
+            checkPath(config, path);
         }
         String topic = config.getOptional(LargeMessageOptions.DEAD_LETTER_TOPIC).orElse(null);
         if (policy == LargeMessagePolicy.DEAD_LETTER && (topic == null || topic.isBlank())) {
             throw new IllegalArgumentException(
                     String.format(
                             "Option '%s' is required when '%s' is '%s', but missing",
-                            LargeMessageOptions.DEAD_LETTER_TOPIC.key(),
-                            LargeMessageOptions.POLICY.key(),
+                            config.key(LargeMessageOptions.DEAD_LETTER_TOPIC),
+                            config.key(LargeMessageOptions.POLICY),
                             policy));
         }
         return new LargeMessageSettings(
@@ -78,16 +81,19 @@ public final class LargeMessageSettings implements Serializable {
                 path == null ? null : path.replaceAll("/+$", ""),
                 topic == null ? null : topic.trim(),
                 format == MessageFormat.CANAL_FLAT ? ".json" : ".pb",
-                limits);
+                limits,
+                config.prefix());
     }
 
-    private static void checkPath(String path) {
-        String key = LargeMessageOptions.CLAIM_CHECK_PATH.key();
+    private static void checkPath(OptionSection config, String path) {
+        String key = config.key(LargeMessageOptions.CLAIM_CHECK_PATH);
         if (path == null || path.isBlank()) {
             throw new IllegalArgumentException(
                     String.format(
                             "Option '%s' is required when '%s' is '%s', but missing",
-                            key, LargeMessageOptions.POLICY.key(), LargeMessagePolicy.CLAIM_CHECK));
+                            key,
+                            config.key(LargeMessageOptions.POLICY),
+                            LargeMessagePolicy.CLAIM_CHECK));
         }
         try {
             if (new URI(path).getScheme() == null) {

@@ -58,8 +58,7 @@ public final class ChangeFilter {
         String qualified = schema.database() + '.' + schema.table();
         for (RowRule rule : settings.rows) {
             if (rule.names.matches(qualified)) {
-                return rule.predicate.compile(
-                        schema, io.sluice.functions.filter.FilterOptions.ROWS.key(), rule.pattern);
+                return rule.predicate.compile(schema, settings.rowsKey, rule.pattern);
             }
         }
         return Predicate.ALWAYS;

@@ -1,8 +1,8 @@
 package io.sluice.functions.filter.internal;
 
 import org.apache.flink.annotation.Internal;
-import org.apache.flink.configuration.ReadableConfig;
 
+import io.sluice.functions.config.OptionSection;
 import io.sluice.functions.filter.ChangeKind;
 import io.sluice.functions.filter.FilterOptions;
 import io.sluice.serializers.event.TableSchema;
@@ -28,6 +28,7 @@ public final class FilterSettings implements Serializable {
     final boolean dropEmptyUpdates;
     final boolean[] kinds;
     final List<RowRule> rows;
+    final String rowsKey;
 
     private FilterSettings(
             List<ColumnRule> include,
@@ -36,7 +37,8 @@ public final class FilterSettings implements Serializable {
             byte[] salt,
             boolean dropEmptyUpdates,
             boolean[] kinds,
-            List<RowRule> rows) {
+            List<RowRule> rows,
+            String rowsKey) {
         this.include = include;
         this.exclude = exclude;
         this.masks = masks;
@@ -44,10 +46,11 @@ public final class FilterSettings implements Serializable {
         this.dropEmptyUpdates = dropEmptyUpdates;
         this.kinds = kinds;
         this.rows = rows;
+        this.rowsKey = rowsKey;
     }
 
     /** The filter options in {@code config}; fails naming the option and item of a bad one. */
-    public static FilterSettings from(ReadableConfig config) {
+    public static FilterSettings from(OptionSection config) {
         boolean[] kinds = new boolean[ChangeKind.values().length];
         for (ChangeKind kind : EnumSet.copyOf(config.get(FilterOptions.TYPES))) {
             kinds[kind.ordinal()] = true;
@@ -55,16 +58,18 @@ public final class FilterSettings implements Serializable {
         return new FilterSettings(
                 ColumnRule.parseLists(
                         config.get(FilterOptions.COLUMNS_INCLUDE),
-                        FilterOptions.COLUMNS_INCLUDE.key()),
+                        config.key(FilterOptions.COLUMNS_INCLUDE)),
                 ColumnRule.parseLists(
                         config.get(FilterOptions.COLUMNS_EXCLUDE),
-                        FilterOptions.COLUMNS_EXCLUDE.key()),
+                        config.key(FilterOptions.COLUMNS_EXCLUDE)),
                 ColumnRule.parseMasks(
-                        config.get(FilterOptions.COLUMNS_MASK), FilterOptions.COLUMNS_MASK.key()),
+                        config.get(FilterOptions.COLUMNS_MASK),
+                        config.key(FilterOptions.COLUMNS_MASK)),
                 config.get(FilterOptions.MASK_SALT).getBytes(StandardCharsets.UTF_8),
                 config.get(FilterOptions.DROP_EMPTY_UPDATES),
                 kinds,
-                RowRule.parseAll(config.get(FilterOptions.ROWS), FilterOptions.ROWS.key()));
+                RowRule.parseAll(config.get(FilterOptions.ROWS), config.key(FilterOptions.ROWS)),
+                config.key(FilterOptions.ROWS));
     }
 
     /** Whether any change can be dropped (by kind, predicate or as an empty update). */

@@ -25,6 +25,7 @@ public final class RocketMqSinkBuilder {
     private Integer batchMaxMessages;
     private Integer batchMaxBytes;
     private QueueSender.Factory senders;
+    private String optionPrefix = "";
 
     RocketMqSinkBuilder() {}
 
@@ -75,12 +76,22 @@ public final class RocketMqSinkBuilder {
         return this;
     }
 
+    /**
+     * What the user writes before the sink's option keys ({@code sink.rocketmq.} in YAML), so that
+     * errors name the keys as written. None by default.
+     */
+    @Internal
+    public RocketMqSinkBuilder setOptionPrefix(String optionPrefix) {
+        this.optionPrefix = checkNotNull(optionPrefix, "optionPrefix must not be null");
+        return this;
+    }
+
     /** Checks every setting against its rule, naming the option, the rule and the value. */
     public RocketMqSink build() {
         checkArgument(
                 nameServer != null && !nameServer.isBlank(),
                 "Option '%s' is required but %s",
-                RocketMqSinkOptions.NAME_SERVER.key(),
+                optionPrefix + RocketMqSinkOptions.NAME_SERVER.key(),
                 nameServer == null ? "missing" : "blank");
         String group = or(producerGroup, RocketMqSinkOptions.PRODUCER_GROUP.defaultValue());
         // RocketMQ's own rule for group names (Validators.checkGroup), checked before any job runs.
@@ -88,7 +99,7 @@ public final class RocketMqSinkBuilder {
                 group.matches("[%|a-zA-Z0-9_-]{1,255}"),
                 "Option '%s' must be 1-255 characters of letters, digits, '-', '_', '%%' or '|',"
                         + " but is '%s'",
-                RocketMqSinkOptions.PRODUCER_GROUP.key(),
+                optionPrefix + RocketMqSinkOptions.PRODUCER_GROUP.key(),
                 group);
         Duration timeout = or(sendTimeout, RocketMqSinkOptions.SEND_TIMEOUT.defaultValue());
         checkArgument(
@@ -96,21 +107,21 @@ public final class RocketMqSinkBuilder {
                         && !timeout.isZero()
                         && timeout.toMillis() <= Integer.MAX_VALUE,
                 "Option '%s' must be positive and at most %s ms, but is %s",
-                RocketMqSinkOptions.SEND_TIMEOUT.key(),
+                optionPrefix + RocketMqSinkOptions.SEND_TIMEOUT.key(),
                 Integer.MAX_VALUE,
                 timeout);
         int messages = or(batchMaxMessages, RocketMqSinkOptions.BATCH_MAX_MESSAGES.defaultValue());
         checkArgument(
                 messages >= 1,
                 "Option '%s' must be at least 1, but is %s",
-                RocketMqSinkOptions.BATCH_MAX_MESSAGES.key(),
+                optionPrefix + RocketMqSinkOptions.BATCH_MAX_MESSAGES.key(),
                 messages);
         int bytes = or(batchMaxBytes, RocketMqSinkOptions.BATCH_MAX_BYTES.defaultValue());
         checkArgument(
                 bytes >= 1024 && bytes <= 4 * 1024 * 1024,
                 "Option '%s' must be between 1024 and 4194304 (the broker's default"
                         + " maxMessageSize), but is %s",
-                RocketMqSinkOptions.BATCH_MAX_BYTES.key(),
+                optionPrefix + RocketMqSinkOptions.BATCH_MAX_BYTES.key(),
                 bytes);
         return new RocketMqSink(
                 new ClientSettings(nameServer.trim(), group, timeout, messages, bytes),

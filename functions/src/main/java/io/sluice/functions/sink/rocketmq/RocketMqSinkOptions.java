@@ -5,39 +5,44 @@ import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 
-import io.sluice.functions.sink.KafkaSinkOptions;
-
 import java.time.Duration;
 
 /**
- * Options of the RocketMQ sink. The delivery guarantee is the key both sinks share, {@code
- * sink.delivery-guarantee}; queue counts come from {@code route.partition-counts} or the name
+ * Options of the RocketMQ sink: YAML section {@code sink.rocketmq.}, the {@code sluice-rocketmq}
+ * table's own keys in SQL. Queue counts come from the route's {@code partition-counts} or the name
  * server.
  */
 @PublicEvolving
 public final class RocketMqSinkOptions {
 
     public static final ConfigOption<String> NAME_SERVER =
-            ConfigOptions.key("sink.rocketmq.name-server")
+            ConfigOptions.key("name-server")
                     .stringType()
                     .noDefaultValue()
                     .withDescription("RocketMQ name server(s), 'host:port[;host:port]'. Required.");
 
     public static final ConfigOption<String> PRODUCER_GROUP =
-            ConfigOptions.key("sink.rocketmq.producer-group")
+            ConfigOptions.key("producer-group")
                     .stringType()
                     .defaultValue("sluice")
                     .withDescription(
-                            "Producer group of the sink. Must be unique per job and stable across"
-                                    + " its restarts; '<group>-tail' is the consumer group that"
-                                    + " reads queue tails back after a restore.");
+                            "Producer group of the sink. Must be unique per job (per exactly-once"
+                                    + " table in SQL) and stable across its restarts;"
+                                    + " '<group>-tail' is the consumer group that reads queue"
+                                    + " tails back after a restore.");
 
-    /** The same key and values as the Kafka sink's. */
     public static final ConfigOption<DeliveryGuarantee> DELIVERY_GUARANTEE =
-            KafkaSinkOptions.DELIVERY_GUARANTEE;
+            ConfigOptions.key("delivery-guarantee")
+                    .enumType(DeliveryGuarantee.class)
+                    .defaultValue(DeliveryGuarantee.EXACTLY_ONCE)
+                    .withDescription(
+                            "exactly-once keeps each checkpoint's messages in the checkpoint and"
+                                    + " sends them once it completed (a write-ahead log);"
+                                    + " at-least-once sends as it goes and on every checkpoint;"
+                                    + " none behaves as at-least-once.");
 
     public static final ConfigOption<Duration> SEND_TIMEOUT =
-            ConfigOptions.key("sink.rocketmq.send-timeout")
+            ConfigOptions.key("send-timeout")
                     .durationType()
                     .defaultValue(Duration.ofSeconds(10))
                     .withDescription(
@@ -46,7 +51,7 @@ public final class RocketMqSinkOptions {
                                     + " checkpoint.");
 
     public static final ConfigOption<Integer> BATCH_MAX_MESSAGES =
-            ConfigOptions.key("sink.rocketmq.batch-max-messages")
+            ConfigOptions.key("batch-max-messages")
                     .intType()
                     .defaultValue(512)
                     .withDescription(
@@ -54,7 +59,7 @@ public final class RocketMqSinkOptions {
                                     + " synchronously, queue by queue, which keeps per-key order.");
 
     public static final ConfigOption<Integer> BATCH_MAX_BYTES =
-            ConfigOptions.key("sink.rocketmq.batch-max-bytes")
+            ConfigOptions.key("batch-max-bytes")
                     .intType()
                     .defaultValue(1024 * 1024)
                     .withDescription(

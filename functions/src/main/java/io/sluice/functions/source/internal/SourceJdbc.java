@@ -1,9 +1,9 @@
 package io.sluice.functions.source.internal;
 
 import org.apache.flink.annotation.Internal;
-import org.apache.flink.configuration.ReadableConfig;
 
 import com.mysql.cj.jdbc.Driver;
+import io.sluice.functions.config.OptionSection;
 import io.sluice.functions.source.MySqlSourceOptions;
 
 import java.io.Serializable;
@@ -27,7 +27,7 @@ public final class SourceJdbc implements Serializable {
         this.password = password;
     }
 
-    public static SourceJdbc from(ReadableConfig config) {
+    public static SourceJdbc from(OptionSection config) {
         return new SourceJdbc(
                 config.get(MySqlSourceOptions.HOSTNAME) + ":" + config.get(MySqlSourceOptions.PORT),
                 config.get(MySqlSourceOptions.USERNAME),

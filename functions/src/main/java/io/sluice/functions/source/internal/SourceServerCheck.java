@@ -2,8 +2,8 @@ package io.sluice.functions.source.internal;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ConfigOption;
-import org.apache.flink.configuration.ReadableConfig;
 
+import io.sluice.functions.config.OptionSection;
 import io.sluice.functions.source.MySqlSourceOptions;
 import io.sluice.functions.source.SourceSetupException;
 import io.sluice.functions.source.StartupMode;
@@ -45,6 +45,7 @@ public final class SourceServerCheck implements Serializable {
     private final List<String> tableFilters;
     private final Map<String, String> chunkKeys;
     private final boolean includeQueries;
+    private final String prefix;
 
     private SourceServerCheck(
             SourceJdbc jdbc,
@@ -52,26 +53,30 @@ public final class SourceServerCheck implements Serializable {
             @Nullable String startFile,
             List<String> tableFilters,
             Map<String, String> chunkKeys,
-            boolean includeQueries) {
+            boolean includeQueries,
+            String prefix) {
         this.jdbc = jdbc;
         this.mode = mode;
         this.startFile = startFile;
         this.tableFilters = tableFilters;
         this.chunkKeys = chunkKeys;
         this.includeQueries = includeQueries;
+        this.prefix = prefix;
     }
 
     /**
-     * The checks for {@code config}'s source, whose tables Flink CDC selects by {@code filters}.
+     * The checks for the source {@code config} describes, whose tables Flink CDC selects by {@code
+     * filters}; problems name its options as {@code config} names them.
      */
-    public static SourceServerCheck of(ReadableConfig config, String[] filters) {
+    public static SourceServerCheck of(OptionSection config, String[] filters) {
         return new SourceServerCheck(
                 SourceJdbc.from(config),
                 config.get(MySqlSourceOptions.STARTUP_MODE),
                 config.getOptional(MySqlSourceOptions.STARTUP_BINLOG_FILE).orElse(null),
                 List.of(filters),
                 new TreeMap<>(config.get(MySqlSourceOptions.SNAPSHOT_CHUNK_KEY_COLUMNS)),
-                config.get(MySqlSourceOptions.INCLUDE_QUERIES));
+                config.get(MySqlSourceOptions.INCLUDE_QUERIES),
+                config.prefix());
     }
 
     /**
@@ -103,9 +108,9 @@ public final class SourceServerCheck implements Serializable {
                                 "Option '%s' needs MySQL, but the server at %s is MariaDB: its"
                                         + " annotate-rows events cannot be read by the CDC source"
                                         + " (Debezium 1.9). Set '%s' to false.",
-                                MySqlSourceOptions.INCLUDE_QUERIES.key(),
+                                prefix + MySqlSourceOptions.INCLUDE_QUERIES.key(),
                                 jdbc.address(),
-                                MySqlSourceOptions.INCLUDE_QUERIES.key()));
+                                prefix + MySqlSourceOptions.INCLUDE_QUERIES.key()));
             }
             if (includeQueries
                     && !mariaDb
@@ -118,7 +123,7 @@ public final class SourceServerCheck implements Serializable {
                         "Option '{}' is on, but the MySQL server at {} has"
                                 + " binlog_rows_query_log_events off by default: only sessions that"
                                 + " turn it on give their statements' text.",
-                        MySqlSourceOptions.INCLUDE_QUERIES.key(),
+                        prefix + MySqlSourceOptions.INCLUDE_QUERIES.key(),
                         jdbc.address());
             }
             if (freshStart) {
@@ -133,8 +138,8 @@ public final class SourceServerCheck implements Serializable {
                                 jdbc.address(),
                                 jdbc.user(),
                                 e.getMessage(),
-                                MySqlSourceOptions.USERNAME.key(),
-                                MySqlSourceOptions.PASSWORD.key()));
+                                prefix + MySqlSourceOptions.USERNAME.key(),
+                                prefix + MySqlSourceOptions.PASSWORD.key()));
                 return problems;
             }
             throw new IllegalStateException(
@@ -313,10 +318,9 @@ public final class SourceServerCheck implements Serializable {
         }
     }
 
-    /** An option as both doors name it: the YAML key, and the SQL door's key without "source.". */
-    private static String named(ConfigOption<?> option) {
-        return String.format(
-                "'%s' (SQL: '%s')", option.key(), option.key().substring("source.".length()));
+    /** An option as the user wrote it. */
+    private String named(ConfigOption<?> option) {
+        return "'" + prefix + option.key() + "'";
     }
 
     private static String firstLine(String message) {

@@ -10,7 +10,6 @@ import org.apache.flink.connector.base.source.reader.SourceReaderBase;
 import org.apache.flink.core.io.InputStatus;
 import org.apache.flink.metrics.Gauge;
 
-import io.sluice.functions.source.MySqlSourceOptions;
 import io.sluice.functions.source.SourceStalledException;
 
 import java.time.Duration;
@@ -41,6 +40,7 @@ public final class StallWatchingSourceReader<T, SplitT extends SourceSplit>
     private final SourceReaderBase<?, T, SplitT, ?> reader;
     private final SourceProgress progress;
     private final Duration timeout;
+    private final String timeoutKey;
     private final int subtask;
     private final ScheduledExecutorService watch;
     private volatile boolean holdsSplits;
@@ -50,6 +50,7 @@ public final class StallWatchingSourceReader<T, SplitT extends SourceSplit>
             SourceReaderBase<?, T, SplitT, ?> reader,
             SourceProgress progress,
             Duration timeout,
+            String timeoutKey,
             SourceReaderContext context) {
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException(
@@ -58,6 +59,7 @@ public final class StallWatchingSourceReader<T, SplitT extends SourceSplit>
         this.reader = reader;
         this.progress = progress;
         this.timeout = timeout;
+        this.timeoutKey = timeoutKey;
         this.subtask = context.getIndexOfSubtask();
         this.watch =
                 Executors.newSingleThreadScheduledExecutor(
@@ -103,7 +105,7 @@ public final class StallWatchingSourceReader<T, SplitT extends SourceSplit>
                                 subtask,
                                 splitIds(),
                                 Duration.ofMillis(progress.millisSince()),
-                                MySqlSourceOptions.STALL_TIMEOUT.key(),
+                                timeoutKey,
                                 timeout));
             }
         }

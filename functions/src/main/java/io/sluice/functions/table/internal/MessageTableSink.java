@@ -2,7 +2,6 @@ package io.sluice.functions.table.internal;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.sink2.Sink;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
@@ -16,6 +15,7 @@ import org.apache.flink.table.connector.sink.abilities.SupportsWritingMetadata;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.DataType;
 
+import io.sluice.functions.config.PipelineSections;
 import io.sluice.functions.encode.EncodeOptions;
 import io.sluice.functions.encode.MessageFormat;
 import io.sluice.functions.encode.internal.GroupSettings;
@@ -63,29 +63,26 @@ public final class MessageTableSink implements DynamicTableSink, SupportsWriting
     public static final String KEY = "key";
 
     private final String connector;
-    private final Configuration config;
+    private final PipelineSections config;
     private final Integer parallelism;
     private final ObjectIdentifier table;
-    private final OptionTranslation options;
     private final SinkClaim claim;
     private List<String> metadata = new ArrayList<>();
 
     /**
      * @param connector the table's connector identifier, for errors
-     * @param config the pipeline configuration, {@link SinkOptions#TYPE} naming the broker
+     * @param config the table's options, {@link SinkOptions#TYPE} naming the broker
      */
     public MessageTableSink(
             String connector,
-            Configuration config,
+            PipelineSections config,
             Integer parallelism,
             ObjectIdentifier table,
-            OptionTranslation options,
             Optional<SinkClaim> claim) {
         this.connector = connector;
         this.config = config;
         this.parallelism = parallelism;
         this.table = table;
-        this.options = options;
         this.claim = claim.orElse(null);
     }
 
@@ -101,24 +98,25 @@ public final class MessageTableSink implements DynamicTableSink, SupportsWriting
         LargeMessageSettings largeMessages;
         FilterSettings filters;
         GroupSettings grouping;
-        MessageFormat format = config.get(EncodeOptions.FORMAT);
+        MessageFormat format = config.encode().get(EncodeOptions.FORMAT);
         try {
             // Built and checked while the statement is planned, without reaching a broker.
             sink = SinkFactory.sink(config);
             counts = SinkFactory.partitionCounts(config);
             largeMessages =
-                    LargeMessageSettings.from(config, format, SinkFactory.messageLimits(config));
-            filters = FilterSettings.from(config);
-            grouping = GroupSettings.from(config);
+                    LargeMessageSettings.from(
+                            config.sink(), format, SinkFactory.messageLimits(config));
+            filters = FilterSettings.from(config.filter());
+            grouping = GroupSettings.from(config.encode());
         } catch (IllegalArgumentException e) {
-            throw options.failure(table, connector, e);
+            throw InvalidTableOptions.of(table, connector, e);
         }
         RowMessageEncodeFunction encode =
                 new RowMessageEncodeFunction(
                         format,
-                        RouteOptions.router(config),
-                        PartitionOptions.rules(config),
-                        config.get(PartitionOptions.DDL_PARTITIONS),
+                        RouteOptions.router(config.route()),
+                        PartitionOptions.rules(config.route()),
+                        config.route().get(PartitionOptions.DDL_PARTITIONS),
                         counts,
                         largeMessages,
                         filters,
@@ -147,7 +145,7 @@ public final class MessageTableSink implements DynamicTableSink, SupportsWriting
                                 .setParallelism(rows.getParallelism());
                 provider.generateUid("encode").ifPresent(messages::uid);
                 int writers = parallelism != null ? parallelism : rows.getParallelism();
-                SinkType type = config.get(SinkOptions.TYPE);
+                SinkType type = config.sink().get(SinkOptions.TYPE);
                 DataStream<SinkMessage> toSink =
                         writesInPlace(type, rows, writers)
                                 ? messages
@@ -219,7 +217,7 @@ public final class MessageTableSink implements DynamicTableSink, SupportsWriting
     public DynamicTableSink copy() {
         MessageTableSink copy =
                 new MessageTableSink(
-                        connector, config, parallelism, table, options, Optional.ofNullable(claim));
+                        connector, config, parallelism, table, Optional.ofNullable(claim));
         copy.metadata = new ArrayList<>(metadata);
         return copy;
     }

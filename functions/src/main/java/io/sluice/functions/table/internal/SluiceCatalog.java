@@ -15,9 +15,9 @@ import org.apache.flink.table.catalog.exceptions.TableNotExistException;
 import org.apache.flink.table.catalog.stats.CatalogColumnStatistics;
 import org.apache.flink.table.catalog.stats.CatalogTableStatistics;
 
+import io.sluice.functions.source.MySqlSourceOptions;
 import io.sluice.functions.source.internal.SourceJdbc;
 import io.sluice.functions.table.ChangeColumn;
-import io.sluice.functions.table.MySqlTableOptions;
 import io.sluice.functions.table.SluiceCatalogOptions;
 
 import java.sql.Connection;
@@ -192,7 +192,7 @@ public final class SluiceCatalog extends GenericInMemoryCatalog {
 
     private CatalogTable changeTable(String tablesRegex, String comment) {
         Map<String, String> options = new HashMap<>(tableOptions);
-        options.put(MySqlTableOptions.TABLES.key(), tablesRegex);
+        options.put(MySqlSourceOptions.TABLES.key(), tablesRegex);
         return CatalogTable.newBuilder()
                 .schema(changeSchema())
                 .comment(comment)

@@ -12,6 +12,7 @@ import com.alibaba.otter.canal.client.CanalMessageDeserializer;
 import com.alibaba.otter.canal.protocol.CanalEntry;
 import com.alibaba.otter.canal.protocol.FlatMessage;
 import com.alibaba.otter.canal.protocol.Message;
+import io.sluice.functions.config.OptionSection;
 import io.sluice.functions.encode.MessageFormat;
 import io.sluice.functions.sink.LargeMessageException;
 import io.sluice.functions.sink.MessageLimits;
@@ -279,7 +280,8 @@ class LargeMessageGuardTest {
             int eq = option.indexOf('=');
             config.setString(option.substring(0, eq), option.substring(eq + 1));
         }
-        return LargeMessageSettings.from(config, format, FixedLimits::new);
+        return LargeMessageSettings.from(
+                OptionSection.of(config, "sink."), format, FixedLimits::new);
     }
 
     private Guard guard(MessageFormat format, String... options) {

@@ -2,6 +2,7 @@ package io.sluice.functions.filter.internal;
 
 import org.apache.flink.configuration.Configuration;
 
+import io.sluice.functions.config.OptionSection;
 import io.sluice.serializers.event.ChangeEvent;
 import io.sluice.serializers.event.ChangeType;
 import io.sluice.serializers.event.RowImage;
@@ -25,7 +26,7 @@ final class FilterTestData {
     private FilterTestData() {}
 
     static FilterSettings settings(Map<String, String> options) {
-        return FilterSettings.from(Configuration.fromMap(options));
+        return FilterSettings.from(OptionSection.of(Configuration.fromMap(options), "filter."));
     }
 
     static RowImage row(String... values) {

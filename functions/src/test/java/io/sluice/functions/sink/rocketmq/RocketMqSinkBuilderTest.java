@@ -4,6 +4,7 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.util.InstantiationUtil;
 
+import io.sluice.functions.config.OptionSection;
 import io.sluice.functions.sink.rocketmq.internal.ProducerQueueSender;
 import org.junit.jupiter.api.Test;
 
@@ -18,9 +19,9 @@ class RocketMqSinkBuilderTest {
     void nameServerIsRequired() {
         assertThatThrownBy(() -> RocketMqSink.builder().build())
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("Option 'sink.rocketmq.name-server' is required but missing");
+                .hasMessage("Option 'name-server' is required but missing");
         assertThatThrownBy(() -> RocketMqSink.builder().setNameServer(" ").build())
-                .hasMessage("Option 'sink.rocketmq.name-server' is required but blank");
+                .hasMessage("Option 'name-server' is required but blank");
     }
 
     @Test
@@ -31,7 +32,7 @@ class RocketMqSinkBuilderTest {
                                         .setNameServer("127.0.0.1:9876")
                                         .setProducerGroup("my group!")
                                         .build())
-                .hasMessageContaining("Option 'sink.rocketmq.producer-group' must be 1-255")
+                .hasMessageContaining("Option 'producer-group' must be 1-255")
                 .hasMessageContaining("but is 'my group!'");
     }
 
@@ -43,7 +44,7 @@ class RocketMqSinkBuilderTest {
                                         .setNameServer("127.0.0.1:9876")
                                         .setSendTimeout(Duration.ZERO)
                                         .build())
-                .hasMessageContaining("Option 'sink.rocketmq.send-timeout' must be positive")
+                .hasMessageContaining("Option 'send-timeout' must be positive")
                 .hasMessageContaining("but is PT0S");
     }
 
@@ -55,15 +56,14 @@ class RocketMqSinkBuilderTest {
                                         .setNameServer("127.0.0.1:9876")
                                         .setBatchMaxMessages(0)
                                         .build())
-                .hasMessage(
-                        "Option 'sink.rocketmq.batch-max-messages' must be at least 1, but is 0");
+                .hasMessage("Option 'batch-max-messages' must be at least 1, but is 0");
         assertThatThrownBy(
                         () ->
                                 RocketMqSink.builder()
                                         .setNameServer("127.0.0.1:9876")
                                         .setBatchMaxBytes(8 * 1024 * 1024)
                                         .build())
-                .hasMessageContaining("Option 'sink.rocketmq.batch-max-bytes' must be between")
+                .hasMessageContaining("Option 'batch-max-bytes' must be between")
                 .hasMessageContaining("but is 8388608");
     }
 
@@ -85,13 +85,17 @@ class RocketMqSinkBuilderTest {
     }
 
     @Test
-    void factoryReadsTheSharedDeliveryGuaranteeKey() {
+    void factoryReadsItsDeliveryGuaranteeKey() {
         Configuration config = new Configuration();
         config.setString("sink.rocketmq.name-server", "127.0.0.1:9876");
-        assertThat(RocketMqSinkFactory.sink(config).deliveryGuarantee())
+        assertThat(
+                        RocketMqSinkFactory.sink(OptionSection.of(config, "sink.rocketmq."))
+                                .deliveryGuarantee())
                 .isEqualTo(DeliveryGuarantee.EXACTLY_ONCE);
-        config.setString("sink.delivery-guarantee", "at-least-once");
-        assertThat(RocketMqSinkFactory.sink(config).deliveryGuarantee())
+        config.setString("sink.rocketmq.delivery-guarantee", "at-least-once");
+        assertThat(
+                        RocketMqSinkFactory.sink(OptionSection.of(config, "sink.rocketmq."))
+                                .deliveryGuarantee())
                 .isEqualTo(DeliveryGuarantee.AT_LEAST_ONCE);
     }
 
@@ -110,7 +114,10 @@ class RocketMqSinkBuilderTest {
 
     @Test
     void factoryNamesTheMissingKey() {
-        assertThatThrownBy(() -> RocketMqSinkFactory.sink(new Configuration()))
+        assertThatThrownBy(
+                        () ->
+                                RocketMqSinkFactory.sink(
+                                        OptionSection.of(new Configuration(), "sink.rocketmq.")))
                 .hasMessage("Option 'sink.rocketmq.name-server' is required but missing");
     }
 }

@@ -107,7 +107,11 @@ class StallWatchingSourceReaderTest {
             Context context = new Context(metrics);
             reader =
                     new StallWatchingSourceReader<>(
-                            new Reader(behaviour, progress, context), progress, TIMEOUT, context);
+                            new Reader(behaviour, progress, context),
+                            progress,
+                            TIMEOUT,
+                            "source.stall-timeout",
+                            context);
             reader.start();
         }
 

@@ -10,6 +10,7 @@ import org.apache.flink.table.data.RowData;
 
 import com.alibaba.fastjson2.JSON;
 import com.alibaba.otter.canal.protocol.FlatMessage;
+import io.sluice.functions.config.OptionSection;
 import io.sluice.functions.encode.MessageFormat;
 import io.sluice.functions.encode.internal.GroupSettings;
 import io.sluice.functions.encode.internal.GroupingEncodeOperator;
@@ -82,12 +83,15 @@ class RowMessageEncodeFunctionTest {
         RowMessageEncodeFunction function =
                 new RowMessageEncodeFunction(
                         MessageFormat.CANAL_FLAT,
-                        RouteOptions.router(config),
-                        PartitionOptions.rules(config),
+                        RouteOptions.router(OptionSection.unprefixed(config)),
+                        PartitionOptions.rules(OptionSection.unprefixed(config)),
                         DdlPartitions.EVERY,
                         new Fixed(),
-                        LargeMessageSettings.from(config, MessageFormat.CANAL_FLAT, Unlimited::new),
-                        FilterSettings.from(config),
+                        LargeMessageSettings.from(
+                                OptionSection.unprefixed(config),
+                                MessageFormat.CANAL_FLAT,
+                                Unlimited::new),
+                        FilterSettings.from(OptionSection.unprefixed(config)),
                         -1,
                         -1,
                         new GroupSettings(1 << 20, 20));
@@ -136,12 +140,15 @@ class RowMessageEncodeFunctionTest {
         RowMessageEncodeFunction function =
                 new RowMessageEncodeFunction(
                         MessageFormat.CANAL_FLAT,
-                        RouteOptions.router(config),
-                        PartitionOptions.rules(config),
+                        RouteOptions.router(OptionSection.unprefixed(config)),
+                        PartitionOptions.rules(OptionSection.unprefixed(config)),
                         ddl,
                         new Fixed(),
-                        LargeMessageSettings.from(config, MessageFormat.CANAL_FLAT, Unlimited::new),
-                        FilterSettings.from(config),
+                        LargeMessageSettings.from(
+                                OptionSection.unprefixed(config),
+                                MessageFormat.CANAL_FLAT,
+                                Unlimited::new),
+                        FilterSettings.from(OptionSection.unprefixed(config)),
                         -1,
                         -1,
                         null);

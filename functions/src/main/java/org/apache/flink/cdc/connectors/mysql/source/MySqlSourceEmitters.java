@@ -12,6 +12,7 @@ import org.apache.flink.cdc.connectors.mysql.source.utils.hooks.SnapshotPhaseHoo
 import org.apache.flink.cdc.debezium.DebeziumDeserializationSchema;
 import org.apache.flink.connector.base.source.reader.synchronization.FutureCompletingBlockingQueue;
 
+import io.sluice.functions.source.MySqlSourceOptions;
 import io.sluice.functions.source.internal.BinlogBatchRecordEmitter;
 import io.sluice.functions.source.internal.BinlogStatementHook;
 import io.sluice.functions.source.internal.MemoizedTableFilter;
@@ -42,20 +43,31 @@ public final class MySqlSourceEmitters {
             MySqlSource<T> source,
             DebeziumDeserializationSchema<T> deserializer,
             Duration stallTimeout) {
-        return withBinlogBatchEmitter(source, deserializer, stallTimeout, List.of());
+        return withBinlogBatchEmitter(
+                source,
+                deserializer,
+                stallTimeout,
+                MySqlSourceOptions.STALL_TIMEOUT.key(),
+                List.of());
     }
 
     /**
      * The same, passing on the CREATE, ALTER and DROP DATABASE statements of the databases {@code
-     * databases} (regexes) name.
+     * databases} (regexes) name; a stalled reader's error names the timeout {@code
+     * stallTimeoutKey}.
      */
     public static <T> MySqlSource<T> withBinlogBatchEmitter(
             MySqlSource<T> source,
             DebeziumDeserializationSchema<T> deserializer,
             Duration stallTimeout,
+            String stallTimeoutKey,
             List<String> databases) {
         return new HookedSource<>(
-                source.getConfigFactory(), deserializer, stallTimeout, List.copyOf(databases));
+                source.getConfigFactory(),
+                deserializer,
+                stallTimeout,
+                stallTimeoutKey,
+                List.copyOf(databases));
     }
 
     /**
@@ -91,16 +103,19 @@ public final class MySqlSourceEmitters {
 
         private final DebeziumDeserializationSchema<T> deserializer;
         private final Duration stallTimeout;
+        private final String stallTimeoutKey;
         private final List<String> databases;
 
         HookedSource(
                 MySqlSourceConfigFactory configFactory,
                 DebeziumDeserializationSchema<T> deserializer,
                 Duration stallTimeout,
+                String stallTimeoutKey,
                 List<String> databases) {
             super(configFactory, deserializer, emitters(deserializer));
             this.deserializer = deserializer;
             this.stallTimeout = stallTimeout;
+            this.stallTimeoutKey = stallTimeoutKey;
             this.databases = databases;
         }
 
@@ -133,7 +148,7 @@ public final class MySqlSourceEmitters {
             return stallTimeout.isZero()
                     ? reader
                     : new StallWatchingSourceReader<>(
-                            reader, progress, stallTimeout, readerContext);
+                            reader, progress, stallTimeout, stallTimeoutKey, readerContext);
         }
     }
 }

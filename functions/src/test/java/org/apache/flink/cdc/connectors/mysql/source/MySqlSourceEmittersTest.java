@@ -8,6 +8,7 @@ import org.apache.flink.util.InstantiationUtil;
 
 import io.debezium.relational.TableId;
 import io.debezium.relational.Tables;
+import io.sluice.functions.config.OptionSection;
 import io.sluice.functions.source.ChangeEventDeserializationSchema;
 import io.sluice.functions.source.MySqlSourceFactory;
 import io.sluice.functions.source.MySqlSourceOptions;
@@ -35,7 +36,8 @@ class MySqlSourceEmittersTest {
         config.set(MySqlSourceOptions.TABLES, List.of("shop\\.order.*"));
         config.set(MySqlSourceOptions.TABLES_EXCLUDE, List.of("shop\\.order_audit"));
         return MySqlSourceFactory.source(
-                config, new ChangeEventDeserializationSchema(ZoneId.of("UTC")));
+                OptionSection.unprefixed(config),
+                new ChangeEventDeserializationSchema(ZoneId.of("UTC")));
     }
 
     @SuppressWarnings("unchecked")

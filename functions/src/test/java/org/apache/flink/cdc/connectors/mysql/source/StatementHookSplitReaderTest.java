@@ -12,6 +12,7 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
 
 import com.github.shyiko.mysql.binlog.BinaryLogClient;
+import io.sluice.functions.config.OptionSection;
 import io.sluice.functions.source.ChangeEventDeserializationSchema;
 import io.sluice.functions.source.MySqlSourceFactory;
 import io.sluice.functions.source.MySqlSourceOptions;
@@ -42,7 +43,8 @@ class StatementHookSplitReaderTest {
         options.set(MySqlSourceOptions.TABLES, List.of("shop\\..*"));
         MySqlSourceConfig config =
                 MySqlSourceFactory.source(
-                                options, new ChangeEventDeserializationSchema(ZoneId.of("UTC")))
+                                OptionSection.unprefixed(options),
+                                new ChangeEventDeserializationSchema(ZoneId.of("UTC")))
                         .getConfigFactory()
                         .createConfig(0);
         StatementHookSplitReader reader =

@@ -14,6 +14,7 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
 
+import io.sluice.functions.config.OptionSection;
 import io.sluice.functions.source.ChangeEventDeserializationSchema;
 import io.sluice.functions.source.MySqlSourceFactory;
 import io.sluice.functions.source.MySqlSourceOptions;
@@ -122,7 +123,8 @@ class SnapshotSplitsAtOnceITCase {
         options.set(MySqlSourceOptions.TABLES, List.of(database + ".counters"));
         options.set(MySqlSourceOptions.SNAPSHOT_CHUNK_SIZE, CHUNK);
         return MySqlSourceFactory.source(
-                        options, new ChangeEventDeserializationSchema(ZoneId.of("UTC")))
+                        OptionSection.unprefixed(options),
+                        new ChangeEventDeserializationSchema(ZoneId.of("UTC")))
                 .getConfigFactory()
                 .createConfig(0);
     }
