@@ -17,10 +17,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A real Canal 1.1.7 server writing to Kafka ({@code canal.serverMode=kafka}), in a JVM of its own:
- * {@code it/canal-server}'s launcher ({@code io.sluice.it.canal.server.CanalServerMain}, which says
- * what of Canal runs unchanged and what it wires by hand) on the classpath Maven resolved for it
- * ({@code it/canal-server/target/canal-server.classpath}), so that Canal's dependencies (Kafka
- * clients 2.4, fastjson2, Spring 5, canal.protocol 1.1.7) never meet Sluice's.
+ * {@code testing/canal-server}'s launcher ({@code io.sluice.it.canal.server.CanalServerMain}, which
+ * says what of Canal runs unchanged and what it wires by hand) on the classpath Maven resolved for
+ * it ({@code testing/canal-server/target/canal-server.classpath}), so that Canal's dependencies
+ * (Kafka clients 2.4, fastjson2, Spring 5, canal.protocol 1.1.7) never meet Sluice's.
  *
  * <p>Settings are Canal's own keys: {@code canal} for canal.properties, {@code instance} for the
  * instance's instance.properties. Its log is {@code canal.out} in a fresh {@link ServerDirs}
@@ -130,11 +130,11 @@ public final class CanalServer implements AutoCloseable {
     }
 
     private static String classpath() {
-        Path module = BuildOutputs.root().resolve("it/canal-server/target");
+        Path module = BuildOutputs.root().resolve("testing/canal-server/target");
         Path file = module.resolve("canal-server.classpath");
         if (!Files.isRegularFile(file)) {
             throw new IllegalStateException(
-                    file + " is missing: build it with 'mvn -B package -pl it/canal-server'");
+                    file + " is missing: build it with 'mvn -B package -pl testing/canal-server'");
         }
         try {
             return module.resolve("classes")

@@ -14,11 +14,11 @@ import java.util.stream.Collectors;
 
 /**
  * What the build leaves for running on a real cluster: the Flink classpath ({@code
- * it/flink-cluster/target/flink-lib.classpath}), the shaded job jar ({@code
+ * tools/flink-cluster/target/flink-lib.classpath}), the shaded job jar ({@code
  * job/target/sluice-job-*-job.jar}) and the JVM flags Flink needs on Java 17. System properties
  * override each ({@code sluice.flink.classpath.file}, {@code sluice.job.jar}); otherwise they are
  * found from the project root ({@code sluice.root}, or the nearest folder above the working dir
- * holding {@code job/} and {@code it/flink-cluster/}).
+ * holding {@code job/} and {@code tools/flink-cluster/}).
  */
 public final class BuildOutputs {
 
@@ -31,7 +31,7 @@ public final class BuildOutputs {
         }
         for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
             if (Files.isDirectory(dir.resolve("job"))
-                    && Files.isDirectory(dir.resolve("it/flink-cluster"))) {
+                    && Files.isDirectory(dir.resolve("tools/flink-cluster"))) {
                 return dir;
             }
         }
@@ -47,11 +47,11 @@ public final class BuildOutputs {
                 Path.of(
                         System.getProperty(
                                 "sluice.flink.classpath.file",
-                                root().resolve("it/flink-cluster/target/flink-lib.classpath")
+                                root().resolve("tools/flink-cluster/target/flink-lib.classpath")
                                         .toString()));
         if (!Files.isRegularFile(file)) {
             throw new IllegalStateException(
-                    file + " is missing: build it with 'mvn -B package -pl it/flink-cluster'");
+                    file + " is missing: build it with 'mvn -B package -pl tools/flink-cluster'");
         }
         try {
             return Files.readString(file, StandardCharsets.UTF_8).trim();
@@ -96,7 +96,7 @@ public final class BuildOutputs {
         return jars.get(0);
     }
 
-    /** The {@code --add-opens} flags Flink's scripts pass on Java 17 (it/src/main/jvm). */
+    /** The {@code --add-opens} flags Flink's scripts pass on Java 17 (testing/src/main/jvm). */
     public static List<String> jvmOptions() {
         try (InputStream in = BuildOutputs.class.getResourceAsStream("/sluice-jvm.options")) {
             if (in == null) {

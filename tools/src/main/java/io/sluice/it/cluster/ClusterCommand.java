@@ -49,7 +49,7 @@ public final class ClusterCommand {
                                 System.getProperty(
                                         "sluice.cluster.workDir",
                                         BuildOutputs.root()
-                                                .resolve("it/target/cluster")
+                                                .resolve("tools/target/cluster")
                                                 .toString()))
                         .toAbsolutePath();
         if (args.length == 0) {

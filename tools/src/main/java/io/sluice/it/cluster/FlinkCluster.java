@@ -42,7 +42,7 @@ import java.util.stream.Stream;
  * StandaloneSessionClusterEntrypoint}, or in application mode {@code
  * StandaloneApplicationClusterEntryPoint} with the job jar in {@code usrlib/}) and a TaskManager
  * ({@code TaskManagerRunner}), each its own JVM, on the classpath of a Flink distribution's {@code
- * lib/} as Maven resolves it (module {@code it/flink-cluster/}, {@code
+ * lib/} as Maven resolves it (module {@code tools/flink-cluster/}, {@code
  * target/flink-lib.classpath}). Web UI and REST on {@link #restUrl()}, a Prometheus endpoint per
  * process.
  *
@@ -306,7 +306,9 @@ public final class FlinkCluster implements AutoCloseable {
             return this;
         }
 
-        /** The Flink jars, as in {@code it/flink-cluster/target/flink-lib.classpath}. Required. */
+        /**
+         * The Flink jars, as in {@code tools/flink-cluster/target/flink-lib.classpath}. Required.
+         */
         public Builder classpath(String classpath) {
             this.classpath = classpath.trim();
             return this;
@@ -462,7 +464,7 @@ public final class FlinkCluster implements AutoCloseable {
             }
             if (classpath == null || classpath.isEmpty()) {
                 throw new IllegalArgumentException(
-                        "FlinkCluster needs the Flink classpath (it/flink-cluster/target/flink-lib.classpath)");
+                        "FlinkCluster needs the Flink classpath (tools/flink-cluster/target/flink-lib.classpath)");
             }
             for (String entry : classpath.split(File.pathSeparator)) {
                 if (!Files.exists(Path.of(entry))) {
