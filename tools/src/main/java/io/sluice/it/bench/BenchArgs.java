@@ -1,47 +1,34 @@
 package io.sluice.it.bench;
 
-import org.apache.flink.util.TimeUtils;
+import io.sluice.it.cli.Cli;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /** Command-line arguments of {@code ./sluice bench}. */
+@Command(
+        name = "sluice bench",
+        sortOptions = false,
+        abbreviateSynopsis = true,
+        usageHelpWidth = 100,
+        description =
+                "The end-to-end benchmark: embedded MariaDB, Kafka (or RocketMQ) and a local"
+                        + " MiniCluster; Sluice over a matrix of formats, topics, partitions and"
+                        + " guarantees, side by side with the source limit, the producer limit and"
+                        + " plain Flink SQL, and the stage funnel.")
 final class BenchArgs {
 
-    static final String USAGE =
-            String.join(
-                    "\n",
-                    "usage: sluice bench [--quick] [options]",
-                    "  --workload mixed-dml|batch-insert|wide-row   (mixed-dml)",
-                    "  --mode backlog|live                           (backlog)",
-                    "  --sink kafka|rocketmq   rocketmq: no (b), (c), (e)     (kafka)",
-                    "  --formats canal-flat,canal-binary             (both)",
-                    "  --topics 1,2            topics: one, or one per table   (1,2)",
-                    "  --partitions 1,3                                        (1,3)",
-                    "  --guarantees exactly-once,at-least-once     (quick: exactly-once)",
-                    "  --rows N                backlog size in row changes (quick 100000, full"
-                            + " 1000000)",
-                    "  --duration 20s          live mode: how long the load runs (quick 15s, full"
-                            + " 60s)",
-                    "  --connections 4         load generator connections",
-                    "  --batch-rows 1000       rows per batch-insert transaction (wide-row: /20)",
-                    "  --parallelism 2         job parallelism",
-                    "  --checkpoint-interval 1s",
-                    "  --producer-property K=V Kafka producer property for every Kafka pipeline"
-                            + " ((b)-(e)); repeatable",
-                    "  --no-compare            skip the side-by-side baselines and the funnel",
-                    "  --repeat N              rounds of the side by side and funnel, best counts"
-                            + " (quick 2, full 3)",
-                    "  --warmup N              rounds of the side by side and funnel run first and"
-                            + " not counted (1)",
-                    "  --out FILE              also write the report (markdown) to FILE",
-                    "  --filter KEY=VALUE      a filter.* option; backlog mode then also runs (f)"
-                            + " Sluice with the filters in every side-by-side round",
-                    "  --group-rows            backlog mode: each matrix variant also runs with"
-                            + " format.group-rows=event (g), beside one row per message");
+    @Option(
+            names = "--quick",
+            order = 0,
+            description = "a run of under 5 minutes (the smaller defaults marked 'quick')")
+    boolean quick;
 
     String workload = "mixed-dml";
     String mode = "backlog";
@@ -52,16 +39,72 @@ final class BenchArgs {
     List<String> guarantees;
     long rows;
     Duration duration;
+
+    @Option(
+            names = "--connections",
+            order = 10,
+            converter = Cli.Positive.class,
+            description = "load generator connections (default: ${DEFAULT-VALUE})")
     int connections = 4;
+
+    @Option(
+            names = "--batch-rows",
+            order = 11,
+            converter = Cli.Positive.class,
+            description =
+                    "rows per batch-insert transaction; wide-row: a twentieth (default:"
+                            + " ${DEFAULT-VALUE})")
     int batchRows = 1000;
+
+    @Option(
+            names = "--parallelism",
+            order = 12,
+            converter = Cli.Positive.class,
+            description = "job parallelism (default: ${DEFAULT-VALUE})")
     int parallelism = 2;
+
+    @Option(
+            names = "--checkpoint-interval",
+            order = 13,
+            converter = Cli.FlinkDuration.class,
+            paramLabel = "<duration>",
+            description = "(default: 1s)")
     Duration checkpointInterval = Duration.ofSeconds(1);
+
     boolean compare = true;
     int repeat;
+
+    @Option(
+            names = "--warmup",
+            order = 17,
+            converter = Cli.NonNegative.class,
+            paramLabel = "N",
+            description =
+                    "rounds of the side by side and funnel run first and not counted (default:"
+                            + " ${DEFAULT-VALUE})")
     int warmup = 1;
-    boolean quick;
+
+    @Option(
+            names = "--group-rows",
+            order = 20,
+            description =
+                    "backlog mode: each matrix variant also runs with format.group-rows=event (g),"
+                            + " beside one row per message")
     boolean groupRows;
+
+    @Option(
+            names = "--out",
+            order = 18,
+            paramLabel = "FILE",
+            description = "also write the report (markdown) to FILE")
     String out;
+
+    @Option(
+            names = {"-h", "--help"},
+            order = 21,
+            usageHelp = true,
+            description = "this help")
+    boolean help;
 
     /** Producer properties every Kafka pipeline gets, Sluice's and Flink SQL's alike. */
     final Map<String, String> producerProperties = new LinkedHashMap<>();
@@ -71,134 +114,181 @@ final class BenchArgs {
 
     final List<String> command = new ArrayList<>();
 
+    private Long givenRows;
+    private Integer givenRepeat;
+    private Duration givenDuration;
+    private List<String> givenGuarantees;
+
     static BenchArgs parse(String[] argv) {
-        BenchArgs args = new BenchArgs();
-        Long rows = null;
-        Integer repeat = null;
-        Duration duration = null;
-        List<String> guarantees = null;
-        for (int i = 0; i < argv.length; i++) {
-            String flag = argv[i];
-            args.command.add(flag);
-            if (flag.equals("--quick")) {
-                args.quick = true;
-                continue;
-            }
-            if (flag.equals("--group-rows")) {
-                args.groupRows = true;
-                continue;
-            }
-            if (flag.equals("--no-compare")) {
-                args.compare = false;
-                continue;
-            }
-            if (i + 1 >= argv.length) {
-                throw new IllegalArgumentException("'" + flag + "' needs a value");
-            }
-            String value = argv[++i];
-            args.command.add(value);
-            try {
-                switch (flag) {
-                    case "--workload":
-                        args.workload = oneOf(flag, value, "mixed-dml", "batch-insert", "wide-row");
-                        break;
-                    case "--mode":
-                        args.mode = oneOf(flag, value, "backlog", "live");
-                        break;
-                    case "--sink":
-                        args.sink = oneOf(flag, value, "kafka", "rocketmq");
-                        break;
-                    case "--formats":
-                        args.formats = new ArrayList<>();
-                        for (String f : value.split(",")) {
-                            String format = f.trim();
-                            if (format.equals("flat") || format.equals("binary")) {
-                                format = "canal-" + format;
-                            }
-                            args.formats.add(oneOf(flag, format, "canal-flat", "canal-binary"));
-                        }
-                        break;
-                    case "--topics":
-                        args.topics = ints(flag, value, 1, 2);
-                        break;
-                    case "--partitions":
-                        args.partitions = ints(flag, value, 1, 64);
-                        break;
-                    case "--guarantees":
-                        guarantees = new ArrayList<>();
-                        for (String g : value.split(",")) {
-                            guarantees.add(oneOf(flag, g.trim(), "exactly-once", "at-least-once"));
-                        }
-                        break;
-                    case "--rows":
-                        rows = (long) positive(flag, value);
-                        break;
-                    case "--duration":
-                        duration = TimeUtils.parseDuration(value);
-                        break;
-                    case "--connections":
-                        args.connections = positive(flag, value);
-                        break;
-                    case "--batch-rows":
-                        args.batchRows = positive(flag, value);
-                        break;
-                    case "--parallelism":
-                        args.parallelism = positive(flag, value);
-                        break;
-                    case "--checkpoint-interval":
-                        args.checkpointInterval = TimeUtils.parseDuration(value);
-                        break;
-                    case "--repeat":
-                        repeat = positive(flag, value);
-                        break;
-                    case "--warmup":
-                        args.warmup = nonNegative(flag, value);
-                        break;
-                    case "--out":
-                        args.out = value;
-                        break;
-                    case "--filter":
-                        int eq = value.indexOf('=');
-                        if (eq < 1 || !value.startsWith("filter.")) {
-                            throw new IllegalArgumentException(
-                                    "'"
-                                            + flag
-                                            + "' takes filter.KEY=VALUE, but got '"
-                                            + value
-                                            + "'");
-                        }
-                        args.filters.put(value.substring(0, eq), value.substring(eq + 1));
-                        break;
-                    case "--producer-property":
-                        int equals = value.indexOf('=');
-                        if (equals < 1 || equals == value.length() - 1) {
-                            throw new IllegalArgumentException(
-                                    "'" + flag + "' takes KEY=VALUE, but got '" + value + "'");
-                        }
-                        args.producerProperties.put(
-                                value.substring(0, equals), value.substring(equals + 1));
-                        break;
-                    default:
-                        throw new IllegalArgumentException("unknown option '" + flag + "'");
-                }
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(
-                        "'" + flag + "' takes a number, but got '" + value + "'");
-            }
-        }
-        args.repeat = repeat != null ? repeat : args.quick ? 2 : 3;
-        args.rows = rows != null ? rows : args.quick ? 100_000 : 1_000_000;
-        args.duration =
-                duration != null
-                        ? duration
-                        : args.quick ? Duration.ofSeconds(15) : Duration.ofSeconds(60);
-        args.guarantees =
-                guarantees != null
-                        ? guarantees
-                        : args.quick
+        return Cli.parse(new BenchArgs(), argv).resolve(argv);
+    }
+
+    /** For the main: prints the usage and exits on {@code --help} or a bad argument. */
+    static BenchArgs parseOrExit(String[] argv) {
+        return Cli.parseOrExit("sluice bench", new BenchArgs(), argv).resolve(argv);
+    }
+
+    /** The defaults that depend on {@code --quick}. */
+    private BenchArgs resolve(String[] argv) {
+        command.addAll(Arrays.asList(argv));
+        repeat = givenRepeat != null ? givenRepeat : quick ? 2 : 3;
+        rows = givenRows != null ? givenRows : quick ? 100_000 : 1_000_000;
+        duration =
+                givenDuration != null
+                        ? givenDuration
+                        : quick ? Duration.ofSeconds(15) : Duration.ofSeconds(60);
+        guarantees =
+                givenGuarantees != null
+                        ? givenGuarantees
+                        : quick
                                 ? List.of("exactly-once")
                                 : List.of("exactly-once", "at-least-once");
-        return args;
+        return this;
+    }
+
+    @Option(
+            names = "--workload",
+            order = 1,
+            paramLabel = "mixed-dml|batch-insert|wide-row",
+            description = "(default: mixed-dml)")
+    void workload(String value) {
+        workload = oneOf("--workload", value, "mixed-dml", "batch-insert", "wide-row");
+    }
+
+    @Option(
+            names = "--mode",
+            order = 2,
+            paramLabel = "backlog|live",
+            description = "(default: backlog)")
+    void mode(String value) {
+        mode = oneOf("--mode", value, "backlog", "live");
+    }
+
+    @Option(
+            names = "--sink",
+            order = 3,
+            paramLabel = "kafka|rocketmq",
+            description = "rocketmq: no (b), (c), (e) (default: kafka)")
+    void sink(String value) {
+        sink = oneOf("--sink", value, "kafka", "rocketmq");
+    }
+
+    @Option(
+            names = "--formats",
+            order = 4,
+            paramLabel = "canal-flat,canal-binary",
+            description = "(default: both)")
+    void formats(String value) {
+        List<String> given = new ArrayList<>();
+        for (String f : value.split(",")) {
+            String format = f.trim();
+            if (format.equals("flat") || format.equals("binary")) {
+                format = "canal-" + format;
+            }
+            given.add(oneOf("--formats", format, "canal-flat", "canal-binary"));
+        }
+        formats = given;
+    }
+
+    @Option(
+            names = "--topics",
+            order = 5,
+            paramLabel = "1,2",
+            description = "topics: one, or one per table (default: 1,2)")
+    void topics(String value) {
+        topics = ints("--topics", value, 1, 2);
+    }
+
+    @Option(names = "--partitions", order = 6, paramLabel = "1,3", description = "(default: 1,3)")
+    void partitions(String value) {
+        partitions = ints("--partitions", value, 1, 64);
+    }
+
+    @Option(
+            names = "--guarantees",
+            order = 7,
+            paramLabel = "exactly-once,at-least-once",
+            description = "(default: both; quick: exactly-once)")
+    void guarantees(String value) {
+        List<String> given = new ArrayList<>();
+        for (String g : value.split(",")) {
+            given.add(oneOf("--guarantees", g.trim(), "exactly-once", "at-least-once"));
+        }
+        givenGuarantees = given;
+    }
+
+    @Option(
+            names = "--rows",
+            order = 8,
+            converter = Cli.Positive.class,
+            paramLabel = "N",
+            description = "backlog size in row changes (default: 1000000; quick: 100000)")
+    void rows(int value) {
+        givenRows = (long) value;
+    }
+
+    @Option(
+            names = "--duration",
+            order = 9,
+            converter = Cli.FlinkDuration.class,
+            paramLabel = "<duration>",
+            description = "live mode: how long the load runs (default: 60s; quick: 15s)")
+    void duration(Duration value) {
+        givenDuration = value;
+    }
+
+    @Option(
+            names = "--repeat",
+            order = 16,
+            converter = Cli.Positive.class,
+            paramLabel = "N",
+            description =
+                    "rounds of the side by side and funnel, best counts (default: 3; quick: 2)")
+    void repeat(int value) {
+        givenRepeat = value;
+    }
+
+    @Option(
+            names = "--no-compare",
+            order = 15,
+            description = "skip the side-by-side baselines and the funnel")
+    void noCompare(boolean value) {
+        compare = !value;
+    }
+
+    @Option(
+            names = "--producer-property",
+            order = 14,
+            paramLabel = "KEY=VALUE",
+            description =
+                    "a Kafka producer property for every Kafka pipeline ((b)-(e)); repeatable")
+    void producerProperties(List<String> values) {
+        producerProperties.clear();
+        for (String value : values) {
+            int equals = value.indexOf('=');
+            if (equals < 1 || equals == value.length() - 1) {
+                throw Cli.bad("--producer-property", "takes KEY=VALUE", value);
+            }
+            producerProperties.put(value.substring(0, equals), value.substring(equals + 1));
+        }
+    }
+
+    @Option(
+            names = "--filter",
+            order = 19,
+            paramLabel = "filter.KEY=VALUE",
+            description =
+                    "a filter.* option; backlog mode then also runs (f) Sluice with the filters in"
+                            + " every side-by-side round; repeatable")
+    void filters(List<String> values) {
+        filters.clear();
+        for (String value : values) {
+            int eq = value.indexOf('=');
+            if (eq < 1 || !value.startsWith("filter.")) {
+                throw Cli.bad("--filter", "takes filter.KEY=VALUE", value);
+            }
+            filters.put(value.substring(0, eq), value.substring(eq + 1));
+        }
     }
 
     private static String oneOf(String flag, String value, String... allowed) {
@@ -207,37 +297,23 @@ final class BenchArgs {
                 return value;
             }
         }
-        throw new IllegalArgumentException(
-                "'" + flag + "' takes " + String.join(", ", allowed) + ", but got '" + value + "'");
+        throw Cli.bad(flag, "takes " + String.join(", ", allowed), value);
     }
 
     private static List<Integer> ints(String flag, String value, int min, int max) {
         List<Integer> values = new ArrayList<>();
         for (String v : value.split(",")) {
-            int n = Integer.parseInt(v.trim());
+            int n;
+            try {
+                n = Integer.parseInt(v.trim());
+            } catch (NumberFormatException e) {
+                throw Cli.bad(flag, "takes numbers " + min + ".." + max, value);
+            }
             if (n < min || n > max) {
-                throw new IllegalArgumentException(
-                        "'" + flag + "' values must be " + min + ".." + max + ", but got " + n);
+                throw Cli.bad(flag, "values must be " + min + ".." + max, n);
             }
             values.add(n);
         }
         return values;
-    }
-
-    private static int nonNegative(String flag, String value) {
-        int n = Integer.parseInt(value);
-        if (n < 0) {
-            throw new IllegalArgumentException(
-                    "'" + flag + "' must be zero or more, but is " + value);
-        }
-        return n;
-    }
-
-    private static int positive(String flag, String value) {
-        int n = Integer.parseInt(value);
-        if (n <= 0) {
-            throw new IllegalArgumentException("'" + flag + "' must be positive, but is " + value);
-        }
-        return n;
     }
 }

@@ -69,19 +69,7 @@ public final class SluiceBench {
     }
 
     public static void main(String[] argv) throws Exception {
-        if (argv.length == 1 && (argv[0].equals("--help") || argv[0].equals("-h"))) {
-            System.out.println(BenchArgs.USAGE);
-            return;
-        }
-        BenchArgs args;
-        try {
-            args = BenchArgs.parse(argv);
-        } catch (IllegalArgumentException e) {
-            System.err.println("sluice bench: " + e.getMessage());
-            System.err.println(BenchArgs.USAGE);
-            System.exit(2);
-            return;
-        }
+        BenchArgs args = BenchArgs.parseOrExit(argv);
         Report report = new SluiceBench(args).run();
         String text = report.render();
         System.out.println(text);

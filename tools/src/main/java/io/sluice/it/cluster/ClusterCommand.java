@@ -1,8 +1,17 @@
 package io.sluice.it.cluster;
 
-import org.apache.flink.util.TimeUtils;
-
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
+
+import io.sluice.it.cli.Cli;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -18,32 +27,30 @@ import java.util.List;
  * on this machine, and the Sluice job on it, through Flink's REST API. State (ports, process ids,
  * the last job and savepoint) is kept in the work dir ({@code -Dsluice.cluster.workDir}).
  */
-public final class ClusterCommand {
+@Command(
+        name = "sluice cluster",
+        description = "A standalone Flink session cluster on this machine.")
+public final class ClusterCommand implements Runnable {
 
     public static final String ENTRY_CLASS = "io.sluice.job.SluiceJob";
 
     private static final Duration WAIT = Duration.ofMinutes(3);
-    private static final Duration SUBMIT_WAIT = Duration.ofMinutes(1);
 
     private final Path workDir;
+
+    @Option(
+            names = {"-h", "--help"},
+            usageHelp = true,
+            description = "this help")
+    boolean help;
+
+    @Spec CommandSpec spec;
 
     private ClusterCommand(Path workDir) {
         this.workDir = workDir;
     }
 
     public static void main(String[] args) {
-        try {
-            run(args);
-        } catch (RuntimeException e) {
-            System.err.println("sluice cluster: " + e.getMessage());
-            if (e.getCause() != null) {
-                System.err.println("  caused by: " + e.getCause());
-            }
-            System.exit(1);
-        }
-    }
-
-    private static void run(String[] args) {
         Path workDir =
                 Path.of(
                                 System.getProperty(
@@ -52,27 +59,47 @@ public final class ClusterCommand {
                                                 .resolve("tools/target/cluster")
                                                 .toString()))
                         .toAbsolutePath();
-        if (args.length == 0) {
-            throw new IllegalArgumentException(
-                    "usage: start|submit|savepoint|status|stop [options]");
-        }
-        List<String> rest = List.of(args).subList(1, args.length);
-        ClusterCommand command = new ClusterCommand(workDir);
-        switch (args[0]) {
-            case "start" -> command.start(rest);
-            case "submit" -> command.submit(rest);
-            case "savepoint" -> command.savepoint(rest);
-            case "status" -> command.status();
-            case "stop" -> command.stop();
-            default ->
-                    throw new IllegalArgumentException(
-                            "Unknown cluster command '"
-                                    + args[0]
-                                    + "': start|submit|savepoint|status|stop");
-        }
+        // What submit does not know is the job's (--set key=value ...).
+        CommandLine line =
+                new CommandLine(new ClusterCommand(workDir))
+                        .setUnmatchedOptionsArePositionalParams(true);
+        System.exit(Cli.execute("sluice cluster", line, args));
     }
 
-    private void start(List<String> args) {
+    /** Without a subcommand. */
+    @Override
+    public void run() {
+        throw new ParameterException(
+                spec.commandLine(), "Missing a command: start, submit, savepoint, status or stop");
+    }
+
+    @Command(name = "start", description = "starts a JobManager and a TaskManager JVM")
+    void start(
+            @Option(
+                            names = {"-h", "--help"},
+                            usageHelp = true,
+                            description = "this help")
+                    boolean help,
+            @Option(
+                            names = "--rest-port",
+                            converter = Cli.Positive.class,
+                            paramLabel = "<port>",
+                            defaultValue = "8081",
+                            description = "web UI and REST port (default: ${DEFAULT-VALUE})")
+                    int restPort,
+            @Option(
+                            names = "--slots",
+                            converter = Cli.Positive.class,
+                            paramLabel = "<slots>",
+                            defaultValue = "4",
+                            description = "the TaskManager's slots (default: ${DEFAULT-VALUE})")
+                    int slots,
+            @Option(
+                            names = "--prometheus-ports",
+                            converter = PortPairConverter.class,
+                            paramLabel = "<jobmanager>,<taskmanager>",
+                            description = "Prometheus reporter ports (default: 9249,9250)")
+                    PortPair prometheusPorts) {
         if (Files.exists(workDir.resolve("cluster.properties"))
                 && !FlinkCluster.attach(workDir).processes().isEmpty()) {
             throw new IllegalStateException(
@@ -84,24 +111,11 @@ public final class ClusterCommand {
                         .classpath(BuildOutputs.flinkClasspath())
                         .baseConfig(BuildOutputs.flinkConfigDir())
                         .jvmOptions(BuildOutputs.jvmOptions())
-                        .stopOnExit(false);
-        for (int i = 0; i < args.size(); i++) {
-            String flag = args.get(i);
-            String value = valueOf(args, i++);
-            switch (flag) {
-                case "--rest-port" -> builder.restPort(Integer.parseInt(value));
-                case "--slots" -> builder.taskSlots(Integer.parseInt(value));
-                case "--prometheus-ports" -> {
-                    String[] ports = value.split(",");
-                    builder.prometheusPorts(
-                            Integer.parseInt(ports[0].trim()), Integer.parseInt(ports[1].trim()));
-                }
-                default ->
-                        throw new IllegalArgumentException(
-                                "start takes --rest-port, --slots, --prometheus-ports; not '"
-                                        + flag
-                                        + "'");
-            }
+                        .stopOnExit(false)
+                        .restPort(restPort)
+                        .taskSlots(slots);
+        if (prometheusPorts != null) {
+            builder.prometheusPorts(prometheusPorts.jobManager(), prometheusPorts.taskManager());
         }
         FlinkCluster cluster = builder.start();
         System.out.println("Flink web UI and REST: " + cluster.restUrl());
@@ -114,38 +128,67 @@ public final class ClusterCommand {
         System.out.println("Logs: " + cluster.logDir());
     }
 
-    private void submit(List<String> args) {
+    @Command(
+            name = "submit",
+            description =
+                    "uploads the shaded job jar, runs it with the other arguments (--set"
+                            + " key=value ...) and waits until it has completed a checkpoint")
+    void submit(
+            @Option(
+                            names = {"-h", "--help"},
+                            usageHelp = true,
+                            description = "this help")
+                    boolean help,
+            @Option(
+                            names = "--jar",
+                            paramLabel = "<jar>",
+                            description = "the job jar (default: job/target's)")
+                    Path jar,
+            @Option(
+                            names = "--entry-class",
+                            paramLabel = "<class>",
+                            defaultValue = ENTRY_CLASS,
+                            description = "(default: ${DEFAULT-VALUE})")
+                    String entryClass,
+            @Option(
+                            names = "--wait",
+                            converter = Cli.FlinkDuration.class,
+                            defaultValue = "1min",
+                            paramLabel = "<duration>",
+                            description =
+                                    "how long to wait for a checkpoint (default:"
+                                            + " ${DEFAULT-VALUE})")
+                    Duration wait,
+            @Option(
+                            names = "--from-savepoint",
+                            paramLabel = "<path>|last",
+                            description = "restore from a savepoint; last: the last one taken")
+                    String fromSavepoint,
+            @Option(
+                            names = "--config",
+                            paramLabel = "<sluice.yaml>",
+                            description = "the job's configuration file")
+                    Path config,
+            @Parameters(paramLabel = "<job arguments>", description = "e.g. --set key=value")
+                    List<String> rest) {
         FlinkCluster cluster = running();
-        Path jar = BuildOutputs.jobJar();
-        String entryClass = ENTRY_CLASS;
-        String savepoint = null;
-        Duration wait = SUBMIT_WAIT;
+        String savepoint = "last".equals(fromSavepoint) ? read("last-savepoint") : fromSavepoint;
         List<String> jobArgs = new ArrayList<>();
-        for (int i = 0; i < args.size(); i++) {
-            String flag = args.get(i);
-            switch (flag) {
-                case "--jar" -> jar = Path.of(valueOf(args, i++));
-                case "--entry-class" -> entryClass = valueOf(args, i++);
-                case "--wait" -> wait = TimeUtils.parseDuration(valueOf(args, i++));
-                case "--from-savepoint" -> {
-                    String value = valueOf(args, i++);
-                    savepoint = "last".equals(value) ? read("last-savepoint") : value;
-                }
-                case "--config" -> {
-                    // The job's main runs in the JobManager, whose working dir is not ours.
-                    jobArgs.add(flag);
-                    jobArgs.add(Path.of(valueOf(args, i++)).toAbsolutePath().toString());
-                }
-                default -> jobArgs.add(flag);
-            }
+        if (config != null) {
+            // The job's main runs in the JobManager, whose working dir is not ours.
+            jobArgs.add("--config");
+            jobArgs.add(config.toAbsolutePath().toString());
         }
-        FlinkRestClient rest = cluster.rest();
-        String jarId = rest.uploadJar(jar);
-        String jobId = rest.runJar(jarId, entryClass, jobArgs, savepoint);
+        if (rest != null) {
+            jobArgs.addAll(rest);
+        }
+        FlinkRestClient client = cluster.rest();
+        String jarId = client.uploadJar(jar != null ? jar : BuildOutputs.jobJar());
+        String jobId = client.runJar(jarId, entryClass, jobArgs, savepoint);
         write("last-job", jobId);
         System.out.println(
                 "Job " + jobId + " submitted; waiting up to " + wait + " for a checkpoint");
-        rest.awaitHealthy(jobId, wait);
+        client.awaitHealthy(jobId, wait);
         System.out.println(
                 "Job "
                         + jobId
@@ -155,32 +198,35 @@ public final class ClusterCommand {
                 "Web UI: " + cluster.restUrl() + "/#/job/running/" + jobId + "/overview");
     }
 
-    private void savepoint(List<String> args) {
+    @Command(name = "savepoint", description = "stop-with-savepoint; prints the path")
+    void savepoint(
+            @Option(
+                            names = {"-h", "--help"},
+                            usageHelp = true,
+                            description = "this help")
+                    boolean help,
+            @Option(
+                            names = "--job",
+                            paramLabel = "<job id>",
+                            description = "the job (default: the last submitted)")
+                    String job,
+            @Option(
+                            names = "--dir",
+                            paramLabel = "<uri>",
+                            description = "where (default: savepoints/ in the work dir)")
+                    String dir) {
         FlinkCluster cluster = running();
-        String jobId = null;
-        String dir = workDir.resolve("savepoints").toUri().toString();
-        for (int i = 0; i < args.size(); i++) {
-            String flag = args.get(i);
-            String value = valueOf(args, i++);
-            switch (flag) {
-                case "--job" -> jobId = value;
-                case "--dir" -> dir = value;
-                default ->
-                        throw new IllegalArgumentException(
-                                "savepoint takes --job and --dir; not '" + flag + "'");
-            }
-        }
-        if (jobId == null) {
-            jobId = read("last-job");
-        }
-        String location = cluster.rest().stopWithSavepoint(jobId, dir, WAIT);
+        String jobId = job != null ? job : read("last-job");
+        String target = dir != null ? dir : workDir.resolve("savepoints").toUri().toString();
+        String location = cluster.rest().stopWithSavepoint(jobId, target, WAIT);
         write("last-savepoint", location);
         System.out.println("Job " + jobId + " stopped with savepoint " + location);
         System.out.println(
                 "Resume: ./sluice cluster submit --from-savepoint last <the same job arguments>");
     }
 
-    private void status() {
+    @Command(name = "status", description = "the cluster's overview and jobs")
+    void status() {
         FlinkCluster cluster = running();
         JsonNode overview = cluster.rest().overview();
         System.out.println(cluster.restUrl() + ": " + overview);
@@ -190,7 +236,8 @@ public final class ClusterCommand {
         }
     }
 
-    private void stop() {
+    @Command(name = "stop", description = "stops both JVMs")
+    void stop() {
         FlinkCluster cluster = FlinkCluster.attach(workDir);
         cluster.close();
         List<ProcessHandle> left = FlinkCluster.leftoverProcesses(workDir);
@@ -211,13 +258,6 @@ public final class ClusterCommand {
         return cluster;
     }
 
-    private static String valueOf(List<String> args, int flagIndex) {
-        if (flagIndex + 1 >= args.size()) {
-            throw new IllegalArgumentException(args.get(flagIndex) + " needs a value");
-        }
-        return args.get(flagIndex + 1);
-    }
-
     private String read(String name) {
         Path file = workDir.resolve(name);
         try {
@@ -232,6 +272,23 @@ public final class ClusterCommand {
             Files.writeString(workDir.resolve(name), value + "\n", StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot record " + name, e);
+        }
+    }
+
+    /** The Prometheus ports of the JobManager and the TaskManager. */
+    record PortPair(int jobManager, int taskManager) {}
+
+    /** Reads {@code <jobmanager>,<taskmanager>}. */
+    static final class PortPairConverter implements ITypeConverter<PortPair> {
+        @Override
+        public PortPair convert(String value) {
+            String[] ports = value.split(",");
+            if (ports.length != 2) {
+                throw new TypeConversionException(
+                        "takes two ports, <jobmanager>,<taskmanager>, but got '" + value + "'");
+            }
+            return new PortPair(
+                    new Cli.Positive().convert(ports[0]), new Cli.Positive().convert(ports[1]));
         }
     }
 }

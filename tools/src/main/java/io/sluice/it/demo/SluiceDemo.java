@@ -6,15 +6,17 @@ import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.WebOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.util.TimeUtils;
 
 import io.sluice.functions.sink.KafkaClientProperties;
+import io.sluice.it.cli.Cli;
 import io.sluice.it.job.EmbeddedJobs;
 import io.sluice.it.load.MixedDmlLoad;
 import io.sluice.it.server.FreePorts;
 import io.sluice.it.server.KafkaServer;
 import io.sluice.it.server.MariaDbServer;
 import io.sluice.job.config.JobOptions;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 import java.time.Duration;
 import java.time.LocalTime;
@@ -41,15 +43,7 @@ public final class SluiceDemo {
     }
 
     public static void main(String[] argv) throws Exception {
-        DemoArgs args;
-        try {
-            args = DemoArgs.parse(argv);
-        } catch (IllegalArgumentException e) {
-            System.err.println("sluice demo: " + e.getMessage());
-            System.err.println(DemoArgs.USAGE);
-            System.exit(2);
-            return;
-        }
+        DemoArgs args = Cli.parseOrExit("sluice demo", new DemoArgs(), argv);
         if (FreePorts.isListening(args.webPort)) {
             System.err.printf(
                     "sluice demo: port %d is taken, so the Flink web UI cannot start there."
@@ -220,56 +214,53 @@ public final class SluiceDemo {
     }
 
     /** Command-line arguments of the demo. */
+    @Command(
+            name = "sluice demo",
+            sortOptions = false,
+            description =
+                    "Embedded MariaDB and Kafka, a mixed-DML load and the Sluice job, with the Flink"
+                            + " web UI; stops after --duration, or on Ctrl-C.")
     static final class DemoArgs {
-        static final String USAGE =
-                "usage: sluice demo [--duration 60s] [--rate <transactions/s>]"
-                        + " [--web-port 8081]";
 
+        @Option(
+                names = "--duration",
+                order = 0,
+                converter = Cli.FlinkDuration.class,
+                paramLabel = "<duration>",
+                description = "how long the load runs, e.g. 60s (default: until Ctrl-C)")
         Duration duration;
+
+        @Option(
+                names = "--rate",
+                order = 1,
+                converter = Cli.Positive.class,
+                paramLabel = "<transactions/s>",
+                description = "load transactions a second (default: ${DEFAULT-VALUE})")
         int transactionsPerSecond = 50;
+
+        @Option(
+                names = "--web-port",
+                order = 2,
+                converter = Cli.Positive.class,
+                paramLabel = "<port>",
+                description = "the Flink web UI's port (default: ${DEFAULT-VALUE})")
         int webPort = 8081;
+
+        @Option(
+                names = "--seed-rows",
+                order = 3,
+                converter = Cli.Positive.class,
+                paramLabel = "N",
+                description =
+                        "customers and orders inserted before the job starts (default:"
+                                + " ${DEFAULT-VALUE})")
         int seedRows = 100;
 
-        static DemoArgs parse(String[] argv) {
-            DemoArgs args = new DemoArgs();
-            for (int i = 0; i < argv.length; i++) {
-                String flag = argv[i];
-                if (i + 1 >= argv.length) {
-                    throw new IllegalArgumentException("'" + flag + "' needs a value");
-                }
-                String value = argv[++i];
-                try {
-                    switch (flag) {
-                        case "--duration":
-                            args.duration = TimeUtils.parseDuration(value);
-                            break;
-                        case "--rate":
-                            args.transactionsPerSecond = positive(flag, value);
-                            break;
-                        case "--web-port":
-                            args.webPort = positive(flag, value);
-                            break;
-                        case "--seed-rows":
-                            args.seedRows = positive(flag, value);
-                            break;
-                        default:
-                            throw new IllegalArgumentException("unknown option '" + flag + "'");
-                    }
-                } catch (NumberFormatException e) {
-                    throw new IllegalArgumentException(
-                            "'" + flag + "' takes a number, but got '" + value + "'");
-                }
-            }
-            return args;
-        }
-
-        private static int positive(String flag, String value) {
-            int n = Integer.parseInt(value);
-            if (n <= 0) {
-                throw new IllegalArgumentException(
-                        "'" + flag + "' must be positive, but is " + value);
-            }
-            return n;
-        }
+        @Option(
+                names = {"-h", "--help"},
+                order = 9,
+                usageHelp = true,
+                description = "this help")
+        boolean help;
     }
 }

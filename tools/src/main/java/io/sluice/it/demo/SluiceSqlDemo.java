@@ -1,12 +1,15 @@
 package io.sluice.it.demo;
 
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.util.TimeUtils;
 
+import io.sluice.it.cli.Cli;
 import io.sluice.it.server.KafkaServer;
 import io.sluice.it.server.MariaDbServer;
 import io.sluice.it.server.RocketMqServer;
 import io.sluice.job.SluiceSqlRunner;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -32,9 +35,6 @@ import java.util.concurrent.TimeUnit;
  */
 public final class SluiceSqlDemo {
 
-    static final String USAGE =
-            "usage: ./sluice sql <script.sql> [--duration 60s] [--define NAME=value ...]";
-
     private static final String[] TABLES = {"orders", "order_items", "users"};
     private static final String[] TOPICS = {"orders", "order_items", "users", "paid_orders", "all"};
     private static final int ROWS = 6;
@@ -45,33 +45,13 @@ public final class SluiceSqlDemo {
     private final CountDownLatch stop = new CountDownLatch(1);
 
     public static void main(String[] argv) throws Exception {
-        if (argv.length == 0 || argv[0].startsWith("-")) {
-            System.err.println(USAGE);
+        SqlDemoArgs args = Cli.parseOrExit("sluice sql", new SqlDemoArgs(), argv);
+        if (!Files.isRegularFile(args.script)) {
+            System.err.println("sluice sql: the SQL script '" + args.script + "' does not exist");
             System.exit(2);
         }
-        Path script = Path.of(argv[0]);
-        Duration duration = null;
-        Map<String, String> defines = new LinkedHashMap<>();
-        for (int i = 1; i < argv.length; i++) {
-            if (i + 1 >= argv.length) {
-                fail("'" + argv[i] + "' needs a value");
-            }
-            String value = argv[++i];
-            if ("--duration".equals(argv[i - 1])) {
-                duration = TimeUtils.parseDuration(value);
-            } else if ("--define".equals(argv[i - 1]) && value.indexOf('=') > 0) {
-                defines.put(
-                        value.substring(0, value.indexOf('=')),
-                        value.substring(value.indexOf('=') + 1));
-            } else {
-                fail("unknown argument '" + argv[i - 1] + " " + value + "'");
-            }
-        }
-        if (!Files.isRegularFile(script)) {
-            fail("the SQL script '" + script + "' does not exist");
-        }
-        String text = Files.readString(script, StandardCharsets.UTF_8);
-        System.exit(new SluiceSqlDemo().run(script, text, duration, defines));
+        String text = Files.readString(args.script, StandardCharsets.UTF_8);
+        System.exit(new SluiceSqlDemo().run(args.script, text, args.duration, args.defines));
     }
 
     private int run(Path file, String script, Duration duration, Map<String, String> extra)
@@ -154,14 +134,54 @@ public final class SluiceSqlDemo {
         say("%s", line);
     }
 
-    private static void fail(String message) {
-        System.err.println("sluice sql: " + message);
-        System.err.println(USAGE);
-        System.exit(2);
-    }
-
     private static void say(String format, Object... args) {
         System.out.printf(
                 "%s sluice sql: %s%n", LocalTime.now().format(CLOCK), String.format(format, args));
+    }
+
+    /** Command-line arguments of the SQL demo. */
+    @Command(
+            name = "sluice sql",
+            sortOptions = false,
+            description =
+                    "Runs a Flink SQL script against embedded MariaDB, Kafka and, if the script"
+                            + " names $${NAME_SERVER}, RocketMQ.")
+    static final class SqlDemoArgs {
+
+        @Parameters(index = "0", paramLabel = "<script.sql>", description = "the SQL script")
+        Path script;
+
+        @Option(
+                names = "--duration",
+                order = 0,
+                converter = Cli.FlinkDuration.class,
+                paramLabel = "<duration>",
+                description = "how long it runs, e.g. 60s (default: until Ctrl-C)")
+        Duration duration;
+
+        final Map<String, String> defines = new LinkedHashMap<>();
+
+        @Option(
+                names = {"-h", "--help"},
+                order = 9,
+                usageHelp = true,
+                description = "this help")
+        boolean help;
+
+        @Option(
+                names = "--define",
+                order = 1,
+                paramLabel = "NAME=value",
+                description = "a $${NAME} of the script, over the servers' own; repeatable")
+        void defines(List<String> values) {
+            defines.clear();
+            for (String value : values) {
+                int eq = value.indexOf('=');
+                if (eq < 1) {
+                    throw Cli.bad("--define", "takes NAME=value", value);
+                }
+                defines.put(value.substring(0, eq), value.substring(eq + 1));
+            }
+        }
     }
 }
