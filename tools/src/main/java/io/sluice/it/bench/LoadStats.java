@@ -9,14 +9,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * updates (a canal-json pipeline in Flink SQL writes two messages per update), and, when latency is
  * tracked, the commit time of each inserted row by its message key's table and id.
  */
-final class LoadStats {
+public final class LoadStats {
 
-    final AtomicLong transactions = new AtomicLong();
-    final AtomicLong rows = new AtomicLong();
+    public final AtomicLong transactions = new AtomicLong();
+    public final AtomicLong rows = new AtomicLong();
     final AtomicLong updates = new AtomicLong();
     private final Map<String, Long> insertCommits;
 
-    LoadStats(boolean trackCommits) {
+    public LoadStats(boolean trackCommits) {
         this.insertCommits = trackCommits ? new ConcurrentHashMap<>() : null;
     }
 

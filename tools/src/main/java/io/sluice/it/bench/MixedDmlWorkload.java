@@ -10,10 +10,11 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 /**
- * mixed-dml: the tables of {@code ddl/mixed_dml.sql}; a transaction is an INSERT of 1–10 rows (one
- * JDBC batch), a one-row UPDATE or a one-row DELETE of a random live row.
+ * mixed-dml, the load of the benchmark and the demo: tables {@code customers} and {@code orders}; a
+ * transaction is an INSERT of 1–10 rows (one JDBC batch), a one-row UPDATE or a one-row DELETE of a
+ * random live row.
  */
-final class MixedDmlWorkload implements Workload {
+public final class MixedDmlWorkload implements Workload {
 
     private static final String[] STATUSES = {"new", "paid", "shipped", "done", "cancelled"};
 
@@ -52,12 +53,13 @@ final class MixedDmlWorkload implements Workload {
     }
 
     @Override
-    public Writer newWriter(Connection connection, int worker, int workers, long seed)
+    public MixedWriter newWriter(Connection connection, int worker, int workers, long seed)
             throws SQLException {
         return new MixedWriter(connection, worker, workers, seed);
     }
 
-    private static final class MixedWriter implements Writer {
+    /** Runs the mix on one connection (auto-commit off), over its own slice of ids. */
+    public static final class MixedWriter implements Writer {
         private final Connection connection;
         private final SplittableRandom random;
         private final int worker;
@@ -111,26 +113,32 @@ final class MixedDmlWorkload implements Workload {
             }
         }
 
+        /**
+         * Inserts {@code rows} customers and as many orders in one transaction: the rows a snapshot
+         * reads before the mix starts.
+         */
+        public void seed(int rows, LoadStats stats) throws SQLException {
+            for (int i = 0; i < rows; i++) {
+                customers.add(bindCustomer(nextId()));
+                insertCustomer.addBatch();
+            }
+            insertCustomer.executeBatch();
+            for (int i = 0; i < rows; i++) {
+                orders.add(bindOrder(nextId()));
+                insertOrder.addBatch();
+            }
+            insertOrder.executeBatch();
+            connection.commit();
+            stats.committed(2 * rows, 0);
+        }
+
         private void insert(LoadStats stats) throws SQLException {
             int rows = 1 + random.nextInt(10);
             boolean toOrders = random.nextBoolean() && !customers.isEmpty();
             PreparedStatement insert = toOrders ? insertOrder : insertCustomer;
             for (int i = 0; i < rows; i++) {
-                long id = ++sequence * workers + worker + 1;
-                batchIds[i] = id;
-                int n = random.nextInt(1_000_000);
-                insert.setLong(1, id);
-                if (toOrders) {
-                    insert.setLong(2, customers.get(random.nextInt(customers.size())));
-                    insert.setBigDecimal(3, money(10_000));
-                    insert.setString(4, STATUSES[random.nextInt(STATUSES.length)]);
-                    insert.setString(5, random.nextInt(4) == 0 ? null : "deliver to door " + n);
-                    insert.setTimestamp(6, new Timestamp(System.currentTimeMillis()));
-                } else {
-                    insert.setString(2, "customer-" + n);
-                    insert.setString(3, random.nextInt(10) == 0 ? null : "c" + n + "@example.com");
-                    insert.setBigDecimal(4, money(100_000));
-                }
+                long id = nextId();
+                batchIds[i] = toOrders ? bindOrder(id) : bindCustomer(id);
                 insert.addBatch();
             }
             insert.executeBatch();
@@ -145,6 +153,30 @@ final class MixedDmlWorkload implements Workload {
                 }
             }
             stats.committed(rows, 0);
+        }
+
+        private long nextId() {
+            return ++sequence * workers + worker + 1;
+        }
+
+        private long bindCustomer(long id) throws SQLException {
+            int n = random.nextInt(1_000_000);
+            insertCustomer.setLong(1, id);
+            insertCustomer.setString(2, "customer-" + n);
+            insertCustomer.setString(3, random.nextInt(10) == 0 ? null : "c" + n + "@example.com");
+            insertCustomer.setBigDecimal(4, money(100_000));
+            return id;
+        }
+
+        private long bindOrder(long id) throws SQLException {
+            int n = random.nextInt(1_000_000);
+            insertOrder.setLong(1, id);
+            insertOrder.setLong(2, customers.get(random.nextInt(customers.size())));
+            insertOrder.setBigDecimal(3, money(10_000));
+            insertOrder.setString(4, STATUSES[random.nextInt(STATUSES.length)]);
+            insertOrder.setString(5, random.nextInt(4) == 0 ? null : "deliver to door " + n);
+            insertOrder.setTimestamp(6, new Timestamp(System.currentTimeMillis()));
+            return id;
         }
 
         private void update() throws SQLException {

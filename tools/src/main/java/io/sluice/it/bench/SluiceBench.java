@@ -796,11 +796,7 @@ public final class SluiceBench {
 
     private String createDatabase() {
         String database = mariaDb.createDatabase("bench", null);
-        List<String> ddl = new ArrayList<>();
-        for (Workload.Table table : workload.tables()) {
-            ddl.add(table.mysqlDdl());
-        }
-        mariaDb.execute(database, ddl.toArray(new String[0]));
+        mariaDb.execute(database, workload.ddl());
         return database;
     }
 

@@ -10,13 +10,18 @@ import java.util.Locale;
  * writer owns one connection and a disjoint slice of primary keys, so several run at once without
  * lock conflicts.
  */
-interface Workload {
+public interface Workload {
 
     /** The name on the command line and in reports. */
     String name();
 
     /** The workload's tables. */
     List<Table> tables();
+
+    /** The statements that create the workload's tables. */
+    default String[] ddl() {
+        return tables().stream().map(Table::mysqlDdl).toArray(String[]::new);
+    }
 
     /** A writer for worker {@code worker} of {@code workers} on {@code connection}. */
     Writer newWriter(Connection connection, int worker, int workers, long seed) throws SQLException;

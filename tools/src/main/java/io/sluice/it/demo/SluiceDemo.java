@@ -8,9 +8,10 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 import io.sluice.functions.sink.KafkaClientProperties;
+import io.sluice.it.bench.LoadStats;
+import io.sluice.it.bench.MixedDmlWorkload;
 import io.sluice.it.cli.Cli;
 import io.sluice.it.job.EmbeddedJobs;
-import io.sluice.it.load.MixedDmlLoad;
 import io.sluice.it.server.FreePorts;
 import io.sluice.it.server.KafkaServer;
 import io.sluice.it.server.MariaDbServer;
@@ -18,6 +19,8 @@ import io.sluice.job.config.JobOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import java.sql.Connection;
+import java.sql.DriverManager;
 import java.time.Duration;
 import java.time.LocalTime;
 import java.time.format.DateTimeFormatter;
@@ -61,16 +64,20 @@ public final class SluiceDemo {
         say("starting MariaDB (binlog ROW) and Kafka (KRaft) ...");
         try (MariaDbServer mariaDb = MariaDbServer.start();
                 KafkaServer kafka = KafkaServer.start()) {
-            String database = mariaDb.createDatabase("demo", MixedDmlLoad.DDL_RESOURCE);
+            MixedDmlWorkload workload = new MixedDmlWorkload();
+            String database = mariaDb.createDatabase("demo", null);
+            mariaDb.execute(database, workload.ddl());
             kafka.createTopic(TOPIC, PARTITIONS);
-            try (MixedDmlLoad load =
-                    new MixedDmlLoad(
+            try (Connection connection =
+                    DriverManager.getConnection(
                             mariaDb.jdbcUrl(database),
                             mariaDb.rootUser(),
-                            mariaDb.rootPassword(),
-                            42)) {
-                load.seed(args.seedRows);
-                long seeded = load.rowChanges();
+                            mariaDb.rootPassword())) {
+                connection.setAutoCommit(false);
+                MixedDmlWorkload.MixedWriter load = workload.newWriter(connection, 0, 1, 42);
+                LoadStats stats = new LoadStats(false);
+                load.seed(args.seedRows, stats);
+                long seeded = stats.rows.get();
                 say(
                         "MariaDB %s:%d, database '%s' (%d rows); Kafka %s, topic '%s' (%d"
                                 + " partitions)",
@@ -101,8 +108,8 @@ public final class SluiceDemo {
                         return 1;
                     }
                     say("snapshot delivered (%d rows); starting the mixed-DML load", seeded);
-                    drive(load, progress, delivered, start);
-                    long expected = load.rowChanges();
+                    drive(load, stats, progress, delivered, start);
+                    long expected = stats.rows.get();
                     say("load stopped; waiting for the last checkpoints to commit ...");
                     awaitDelivery(delivered, expected, Duration.ofSeconds(30));
                     long got = delivered.delivered();
@@ -154,36 +161,40 @@ public final class SluiceDemo {
     }
 
     private void drive(
-            MixedDmlLoad load, JobProgress progress, DeliveredCounter delivered, long start)
+            MixedDmlWorkload.MixedWriter load,
+            LoadStats stats,
+            JobProgress progress,
+            DeliveredCounter delivered,
+            long start)
             throws Exception {
         long deadline = args.duration == null ? Long.MAX_VALUE : start + args.duration.toNanos();
         long pause = 1_000_000_000L / args.transactionsPerSecond;
         long nextProgress = System.nanoTime() + PROGRESS_EVERY.toNanos();
         long next = System.nanoTime();
         while (System.nanoTime() < deadline && stop.getCount() > 0) {
-            load.nextTransaction();
+            load.nextTransaction(stats);
             next += pause;
             long now = System.nanoTime();
             if (now >= nextProgress) {
-                printProgress(load, progress, delivered, start);
+                printProgress(stats, progress, delivered, start);
                 nextProgress += PROGRESS_EVERY.toNanos();
             }
             if (next > now) {
                 stop.await(next - now, TimeUnit.NANOSECONDS);
             }
         }
-        printProgress(load, progress, delivered, start);
+        printProgress(stats, progress, delivered, start);
     }
 
     private void printProgress(
-            MixedDmlLoad load, JobProgress progress, DeliveredCounter delivered, long start) {
+            LoadStats stats, JobProgress progress, DeliveredCounter delivered, long start) {
         long lag = delivered.lagMillis();
         long captured = progress.rowsCaptured();
         say(
                 "[%4ds] written %d rows (%d tx) | captured %s | delivered %d | lag %s",
                 TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start),
-                load.rowChanges(),
-                load.transactions(),
+                stats.rows.get(),
+                stats.transactions.get(),
                 captured < 0 ? "?" : Long.toString(captured),
                 delivered.delivered(),
                 lag < 0 ? "-" : String.format("%.1fs", lag / 1000.0));
