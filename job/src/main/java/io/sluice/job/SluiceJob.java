@@ -30,6 +30,7 @@ import io.sluice.functions.route.PartitionOwnerFunction;
 import io.sluice.functions.route.PartitionOwnerPartitioner;
 import io.sluice.functions.route.RouteOptions;
 import io.sluice.functions.route.RoutedChange;
+import io.sluice.functions.route.Routing;
 import io.sluice.functions.route.SelfKeySelector;
 import io.sluice.functions.sink.MessageLimits;
 import io.sluice.functions.sink.SinkFactory;
@@ -167,10 +168,11 @@ public final class SluiceJob {
                         : exchange(normalized, new ChangePartitioner(), parallelism.route);
         return toRoute.flatMap(
                         new ChangeRouteFunction(
-                                RouteOptions.router(config),
-                                PartitionOptions.rules(config),
-                                config.get(PartitionOptions.DDL_PARTITIONS),
-                                partitionCounts,
+                                new Routing(
+                                        RouteOptions.router(config),
+                                        PartitionOptions.rules(config),
+                                        config.get(PartitionOptions.DDL_PARTITIONS),
+                                        partitionCounts),
                                 parallelism.route,
                                 !routeChained,
                                 parallelism.encodeFannedIn() ? parallelism.encode : 0,

@@ -63,13 +63,15 @@ class ChangeRouteFunctionTest {
         Configuration config = new Configuration();
         ChangeRouteFunction function =
                 new ChangeRouteFunction(
-                        RouteOptions.router(config),
-                        PartitionOptions.rules(config),
-                        DdlPartitions.EVERY,
-                        new FixedPartitionCounts(PARTITIONS),
+                        new Routing(
+                                RouteOptions.router(config),
+                                PartitionOptions.rules(config),
+                                DdlPartitions.EVERY,
+                                new FixedPartitionCounts(PARTITIONS)),
                         1,
                         false,
-                        0);
+                        0,
+                        null);
         RoutedChangeSerializer serializer = new RoutedChangeSerializer();
         try (OneInputStreamOperatorTestHarness<RoutedChange, RoutedChange> harness =
                 new OneInputStreamOperatorTestHarness<>(

@@ -160,13 +160,15 @@ class StatementPathsTest {
                     run(
                             new StreamFlatMap<>(
                                     new ChangeRouteFunction(
-                                            RouteOptions.router(config),
-                                            PartitionOptions.rules(config),
-                                            ddl,
-                                            new FixedPartitionCounts(PARTITIONS),
+                                            new Routing(
+                                                    RouteOptions.router(config),
+                                                    PartitionOptions.rules(config),
+                                                    ddl,
+                                                    new FixedPartitionCounts(PARTITIONS)),
                                             route,
                                             !routeChained,
-                                            encodeFannedIn ? encode : 0)),
+                                            encodeFannedIn ? encode : 0,
+                                            null)),
                             new RoutedChangeSerializer(),
                             route,
                             subtask,

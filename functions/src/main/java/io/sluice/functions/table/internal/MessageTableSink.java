@@ -26,6 +26,7 @@ import io.sluice.functions.route.PartitionCounts;
 import io.sluice.functions.route.PartitionOptions;
 import io.sluice.functions.route.PartitionOwnerPartitioner;
 import io.sluice.functions.route.RouteOptions;
+import io.sluice.functions.route.Routing;
 import io.sluice.functions.route.SelfKeySelector;
 import io.sluice.functions.sink.SinkFactory;
 import io.sluice.functions.sink.SinkMessage;
@@ -116,10 +117,11 @@ public final class MessageTableSink implements DynamicTableSink, SupportsWriting
         RowMessageEncodeFunction encode =
                 new RowMessageEncodeFunction(
                         format,
-                        RouteOptions.router(config),
-                        PartitionOptions.rules(config),
-                        config.get(PartitionOptions.DDL_PARTITIONS),
-                        counts,
+                        new Routing(
+                                RouteOptions.router(config),
+                                PartitionOptions.rules(config),
+                                config.get(PartitionOptions.DDL_PARTITIONS),
+                                counts),
                         largeMessages,
                         filters,
                         fieldOf(TOPIC),

@@ -20,9 +20,7 @@ import io.sluice.functions.filter.internal.ChangeFilter;
 import io.sluice.functions.filter.internal.ColumnControl;
 import io.sluice.functions.filter.internal.FilterSettings;
 import io.sluice.functions.route.DdlPartitions;
-import io.sluice.functions.route.PartitionCounts;
-import io.sluice.functions.route.PartitionRules;
-import io.sluice.functions.route.TopicRouter;
+import io.sluice.functions.route.Routing;
 import io.sluice.functions.sink.SinkMessage;
 import io.sluice.functions.types.ChangeEventSerializer;
 import io.sluice.serializers.canal.ChangeEncoder;
@@ -56,13 +54,10 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
     private static final int MAX_CACHED_TOPICS = 10_000;
 
     private final MessageFormat format;
-    private final TopicRouter router;
-    private final PartitionRules partitions;
-    private final DdlPartitions ddlPartitions;
+    private final Routing routing;
     private final LargeMessageSettings largeMessages;
     private final FilterSettings filters;
     private final GroupSettings grouping;
-    private final PartitionCounts.Factory countsFactory;
     private final int topicField;
     private final int keyField;
 
@@ -72,7 +67,7 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
     private transient List<ChangeEvent> one;
     private transient long nextId;
     private transient Counter bytesOut;
-    private transient PartitionCounts counts;
+    private transient Routing.Routes routes;
     private transient Map<StringData, String> topics;
     private transient int origin;
     private transient LargeMessageGuard guard;
@@ -88,10 +83,7 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
      */
     RowMessageEncodeFunction(
             MessageFormat format,
-            TopicRouter router,
-            PartitionRules partitions,
-            DdlPartitions ddlPartitions,
-            PartitionCounts.Factory countsFactory,
+            Routing routing,
             LargeMessageSettings largeMessages,
             FilterSettings filters,
             int topicField,
@@ -100,11 +92,8 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
         this.filters = filters;
         this.grouping = grouping;
         this.format = format;
-        this.router = router;
-        this.partitions = partitions;
-        this.ddlPartitions = ddlPartitions;
+        this.routing = routing;
         this.largeMessages = largeMessages;
-        this.countsFactory = countsFactory;
         this.topicField = topicField;
         this.keyField = keyField;
     }
@@ -120,7 +109,7 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
         MetricGroup sluice = getRuntimeContext().getMetricGroup().addGroup("sluice");
         bytesOut = sluice.counter("encodedBytes");
         guard = new LargeMessageGuard(largeMessages, encoder, sluice);
-        counts = countsFactory.create();
+        routes = routing.open();
         topics = new HashMap<>();
         origin = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
         columns = filters.shapesColumns() ? new ColumnControl(filters) : null;
@@ -130,8 +119,8 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
 
     @Override
     public void close() {
-        if (counts != null) {
-            counts.close();
+        if (routes != null) {
+            routes.close();
         }
         if (guard != null) {
             guard.close();
@@ -160,7 +149,7 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
                 groups.add(
                         shaped,
                         topic,
-                        partitionOf(change, topic),
+                        routes.partitionOf(change, topic),
                         key,
                         change.schema().table(),
                         origin,
@@ -174,7 +163,7 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
         long id = groups == null ? nextId++ : groups.nextId();
         byte[] value = encoder.encode(one, id, System.currentTimeMillis());
         if (!change.isDdl()) {
-            int partition = partitionOf(change, topic);
+            int partition = routes.partitionOf(change, topic);
             emit(
                     shaped,
                     message(
@@ -189,17 +178,12 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
             return;
         }
         long rank = StatementOrderOperator.statementRank(passed);
-        for (int partition = 0, to = ddlPartitions.of(counts.countOf(topic));
+        for (int partition = 0, to = routes.statementPartitions(topic);
                 partition < to;
                 partition++) {
             // One encoding shared by every copy: messages are immutable.
             emit(shaped, message(topic, partition, key, value, change, rank), id, out);
         }
-    }
-
-    private int partitionOf(ChangeEvent change, String topic) {
-        return PartitionRules.partition(
-                partitions.hasherFor(change.schema()).hash(change.data()), counts.countOf(topic));
     }
 
     @Override
@@ -250,7 +234,7 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
     /** The row's topic if it names one, else the routed one; decoded once per distinct name. */
     private String topicOf(RowData row, ChangeEvent change) {
         if (topicField < 0 || row.isNullAt(topicField)) {
-            return router.topicOf(change.schema());
+            return routes.topicOf(change);
         }
         StringData name = row.getString(topicField);
         String topic = topics.get(name);

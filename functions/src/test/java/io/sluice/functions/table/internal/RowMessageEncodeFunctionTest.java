@@ -19,6 +19,7 @@ import io.sluice.functions.route.DdlPartitions;
 import io.sluice.functions.route.PartitionCounts;
 import io.sluice.functions.route.PartitionOptions;
 import io.sluice.functions.route.RouteOptions;
+import io.sluice.functions.route.Routing;
 import io.sluice.functions.sink.MessageLimits;
 import io.sluice.functions.sink.SinkMessage;
 import io.sluice.functions.types.SinkMessageSerializer;
@@ -82,10 +83,11 @@ class RowMessageEncodeFunctionTest {
         RowMessageEncodeFunction function =
                 new RowMessageEncodeFunction(
                         MessageFormat.CANAL_FLAT,
-                        RouteOptions.router(config),
-                        PartitionOptions.rules(config),
-                        DdlPartitions.EVERY,
-                        new Fixed(),
+                        new Routing(
+                                RouteOptions.router(config),
+                                PartitionOptions.rules(config),
+                                DdlPartitions.EVERY,
+                                new Fixed()),
                         LargeMessageSettings.from(config, MessageFormat.CANAL_FLAT, Unlimited::new),
                         FilterSettings.from(config),
                         -1,
@@ -136,10 +138,11 @@ class RowMessageEncodeFunctionTest {
         RowMessageEncodeFunction function =
                 new RowMessageEncodeFunction(
                         MessageFormat.CANAL_FLAT,
-                        RouteOptions.router(config),
-                        PartitionOptions.rules(config),
-                        ddl,
-                        new Fixed(),
+                        new Routing(
+                                RouteOptions.router(config),
+                                PartitionOptions.rules(config),
+                                ddl,
+                                new Fixed()),
                         LargeMessageSettings.from(config, MessageFormat.CANAL_FLAT, Unlimited::new),
                         FilterSettings.from(config),
                         -1,
