@@ -9,7 +9,6 @@ import io.sluice.functions.encode.internal.LargeMessageSettings;
 import io.sluice.functions.filter.internal.ColumnControl;
 import io.sluice.functions.filter.internal.FilterSettings;
 import io.sluice.functions.route.RoutedChange;
-import io.sluice.functions.sink.SinkMessage;
 
 /**
  * Encodes each routed change as one message in the configured format. Runs in parallel: the

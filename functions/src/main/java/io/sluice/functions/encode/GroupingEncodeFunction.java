@@ -12,7 +12,6 @@ import io.sluice.functions.encode.internal.LargeMessageSettings;
 import io.sluice.functions.encode.internal.RowGroups;
 import io.sluice.functions.filter.internal.FilterSettings;
 import io.sluice.functions.route.RoutedChange;
-import io.sluice.functions.sink.SinkMessage;
 
 /**
  * {@link ChangeEventEncodeFunction} with {@code format.group-rows: event}: the binlog rows of one

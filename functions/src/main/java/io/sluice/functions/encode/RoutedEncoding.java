@@ -11,7 +11,6 @@ import io.sluice.functions.filter.internal.ColumnControl;
 import io.sluice.functions.filter.internal.FilterSettings;
 import io.sluice.functions.route.FanOut;
 import io.sluice.functions.route.RoutedChange;
-import io.sluice.functions.sink.SinkMessage;
 import io.sluice.serializers.canal.ChangeEncoder;
 import io.sluice.serializers.event.ChangeEvent;
 

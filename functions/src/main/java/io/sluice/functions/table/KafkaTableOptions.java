@@ -9,6 +9,8 @@ import org.apache.flink.table.factories.FactoryUtil;
 
 import io.sluice.functions.encode.EncodeOptions;
 import io.sluice.functions.encode.GroupRows;
+import io.sluice.functions.encode.LargeMessageOptions;
+import io.sluice.functions.encode.LargeMessagePolicy;
 import io.sluice.functions.encode.MessageFormat;
 import io.sluice.functions.filter.FilterOptions;
 import io.sluice.functions.route.DdlPartitions;
@@ -16,8 +18,6 @@ import io.sluice.functions.route.PartitionOptions;
 import io.sluice.functions.route.PartitionRules.Unmatched;
 import io.sluice.functions.route.RouteOptions;
 import io.sluice.functions.sink.KafkaSinkOptions;
-import io.sluice.functions.sink.LargeMessageOptions;
-import io.sluice.functions.sink.LargeMessagePolicy;
 
 import java.time.Duration;
 

@@ -8,8 +8,8 @@ import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 import org.apache.flink.types.StringValue;
 
-import io.sluice.functions.sink.SinkMessage;
-import io.sluice.functions.types.internal.NullableFields;
+import io.sluice.functions.encode.SinkMessage;
+import io.sluice.functions.internal.NullableFields;
 
 import java.io.IOException;
 

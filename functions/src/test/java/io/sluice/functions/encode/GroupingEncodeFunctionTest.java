@@ -12,8 +12,6 @@ import io.sluice.functions.encode.internal.GroupSettings;
 import io.sluice.functions.encode.internal.LargeMessageGuard;
 import io.sluice.functions.encode.internal.LargeMessageSettings;
 import io.sluice.functions.route.RoutedChange;
-import io.sluice.functions.sink.MessageLimits;
-import io.sluice.functions.sink.SinkMessage;
 import io.sluice.functions.types.SinkMessageSerializer;
 import io.sluice.serializers.event.ChangeEvent;
 import io.sluice.serializers.event.ChangeType;

@@ -5,7 +5,6 @@ import org.apache.flink.metrics.testutils.MetricListener;
 import org.apache.flink.streaming.api.operators.StreamFlatMap;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 
-import io.sluice.functions.encode.ChangeEventKeySelector;
 import io.sluice.functions.route.RoutedChange;
 import io.sluice.functions.source.HeartbeatTable;
 import io.sluice.functions.source.MySqlSourceOptions;

@@ -4,7 +4,7 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.operators.StreamFlatMap;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 
-import io.sluice.functions.encode.ChangeEventKeySelector;
+import io.sluice.functions.normalize.ChangeEventKeySelector;
 import io.sluice.functions.types.RoutedChangeSerializer;
 import io.sluice.serializers.event.ChangeEvent;
 import io.sluice.serializers.event.ChangeType;

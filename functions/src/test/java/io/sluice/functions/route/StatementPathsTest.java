@@ -10,9 +10,9 @@ import org.apache.flink.util.Collector;
 
 import io.sluice.functions.encode.ChangeEventEncodeFunction;
 import io.sluice.functions.encode.MessageFormat;
+import io.sluice.functions.encode.SinkMessage;
 import io.sluice.functions.normalize.ChangeNormalizer;
-import io.sluice.functions.route.internal.StatementMerger;
-import io.sluice.functions.sink.SinkMessage;
+import io.sluice.functions.order.internal.StatementMerger;
 import io.sluice.functions.types.RoutedChangeSerializer;
 import io.sluice.functions.types.SinkMessageSerializer;
 import io.sluice.serializers.event.ChangeEvent;

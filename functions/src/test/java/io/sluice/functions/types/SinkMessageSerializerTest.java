@@ -3,7 +3,7 @@ package io.sluice.functions.types;
 import org.apache.flink.api.common.typeutils.SerializerTestBase;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 
-import io.sluice.functions.sink.SinkMessage;
+import io.sluice.functions.encode.SinkMessage;
 
 class SinkMessageSerializerTest extends SerializerTestBase<SinkMessage> {
 

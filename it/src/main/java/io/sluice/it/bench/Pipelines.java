@@ -14,10 +14,10 @@ import org.apache.flink.table.api.bridge.java.StreamStatementSet;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.util.Collector;
 
-import io.sluice.functions.route.PartitionOwnerPartitioner;
+import io.sluice.functions.encode.SinkMessage;
+import io.sluice.functions.order.PartitionOwnerPartitioner;
 import io.sluice.functions.route.SelfKeySelector;
 import io.sluice.functions.sink.SinkFactory;
-import io.sluice.functions.sink.SinkMessage;
 import io.sluice.functions.sink.SinkOptions;
 import io.sluice.functions.sink.SinkType;
 import io.sluice.functions.source.MySqlSourceFactory;

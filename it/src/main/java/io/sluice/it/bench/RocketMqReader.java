@@ -1,6 +1,6 @@
 package io.sluice.it.bench;
 
-import io.sluice.functions.sink.SinkMessage;
+import io.sluice.functions.encode.SinkMessage;
 import org.apache.rocketmq.client.consumer.DefaultMQPullConsumer;
 import org.apache.rocketmq.client.consumer.PullResult;
 import org.apache.rocketmq.client.consumer.PullStatus;

@@ -4,9 +4,9 @@ import org.apache.flink.api.common.JobID;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
+import io.sluice.functions.encode.SinkMessage;
 import io.sluice.functions.sink.KafkaClientProperties;
 import io.sluice.functions.sink.KafkaSinkOptions;
-import io.sluice.functions.sink.SinkMessage;
 import io.sluice.functions.source.binlog.BinlogColumn;
 import io.sluice.functions.source.binlog.RowsEventDecoder;
 import io.sluice.functions.table.ChangeColumn;

@@ -18,8 +18,8 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 
+import io.sluice.functions.encode.SinkMessage;
 import io.sluice.functions.route.PartitionCounts;
-import io.sluice.functions.sink.SinkMessage;
 import io.sluice.functions.sink.rocketmq.RocketMqSink;
 import io.sluice.functions.sink.rocketmq.RocketMqSinkBuilder;
 import io.sluice.functions.sink.rocketmq.RocketMqSinkFactory;

@@ -3,7 +3,7 @@ package io.sluice.functions.encode.internal;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.util.Collector;
 
-import io.sluice.functions.sink.SinkMessage;
+import io.sluice.functions.encode.SinkMessage;
 
 /** An encoding function that may hold rows back to group them ({@link GroupingEncodeOperator}). */
 @Internal

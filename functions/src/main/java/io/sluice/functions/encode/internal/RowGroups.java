@@ -2,7 +2,7 @@ package io.sluice.functions.encode.internal;
 
 import org.apache.flink.annotation.Internal;
 
-import io.sluice.functions.sink.SinkMessage;
+import io.sluice.functions.encode.SinkMessage;
 import io.sluice.serializers.canal.ChangeEncoder;
 import io.sluice.serializers.event.ChangeEvent;
 import io.sluice.serializers.event.ChangeType;

@@ -17,8 +17,9 @@ import org.apache.flink.table.connector.source.abilities.SupportsReadingMetadata
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.DataType;
 
-import io.sluice.functions.encode.ChangeEventKeySelector;
+import io.sluice.functions.normalize.ChangeEventKeySelector;
 import io.sluice.functions.normalize.PrimaryKeyChangeSplitter;
+import io.sluice.functions.order.StatementWatermarks;
 import io.sluice.functions.types.ChangeEventTypeInfo;
 import io.sluice.serializers.event.ChangeEvent;
 

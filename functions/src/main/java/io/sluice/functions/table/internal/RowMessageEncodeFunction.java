@@ -10,6 +10,7 @@ import org.apache.flink.table.data.StringData;
 import org.apache.flink.util.Collector;
 
 import io.sluice.functions.encode.MessageFormat;
+import io.sluice.functions.encode.SinkMessage;
 import io.sluice.functions.encode.internal.GroupSettings;
 import io.sluice.functions.encode.internal.GroupedEncoding;
 import io.sluice.functions.encode.internal.GroupingEncodeOperator;
@@ -19,9 +20,9 @@ import io.sluice.functions.encode.internal.RowGroups;
 import io.sluice.functions.filter.internal.ChangeFilter;
 import io.sluice.functions.filter.internal.ColumnControl;
 import io.sluice.functions.filter.internal.FilterSettings;
+import io.sluice.functions.order.StatementOrderOperator;
 import io.sluice.functions.route.DdlPartitions;
 import io.sluice.functions.route.Routing;
-import io.sluice.functions.sink.SinkMessage;
 import io.sluice.functions.types.ChangeEventSerializer;
 import io.sluice.serializers.canal.ChangeEncoder;
 import io.sluice.serializers.event.ChangeEvent;

@@ -8,7 +8,7 @@ import org.apache.flink.metrics.testutils.MetricListener;
 import org.apache.flink.runtime.metrics.groups.MetricsGroupTestUtils;
 import org.apache.flink.runtime.metrics.groups.UnregisteredMetricGroups;
 
-import io.sluice.functions.sink.SinkMessage;
+import io.sluice.functions.encode.SinkMessage;
 import io.sluice.functions.sink.rocketmq.RocketMqCommittable;
 import io.sluice.functions.sink.rocketmq.RocketMqCommittable.Entry;
 import io.sluice.functions.sink.rocketmq.RocketMqCommittableSerializer;

@@ -1,9 +1,9 @@
-package io.sluice.functions.route.internal;
+package io.sluice.functions.order.internal;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.util.Collector;
 
-import io.sluice.functions.sink.SinkMessage;
+import io.sluice.functions.encode.SinkMessage;
 
 import java.util.ArrayList;
 import java.util.HashMap;

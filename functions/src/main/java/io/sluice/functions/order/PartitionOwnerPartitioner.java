@@ -1,10 +1,10 @@
-package io.sluice.functions.route;
+package io.sluice.functions.order;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.functions.Partitioner;
 import org.apache.flink.util.MathUtils;
 
-import io.sluice.functions.sink.SinkMessage;
+import io.sluice.functions.encode.SinkMessage;
 
 /**
  * Gives each (topic, partition) one owner subtask for the whole run, so one writer writes each

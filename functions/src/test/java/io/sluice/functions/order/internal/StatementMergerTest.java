@@ -1,8 +1,8 @@
-package io.sluice.functions.route.internal;
+package io.sluice.functions.order.internal;
 
 import org.apache.flink.api.common.functions.util.ListCollector;
 
-import io.sluice.functions.sink.SinkMessage;
+import io.sluice.functions.encode.SinkMessage;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package io.sluice.functions.route;
+package io.sluice.functions.order;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -8,8 +8,8 @@ import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 
-import io.sluice.functions.route.internal.StatementMerger;
-import io.sluice.functions.sink.SinkMessage;
+import io.sluice.functions.encode.SinkMessage;
+import io.sluice.functions.order.internal.StatementMerger;
 
 /**
  * The single owner of a set of partitions, chained to the sink writer that writes them (see {@link

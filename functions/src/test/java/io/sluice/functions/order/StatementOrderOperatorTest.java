@@ -1,9 +1,9 @@
-package io.sluice.functions.table.internal;
+package io.sluice.functions.order;
 
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 
-import io.sluice.functions.sink.SinkMessage;
+import io.sluice.functions.encode.SinkMessage;
 import io.sluice.functions.types.SinkMessageSerializer;
 import org.junit.jupiter.api.Test;
 
