@@ -2,6 +2,7 @@ package io.sluice.job;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.Partitioner;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.configuration.CheckpointingOptions;
@@ -19,6 +20,8 @@ import io.sluice.functions.encode.EncodeOptions;
 import io.sluice.functions.encode.GroupingEncodeFunction;
 import io.sluice.functions.encode.MessageFormat;
 import io.sluice.functions.encode.MessageLimits;
+import io.sluice.functions.encode.MessageOut;
+import io.sluice.functions.encode.OrderedMessage;
 import io.sluice.functions.encode.SinkMessage;
 import io.sluice.functions.encode.internal.GroupSettings;
 import io.sluice.functions.encode.internal.LargeMessageSettings;
@@ -40,6 +43,7 @@ import io.sluice.functions.sink.SinkType;
 import io.sluice.functions.source.HeartbeatTable;
 import io.sluice.functions.source.MySqlSourceFactory;
 import io.sluice.functions.source.SnapshotEstimate;
+import io.sluice.functions.types.OrderedMessageTypeInfo;
 import io.sluice.functions.types.RoutedChangeTypeInfo;
 import io.sluice.functions.types.SinkMessageTypeInfo;
 import io.sluice.job.config.JobConfigLoader;
@@ -101,10 +105,18 @@ public final class SluiceJob {
     public DataStreamSink<SinkMessage> build(StreamExecutionEnvironment env) {
         Parallelism parallelism = parallelism(env);
         SinkType type = config.get(SinkOptions.TYPE);
-        SingleOutputStreamOperator<SinkMessage> encoded =
-                encode(route(env, parallelism), parallelism);
+        SingleOutputStreamOperator<RoutedChange> routed = route(env, parallelism);
         DataStream<SinkMessage> toSink =
-                parallelism.writesInPlace(type) ? encoded : owned(encoded, parallelism);
+                parallelism.writesInPlace(type)
+                        ? encode(
+                                routed, parallelism, MessageOut.IN_PLACE, new SinkMessageTypeInfo())
+                        : owned(
+                                encode(
+                                        routed,
+                                        parallelism,
+                                        MessageOut.TO_OWNERS,
+                                        new OrderedMessageTypeInfo()),
+                                parallelism);
         return toSink.sinkTo(sink)
                 .uid(type.uid())
                 .name(type.operatorName())
@@ -113,7 +125,7 @@ public final class SluiceJob {
 
     /** One owner per partition, chained to the writer of that partition. */
     private static SingleOutputStreamOperator<SinkMessage> owned(
-            SingleOutputStreamOperator<SinkMessage> encoded, Parallelism parallelism) {
+            SingleOutputStreamOperator<OrderedMessage> encoded, Parallelism parallelism) {
         return exchange(encoded, new PartitionOwnerPartitioner(), parallelism.sink)
                 .process(new PartitionOwnerFunction())
                 .returns(new SinkMessageTypeInfo())
@@ -130,7 +142,11 @@ public final class SluiceJob {
     /** The pipeline up to the encoded messages, before the partition owners and the sink. */
     public SingleOutputStreamOperator<SinkMessage> encoded(StreamExecutionEnvironment env) {
         Parallelism parallelism = parallelism(env);
-        return encode(route(env, parallelism), parallelism);
+        return encode(
+                route(env, parallelism),
+                parallelism,
+                MessageOut.IN_PLACE,
+                new SinkMessageTypeInfo());
     }
 
     private SingleOutputStreamOperator<RoutedChange> route(
@@ -183,8 +199,14 @@ public final class SluiceJob {
                 .setParallelism(parallelism.route);
     }
 
-    private SingleOutputStreamOperator<SinkMessage> encode(
-            SingleOutputStreamOperator<RoutedChange> routed, Parallelism parallelism) {
+    /**
+     * @param out the messages alone (written in place) or with their ordering fields (to owners)
+     */
+    private <OUT> SingleOutputStreamOperator<OUT> encode(
+            SingleOutputStreamOperator<RoutedChange> routed,
+            Parallelism parallelism,
+            MessageOut<OUT> out,
+            TypeInformation<OUT> type) {
         MessageFormat format = config.get(EncodeOptions.FORMAT);
         DataStream<RoutedChange> toEncode =
                 parallelism.encodeFannedIn()
@@ -194,21 +216,23 @@ public final class SluiceJob {
                 LargeMessageSettings.from(config, format, messageLimits);
         FilterSettings filters = FilterSettings.from(config);
         GroupSettings grouping = GroupSettings.from(config);
-        SingleOutputStreamOperator<SinkMessage> encoded =
+        SingleOutputStreamOperator<OUT> encoded =
                 grouping == null
                         ? toEncode.map(
-                                        new ChangeEventEncodeFunction(
+                                        new ChangeEventEncodeFunction<>(
                                                 format,
+                                                out,
                                                 parallelism.encode,
                                                 parallelism.encodeFannedIn(),
                                                 largeMessages,
                                                 filters))
-                                .returns(new SinkMessageTypeInfo())
+                                .returns(type)
                         : toEncode.transform(
                                 "Encode " + format,
-                                new SinkMessageTypeInfo(),
-                                new GroupingEncodeFunction(
+                                type,
+                                new GroupingEncodeFunction<>(
                                                 format,
+                                                out,
                                                 parallelism.encode,
                                                 parallelism.encodeFannedIn(),
                                                 largeMessages,

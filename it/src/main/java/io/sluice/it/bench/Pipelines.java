@@ -2,6 +2,7 @@ package io.sluice.it.bench;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.api.common.functions.Partitioner;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.data.Struct;
@@ -138,9 +139,9 @@ final class Pipelines {
                         .uid("pre-encoded")
                         .name("Pick pre-encoded message");
         if (type == SinkType.ROCKETMQ) {
-            encoded =
-                    encoded.partitionCustom(
-                            new PartitionOwnerPartitioner(), new SelfKeySelector<>());
+            Partitioner<SinkMessage> owners =
+                    (m, n) -> PartitionOwnerPartitioner.ownerOf(m.topic(), m.partition(), n);
+            encoded = encoded.partitionCustom(owners, new SelfKeySelector<>());
         }
         encoded.sinkTo(SinkFactory.sink(config)).uid(type.uid()).name(type.operatorName());
     }

@@ -110,9 +110,7 @@ final class RocketMqReader extends SinkReader {
                                 key == null ? null : keyBytes,
                                 message.getBody(),
                                 message.getStoreTimestamp(),
-                                message.getTags(),
-                                -1,
-                                0));
+                                message.getTags()));
             }
         }
         tally(messages.size(), batchRows, batchBytes, now);

@@ -464,9 +464,7 @@ public final class SluiceBench {
                             kept.key(),
                             kept.value(),
                             kept.timestamp(),
-                            kept.tag(),
-                            -1,
-                            0));
+                            kept.tag()));
         }
         say("run %s: producer limit, %d pre-encoded messages ...", run, messages.size());
         RunResult result = result("producer limit", variant);

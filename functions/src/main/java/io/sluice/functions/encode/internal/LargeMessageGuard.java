@@ -144,10 +144,7 @@ public final class LargeMessageGuard implements AutoCloseable {
                 message.key(),
                 value,
                 message.timestamp(),
-                message.tag(),
-                message.origin(),
-                message.copies(),
-                message.rank());
+                message.tag());
     }
 
     private SinkMessage deadLetter(ChangeEvent change, SinkMessage message, long size) {
@@ -163,10 +160,7 @@ public final class LargeMessageGuard implements AutoCloseable {
                 message.key(),
                 message.value(),
                 message.timestamp(),
-                message.tag(),
-                message.origin(),
-                message.copies(),
-                message.rank());
+                message.tag());
     }
 
     private LargeMessageException tooLarge(

@@ -1,6 +1,7 @@
 package io.sluice.functions.table.internal;
 
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -18,6 +19,8 @@ import org.apache.flink.table.types.DataType;
 
 import io.sluice.functions.encode.EncodeOptions;
 import io.sluice.functions.encode.MessageFormat;
+import io.sluice.functions.encode.MessageOut;
+import io.sluice.functions.encode.OrderedMessage;
 import io.sluice.functions.encode.SinkMessage;
 import io.sluice.functions.encode.internal.GroupSettings;
 import io.sluice.functions.encode.internal.GroupingEncodeOperator;
@@ -34,6 +37,7 @@ import io.sluice.functions.sink.SinkFactory;
 import io.sluice.functions.sink.SinkOptions;
 import io.sluice.functions.sink.SinkType;
 import io.sluice.functions.table.SinkClaim;
+import io.sluice.functions.types.OrderedMessageTypeInfo;
 import io.sluice.functions.types.SinkMessageTypeInfo;
 
 import java.util.ArrayList;
@@ -115,8 +119,8 @@ public final class MessageTableSink implements DynamicTableSink, SupportsWriting
         } catch (IllegalArgumentException e) {
             throw options.failure(table, connector, e);
         }
-        RowMessageEncodeFunction encode =
-                new RowMessageEncodeFunction(
+        Encoders encoders =
+                new Encoders(
                         format,
                         new Routing(
                                 RouteOptions.router(config),
@@ -127,34 +131,36 @@ public final class MessageTableSink implements DynamicTableSink, SupportsWriting
                         filters,
                         fieldOf(TOPIC),
                         fieldOf(KEY),
-                        grouping);
+                        grouping,
+                        table.asSummaryString());
+        SinkType type = config.get(SinkOptions.TYPE);
         String name = table.asSummaryString();
         return new DataStreamSinkProvider() {
             @Override
             public DataStreamSink<?> consumeDataStream(
                     ProviderContext provider, DataStream<RowData> rows) {
+                Translation translation = Translation.of(rows.getExecutionEnvironment());
                 if (claim != null) {
-                    SinkClaims.claim(rows.getExecutionEnvironment(), claim);
+                    translation.claims().claim(claim);
                 }
-                SinkSources.check(rows, table, connector);
-                // Encoders chain onto the query: each sees one path's statement count.
-                String encodeName = "Encode " + format + " for " + name;
-                SingleOutputStreamOperator<SinkMessage> messages =
-                        (grouping == null
-                                        ? rows.process(encode).returns(new SinkMessageTypeInfo())
-                                        : rows.transform(
-                                                encodeName,
-                                                new SinkMessageTypeInfo(),
-                                                new GroupingEncodeOperator<>(encode)))
-                                .name(encodeName)
-                                .setParallelism(rows.getParallelism());
-                provider.generateUid("encode").ifPresent(messages::uid);
+                translation.sinkSources().check(rows, table, connector);
                 int writers = parallelism != null ? parallelism : rows.getParallelism();
-                SinkType type = config.get(SinkOptions.TYPE);
                 DataStream<SinkMessage> toSink =
                         writesInPlace(type, rows, writers)
-                                ? messages
-                                : owned(provider, messages, writers, name);
+                                ? encoders.encode(
+                                        provider,
+                                        rows,
+                                        MessageOut.IN_PLACE,
+                                        new SinkMessageTypeInfo())
+                                : owned(
+                                        provider,
+                                        encoders.encode(
+                                                provider,
+                                                rows,
+                                                MessageOut.TO_OWNERS,
+                                                new OrderedMessageTypeInfo()),
+                                        writers,
+                                        name);
                 DataStreamSink<SinkMessage> out =
                         toSink.sinkTo(sink).name(type.operatorName() + " " + name);
                 provider.generateUid(type.uid()).ifPresent(out::uid);
@@ -181,10 +187,10 @@ public final class MessageTableSink implements DynamicTableSink, SupportsWriting
     /** Each message to the one owner of its partition, which orders statements with the rows. */
     private static DataStream<SinkMessage> owned(
             ProviderContext provider,
-            SingleOutputStreamOperator<SinkMessage> messages,
+            SingleOutputStreamOperator<OrderedMessage> messages,
             int writers,
             String name) {
-        DataStream<SinkMessage> toOwners =
+        DataStream<OrderedMessage> toOwners =
                 messages.getParallelism() == 1 && writers == 1
                         ? messages
                         : messages.partitionCustom(
@@ -197,6 +203,46 @@ public final class MessageTableSink implements DynamicTableSink, SupportsWriting
                         .setParallelism(writers);
         provider.generateUid("partition-owner").ifPresent(owned::uid);
         return owned;
+    }
+
+    /** The table's encoder settings, for an encoder of either output. */
+    private record Encoders(
+            MessageFormat format,
+            Routing routing,
+            LargeMessageSettings largeMessages,
+            FilterSettings filters,
+            int topicField,
+            int keyField,
+            GroupSettings grouping,
+            String name) {
+
+        /** Encoders chained onto the query: each sees one path's statement count. */
+        <OUT> SingleOutputStreamOperator<OUT> encode(
+                ProviderContext provider,
+                DataStream<RowData> rows,
+                MessageOut<OUT> out,
+                TypeInformation<OUT> type) {
+            RowMessageEncodeFunction<OUT> encode =
+                    new RowMessageEncodeFunction<>(
+                            format,
+                            out,
+                            routing,
+                            largeMessages,
+                            filters,
+                            topicField,
+                            keyField,
+                            grouping);
+            String encodeName = "Encode " + format + " for " + name;
+            SingleOutputStreamOperator<OUT> messages =
+                    (grouping == null
+                                    ? rows.process(encode).returns(type)
+                                    : rows.transform(
+                                            encodeName, type, new GroupingEncodeOperator<>(encode)))
+                            .name(encodeName)
+                            .setParallelism(rows.getParallelism());
+            provider.generateUid("encode").ifPresent(messages::uid);
+            return messages;
+        }
     }
 
     /** The row position of a metadata column (after the one physical column), or -1. */

@@ -84,7 +84,7 @@ public final class MySqlTableSource
             @Override
             public DataStream<RowData> produceDataStream(
                     ProviderContext provider, StreamExecutionEnvironment env) {
-                SourceReaders.claim(env, server, serverId, tableName);
+                Translation.of(env).readers().claim(server, serverId, tableName);
                 SingleOutputStreamOperator<ChangeEvent> changes =
                         env.fromSource(source, StatementWatermarks.strategy(), SOURCE_NAME)
                                 .name(SOURCE_NAME + " " + tableName);

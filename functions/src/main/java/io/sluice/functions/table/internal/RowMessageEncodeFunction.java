@@ -10,6 +10,7 @@ import org.apache.flink.table.data.StringData;
 import org.apache.flink.util.Collector;
 
 import io.sluice.functions.encode.MessageFormat;
+import io.sluice.functions.encode.MessageOut;
 import io.sluice.functions.encode.SinkMessage;
 import io.sluice.functions.encode.internal.GroupSettings;
 import io.sluice.functions.encode.internal.GroupedEncoding;
@@ -48,13 +49,14 @@ import java.util.Map;
  * {@link GroupingEncodeOperator}; statements and snapshot rows first write what is pending.
  */
 @Internal
-final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessage>
-        implements GroupedEncoding, RowGroups.Emitter {
+final class RowMessageEncodeFunction<OUT> extends ProcessFunction<RowData, OUT>
+        implements GroupedEncoding<OUT>, RowGroups.Emitter {
 
     private static final long serialVersionUID = 1L;
     private static final int MAX_CACHED_TOPICS = 10_000;
 
     private final MessageFormat format;
+    private final MessageOut<OUT> stamp;
     private final Routing routing;
     private final LargeMessageSettings largeMessages;
     private final FilterSettings filters;
@@ -75,15 +77,17 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
     private transient ColumnControl columns;
     private transient ChangeFilter filter;
     private transient RowGroups groups;
-    private transient Collector<SinkMessage> out;
+    private transient Collector<OUT> out;
 
     /**
+     * @param stamp the message alone (written in place) or with its rank for the partition owners
      * @param topicField the row position of the {@code topic} metadata, or -1
      * @param keyField the row position of the {@code key} metadata, or -1
      * @param grouping null for one row per message
      */
     RowMessageEncodeFunction(
             MessageFormat format,
+            MessageOut<OUT> stamp,
             Routing routing,
             LargeMessageSettings largeMessages,
             FilterSettings filters,
@@ -93,6 +97,7 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
         this.filters = filters;
         this.grouping = grouping;
         this.format = format;
+        this.stamp = stamp;
         this.routing = routing;
         this.largeMessages = largeMessages;
         this.topicField = topicField;
@@ -129,7 +134,7 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
     }
 
     @Override
-    public void processElement(RowData row, Context context, Collector<SinkMessage> out) {
+    public void processElement(RowData row, Context context, Collector<OUT> out) {
         ChangeEvent change = row.<ChangeEvent>getRawValue(0).toObject(serializer);
         if (filter != null && !filter.keeps(change)) {
             return;
@@ -167,13 +172,8 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
             int partition = routes.partitionOf(change, topic);
             emit(
                     shaped,
-                    message(
-                            topic,
-                            partition,
-                            key,
-                            value,
-                            change,
-                            StatementOrderOperator.rowRank(passed)),
+                    message(topic, partition, key, value, change),
+                    StatementOrderOperator.rowRank(passed),
                     id,
                     out);
             return;
@@ -183,7 +183,7 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
                 partition < to;
                 partition++) {
             // One encoding shared by every copy: messages are immutable.
-            emit(shaped, message(topic, partition, key, value, change, rank), id, out);
+            emit(shaped, message(topic, partition, key, value, change), rank, id, out);
         }
     }
 
@@ -193,7 +193,7 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
     }
 
     @Override
-    public void flush(Collector<SinkMessage> out) {
+    public void flush(Collector<OUT> out) {
         this.out = out;
         groups.flush(this);
     }
@@ -205,31 +205,23 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
 
     /** A message the row groups wrote, already judged by the large-message policy. */
     @Override
-    public void emit(SinkMessage message, int rows) {
+    public void emit(SinkMessage message, int origin, long rank, int rows) {
         bytesOut.inc(message.value().length);
-        out.collect(message);
+        out.collect(stamp.of(message, origin, 0, rank));
     }
 
     /** {@code message}, or what the large-message policy makes of it if it is too large. */
     private void emit(
-            ChangeEvent change, SinkMessage message, long id, Collector<SinkMessage> out) {
+            ChangeEvent change, SinkMessage message, long rank, long id, Collector<OUT> out) {
         SinkMessage checked = guard.check(change, message, id);
         bytesOut.inc(checked.value().length);
-        out.collect(checked);
+        out.collect(stamp.of(checked, origin, 0, rank));
     }
 
-    private SinkMessage message(
-            String topic, int partition, byte[] key, byte[] value, ChangeEvent change, long rank) {
+    private static SinkMessage message(
+            String topic, int partition, byte[] key, byte[] value, ChangeEvent change) {
         return new SinkMessage(
-                topic,
-                partition,
-                key,
-                value,
-                change.executeTime(),
-                change.schema().table(),
-                origin,
-                0,
-                rank);
+                topic, partition, key, value, change.executeTime(), change.schema().table());
     }
 
     /** The row's topic if it names one, else the routed one; decoded once per distinct name. */

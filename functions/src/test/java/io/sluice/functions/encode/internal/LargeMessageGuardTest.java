@@ -321,9 +321,7 @@ class LargeMessageGuardTest {
                     "key".getBytes(StandardCharsets.UTF_8),
                     value,
                     change.executeTime(),
-                    change.table(),
-                    0,
-                    0);
+                    change.table());
         }
 
         SinkMessage check(ChangeEvent change, SinkMessage message) {

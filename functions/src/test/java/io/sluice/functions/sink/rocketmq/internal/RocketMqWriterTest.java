@@ -235,8 +235,7 @@ class RocketMqWriterTest {
     }
 
     private static SinkMessage message(int queue, String key, String tag, String body) {
-        return new SinkMessage(
-                TOPIC, queue, key == null ? null : bytes(key), bytes(body), 0, tag, -1, 0);
+        return new SinkMessage(TOPIC, queue, key == null ? null : bytes(key), bytes(body), 0, tag);
     }
 
     private static Entry entry(String key, String tag, String body) {
