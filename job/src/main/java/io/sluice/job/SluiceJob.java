@@ -2,6 +2,7 @@ package io.sluice.job;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.Partitioner;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.configuration.CheckpointingOptions;
@@ -20,27 +21,31 @@ import io.sluice.functions.encode.ChangeEventEncodeFunction;
 import io.sluice.functions.encode.EncodeOptions;
 import io.sluice.functions.encode.GroupingEncodeFunction;
 import io.sluice.functions.encode.MessageFormat;
+import io.sluice.functions.encode.MessageLimits;
+import io.sluice.functions.encode.MessageOut;
+import io.sluice.functions.encode.OrderedMessage;
+import io.sluice.functions.encode.SinkMessage;
 import io.sluice.functions.encode.internal.GroupSettings;
 import io.sluice.functions.encode.internal.LargeMessageSettings;
 import io.sluice.functions.filter.internal.FilterSettings;
 import io.sluice.functions.normalize.ChangeNormalizer;
+import io.sluice.functions.order.PartitionOwnerFunction;
+import io.sluice.functions.order.PartitionOwnerPartitioner;
 import io.sluice.functions.route.ChangePartitioner;
 import io.sluice.functions.route.ChangeRouteFunction;
 import io.sluice.functions.route.PartitionCounts;
 import io.sluice.functions.route.PartitionOptions;
-import io.sluice.functions.route.PartitionOwnerFunction;
-import io.sluice.functions.route.PartitionOwnerPartitioner;
 import io.sluice.functions.route.RouteOptions;
 import io.sluice.functions.route.RoutedChange;
+import io.sluice.functions.route.Routing;
 import io.sluice.functions.route.SelfKeySelector;
-import io.sluice.functions.sink.MessageLimits;
 import io.sluice.functions.sink.SinkFactory;
-import io.sluice.functions.sink.SinkMessage;
 import io.sluice.functions.sink.SinkOptions;
 import io.sluice.functions.sink.SinkType;
 import io.sluice.functions.source.HeartbeatTable;
 import io.sluice.functions.source.MySqlSourceFactory;
 import io.sluice.functions.source.SnapshotEstimate;
+import io.sluice.functions.types.OrderedMessageTypeInfo;
 import io.sluice.functions.types.RoutedChangeTypeInfo;
 import io.sluice.functions.types.SinkMessageTypeInfo;
 import io.sluice.job.config.JobConfigLoader;
@@ -109,10 +114,18 @@ public final class SluiceJob {
     public DataStreamSink<SinkMessage> build(StreamExecutionEnvironment env) {
         Parallelism parallelism = parallelism(env);
         SinkType type = sections.sink().get(SinkOptions.TYPE);
-        SingleOutputStreamOperator<SinkMessage> encoded =
-                encode(route(env, parallelism), parallelism);
+        SingleOutputStreamOperator<RoutedChange> routed = route(env, parallelism);
         DataStream<SinkMessage> toSink =
-                parallelism.writesInPlace(type) ? encoded : owned(encoded, parallelism);
+                parallelism.writesInPlace(type)
+                        ? encode(
+                                routed, parallelism, MessageOut.IN_PLACE, new SinkMessageTypeInfo())
+                        : owned(
+                                encode(
+                                        routed,
+                                        parallelism,
+                                        MessageOut.TO_OWNERS,
+                                        new OrderedMessageTypeInfo()),
+                                parallelism);
         return toSink.sinkTo(sink)
                 .uid(type.uid())
                 .name(type.operatorName())
@@ -121,7 +134,7 @@ public final class SluiceJob {
 
     /** One owner per partition, chained to the writer of that partition. */
     private static SingleOutputStreamOperator<SinkMessage> owned(
-            SingleOutputStreamOperator<SinkMessage> encoded, Parallelism parallelism) {
+            SingleOutputStreamOperator<OrderedMessage> encoded, Parallelism parallelism) {
         return exchange(encoded, new PartitionOwnerPartitioner(), parallelism.sink)
                 .process(new PartitionOwnerFunction())
                 .returns(new SinkMessageTypeInfo())
@@ -138,7 +151,11 @@ public final class SluiceJob {
     /** The pipeline up to the encoded messages, before the partition owners and the sink. */
     public SingleOutputStreamOperator<SinkMessage> encoded(StreamExecutionEnvironment env) {
         Parallelism parallelism = parallelism(env);
-        return encode(route(env, parallelism), parallelism);
+        return encode(
+                route(env, parallelism),
+                parallelism,
+                MessageOut.IN_PLACE,
+                new SinkMessageTypeInfo());
     }
 
     private SingleOutputStreamOperator<RoutedChange> route(
@@ -178,10 +195,11 @@ public final class SluiceJob {
                         : exchange(normalized, new ChangePartitioner(), parallelism.route);
         return toRoute.flatMap(
                         new ChangeRouteFunction(
-                                RouteOptions.router(sections.route()),
-                                PartitionOptions.rules(sections.route()),
-                                sections.route().get(PartitionOptions.DDL_PARTITIONS),
-                                partitionCounts,
+                                new Routing(
+                                        RouteOptions.router(sections.route()),
+                                        PartitionOptions.rules(sections.route()),
+                                        sections.route().get(PartitionOptions.DDL_PARTITIONS),
+                                        partitionCounts),
                                 parallelism.route,
                                 !routeChained,
                                 parallelism.encodeFannedIn() ? parallelism.encode : 0,
@@ -192,8 +210,14 @@ public final class SluiceJob {
                 .setParallelism(parallelism.route);
     }
 
-    private SingleOutputStreamOperator<SinkMessage> encode(
-            SingleOutputStreamOperator<RoutedChange> routed, Parallelism parallelism) {
+    /**
+     * @param out the messages alone (written in place) or with their ordering fields (to owners)
+     */
+    private <OUT> SingleOutputStreamOperator<OUT> encode(
+            SingleOutputStreamOperator<RoutedChange> routed,
+            Parallelism parallelism,
+            MessageOut<OUT> out,
+            TypeInformation<OUT> type) {
         MessageFormat format = sections.encode().get(EncodeOptions.FORMAT);
         DataStream<RoutedChange> toEncode =
                 parallelism.encodeFannedIn()
@@ -203,21 +227,23 @@ public final class SluiceJob {
                 LargeMessageSettings.from(sections.sink(), format, messageLimits);
         FilterSettings filters = FilterSettings.from(sections.filter());
         GroupSettings grouping = GroupSettings.from(sections.encode());
-        SingleOutputStreamOperator<SinkMessage> encoded =
+        SingleOutputStreamOperator<OUT> encoded =
                 grouping == null
                         ? toEncode.map(
-                                        new ChangeEventEncodeFunction(
+                                        new ChangeEventEncodeFunction<>(
                                                 format,
+                                                out,
                                                 parallelism.encode,
                                                 parallelism.encodeFannedIn(),
                                                 largeMessages,
                                                 filters))
-                                .returns(new SinkMessageTypeInfo())
+                                .returns(type)
                         : toEncode.transform(
                                 "Encode " + format,
-                                new SinkMessageTypeInfo(),
-                                new GroupingEncodeFunction(
+                                type,
+                                new GroupingEncodeFunction<>(
                                                 format,
+                                                out,
                                                 parallelism.encode,
                                                 parallelism.encodeFannedIn(),
                                                 largeMessages,

@@ -18,8 +18,8 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 
+import io.sluice.functions.encode.SinkMessage;
 import io.sluice.functions.route.PartitionCounts;
-import io.sluice.functions.sink.SinkMessage;
 import io.sluice.functions.sink.rocketmq.RocketMqSink;
 import io.sluice.functions.sink.rocketmq.RocketMqSinkBuilder;
 import io.sluice.functions.sink.rocketmq.RocketMqSinkFactory;
@@ -221,7 +221,7 @@ class RocketMqSinkITCase {
             // stage delivers it), with no key.
             for (int queue = 0; queue < QUEUES; queue++) {
                 String ddl = "ALTER TABLE t ADD c" + step;
-                messages.add(new SinkMessage(topic, queue, null, bytes(ddl), 0, "t", -1, 0));
+                messages.add(new SinkMessage(topic, queue, null, bytes(ddl), 0, "t"));
                 perQueue.get(queue).add(ddl);
             }
         }
@@ -376,9 +376,7 @@ class RocketMqSinkITCase {
                 bytes(keyText(key)),
                 bytes(key + ":" + seq),
                 0,
-                "table" + key % 3,
-                -1,
-                0);
+                "table" + key % 3);
     }
 
     private static String keyText(int key) {

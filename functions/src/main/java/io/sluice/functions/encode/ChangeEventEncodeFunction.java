@@ -9,13 +9,13 @@ import io.sluice.functions.encode.internal.LargeMessageSettings;
 import io.sluice.functions.filter.internal.ColumnControl;
 import io.sluice.functions.filter.internal.FilterSettings;
 import io.sluice.functions.route.RoutedChange;
-import io.sluice.functions.sink.SinkMessage;
 
 /**
  * Encodes each routed change as one message in the configured format. Runs in parallel: the
- * encoders are per subtask and reuse their buffers. A statement copy stays a copy: the message
- * records the path it took ({@link SinkMessage#origin()}) and how many copies its partition's owner
- * merges ({@link SinkMessage#copies()}).
+ * encoders are per subtask and reuse their buffers. A statement copy stays a copy: when partition
+ * owners follow ({@link MessageOut#TO_OWNERS}), the message records the path it took ({@link
+ * OrderedMessage#origin()}) and how many copies its partition's owner merges ({@link
+ * OrderedMessage#copies()}).
  *
  * <p>The message id is a per-subtask sequence; Canal's is a batch id with no meaning to consumers
  * beyond ordering within one producer, which this keeps.
@@ -29,45 +29,33 @@ import io.sluice.functions.sink.SinkMessage;
  * <p>Metrics in group {@code sluice}: see {@link EncodeMetrics} and {@link LargeMessageGuard}.
  */
 @Internal
-public final class ChangeEventEncodeFunction extends RichMapFunction<RoutedChange, SinkMessage> {
+public final class ChangeEventEncodeFunction<OUT> extends RichMapFunction<RoutedChange, OUT> {
 
     private static final long serialVersionUID = 1L;
 
-    private final EncodeSpec spec;
+    private final EncodeSpec<OUT> spec;
 
-    private transient RoutedEncoding encoding;
+    private transient RoutedEncoding<OUT> encoding;
 
     /**
+     * @param out what is emitted per message: the message alone, or with its path and copies for
+     *     the partition owners
      * @param parallelism this operator's parallelism
      * @param fannedIn whether the route operator reaches this one through an exchange (and copies
      *     statements to every subtask of it) rather than chained
-     */
-    public ChangeEventEncodeFunction(MessageFormat format, int parallelism, boolean fannedIn) {
-        this(format, parallelism, fannedIn, null);
-    }
-
-    /**
      * @param largeMessages what to do with a message above its sink's limit; null for no check
      *     (tests that write to no broker)
-     */
-    public ChangeEventEncodeFunction(
-            MessageFormat format,
-            int parallelism,
-            boolean fannedIn,
-            LargeMessageSettings largeMessages) {
-        this(format, parallelism, fannedIn, largeMessages, null);
-    }
-
-    /**
      * @param filters which columns each table's messages carry, masked how; null for all
      */
     public ChangeEventEncodeFunction(
             MessageFormat format,
+            MessageOut<OUT> out,
             int parallelism,
             boolean fannedIn,
             LargeMessageSettings largeMessages,
             FilterSettings filters) {
-        this.spec = new EncodeSpec(format, parallelism, fannedIn, largeMessages, filters, null);
+        this.spec =
+                new EncodeSpec<>(format, out, parallelism, fannedIn, largeMessages, filters, null);
     }
 
     @Override
@@ -83,7 +71,7 @@ public final class ChangeEventEncodeFunction extends RichMapFunction<RoutedChang
     }
 
     @Override
-    public SinkMessage map(RoutedChange routed) {
+    public OUT map(RoutedChange routed) {
         return encoding.encode(routed);
     }
 }

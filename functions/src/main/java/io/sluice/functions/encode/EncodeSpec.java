@@ -14,11 +14,12 @@ import java.io.Serializable;
  * What an encode function is built with, shipped with it to its subtasks, where {@link #open} makes
  * the subtask's {@link RoutedEncoding}: shared by the one-row and the grouping function.
  */
-final class EncodeSpec implements Serializable {
+final class EncodeSpec<OUT> implements Serializable {
 
     private static final long serialVersionUID = 1L;
 
     private final MessageFormat format;
+    private final MessageOut<OUT> out;
     private final int parallelism;
     private final boolean fannedIn;
     @Nullable private final LargeMessageSettings largeMessages;
@@ -26,6 +27,7 @@ final class EncodeSpec implements Serializable {
     @Nullable private final GroupSettings grouping;
 
     /**
+     * @param out what is emitted per message
      * @param parallelism the encode operator's parallelism
      * @param fannedIn whether the route operator reaches the encoder through an exchange (and
      *     copies statements to every subtask of it) rather than chained
@@ -35,12 +37,14 @@ final class EncodeSpec implements Serializable {
      */
     EncodeSpec(
             MessageFormat format,
+            MessageOut<OUT> out,
             int parallelism,
             boolean fannedIn,
             @Nullable LargeMessageSettings largeMessages,
             @Nullable FilterSettings filters,
             @Nullable GroupSettings grouping) {
         this.format = format;
+        this.out = out;
         this.parallelism = parallelism;
         this.fannedIn = fannedIn;
         this.largeMessages = largeMessages;
@@ -48,8 +52,8 @@ final class EncodeSpec implements Serializable {
         this.grouping = grouping;
     }
 
-    RoutedEncoding open(RuntimeContext context) {
-        return new RoutedEncoding(
-                context, format, parallelism, fannedIn, largeMessages, filters, grouping);
+    RoutedEncoding<OUT> open(RuntimeContext context) {
+        return new RoutedEncoding<>(
+                context, format, out, parallelism, fannedIn, largeMessages, filters, grouping);
     }
 }

@@ -12,7 +12,6 @@ import io.sluice.functions.encode.internal.LargeMessageSettings;
 import io.sluice.functions.encode.internal.RowGroups;
 import io.sluice.functions.filter.internal.FilterSettings;
 import io.sluice.functions.route.RoutedChange;
-import io.sluice.functions.sink.SinkMessage;
 
 /**
  * {@link ChangeEventEncodeFunction} with {@code format.group-rows: event}: the binlog rows of one
@@ -23,31 +22,34 @@ import io.sluice.functions.sink.SinkMessage;
  * input and after an idle time.
  */
 @Internal
-public final class GroupingEncodeFunction extends ProcessFunction<RoutedChange, SinkMessage>
-        implements GroupedEncoding, RowGroups.Emitter {
+public final class GroupingEncodeFunction<OUT> extends ProcessFunction<RoutedChange, OUT>
+        implements GroupedEncoding<OUT>, RowGroups.Emitter {
 
     private static final long serialVersionUID = 1L;
 
-    private final EncodeSpec spec;
+    private final EncodeSpec<OUT> spec;
     private final GroupSettings grouping;
 
-    private transient RoutedEncoding encoding;
-    private transient Collector<SinkMessage> out;
+    private transient RoutedEncoding<OUT> encoding;
+    private transient Collector<OUT> out;
 
     /** As {@link ChangeEventEncodeFunction}'s, with the grouping options. */
     public GroupingEncodeFunction(
             MessageFormat format,
+            MessageOut<OUT> out,
             int parallelism,
             boolean fannedIn,
             LargeMessageSettings largeMessages,
             FilterSettings filters,
             GroupSettings grouping) {
-        this.spec = new EncodeSpec(format, parallelism, fannedIn, largeMessages, filters, grouping);
+        this.spec =
+                new EncodeSpec<>(
+                        format, out, parallelism, fannedIn, largeMessages, filters, grouping);
         this.grouping = grouping;
     }
 
     /** The operator that runs this function. */
-    public GroupingEncodeOperator<RoutedChange, GroupingEncodeFunction> operator() {
+    public GroupingEncodeOperator<RoutedChange, OUT, GroupingEncodeFunction<OUT>> operator() {
         return new GroupingEncodeOperator<>(this);
     }
 
@@ -64,7 +66,7 @@ public final class GroupingEncodeFunction extends ProcessFunction<RoutedChange, 
     }
 
     @Override
-    public void processElement(RoutedChange routed, Context context, Collector<SinkMessage> out) {
+    public void processElement(RoutedChange routed, Context context, Collector<OUT> out) {
         this.out = out;
         if (RowGroups.groupable(routed.change())) {
             encoding.group(routed, this);
@@ -80,7 +82,7 @@ public final class GroupingEncodeFunction extends ProcessFunction<RoutedChange, 
     }
 
     @Override
-    public void flush(Collector<SinkMessage> out) {
+    public void flush(Collector<OUT> out) {
         this.out = out;
         encoding.groups().flush(this);
     }
@@ -91,8 +93,7 @@ public final class GroupingEncodeFunction extends ProcessFunction<RoutedChange, 
     }
 
     @Override
-    public void emit(SinkMessage message, int rows) {
-        encoding.countGroup(message, rows);
-        out.collect(message);
+    public void emit(SinkMessage message, int origin, long rank, int rows) {
+        out.collect(encoding.grouped(message, origin, rank, rows));
     }
 }

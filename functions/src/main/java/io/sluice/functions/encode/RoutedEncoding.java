@@ -11,7 +11,6 @@ import io.sluice.functions.filter.internal.ColumnControl;
 import io.sluice.functions.filter.internal.FilterSettings;
 import io.sluice.functions.route.FanOut;
 import io.sluice.functions.route.RoutedChange;
-import io.sluice.functions.sink.SinkMessage;
 import io.sluice.serializers.canal.ChangeEncoder;
 import io.sluice.serializers.event.ChangeEvent;
 
@@ -24,8 +23,9 @@ import java.util.List;
  * GroupingEncodeFunction}): shape its columns, encode it, mark its path and copies, apply the
  * large-message policy, count it.
  */
-final class RoutedEncoding {
+final class RoutedEncoding<OUT> {
 
+    private final MessageOut<OUT> out;
     private final int parallelism;
     private final boolean fannedIn;
     private final int subtask;
@@ -44,12 +44,14 @@ final class RoutedEncoding {
     RoutedEncoding(
             RuntimeContext context,
             MessageFormat format,
+            MessageOut<OUT> out,
             int parallelism,
             boolean fannedIn,
             LargeMessageSettings largeMessages,
             FilterSettings filters,
             GroupSettings grouping) {
         FanOut.checkParallelism(context, parallelism, "encode");
+        this.out = out;
         this.parallelism = parallelism;
         this.fannedIn = fannedIn;
         this.subtask = context.getTaskInfo().getIndexOfThisSubtask();
@@ -65,8 +67,8 @@ final class RoutedEncoding {
         this.groups = grouping == null ? null : new RowGroups(encoder, guard, grouping.maxBytes());
     }
 
-    /** {@code routed} as one message of its own. */
-    SinkMessage encode(RoutedChange routed) {
+    /** {@code routed} as one message of its own, with its path and copies. */
+    OUT encode(RoutedChange routed) {
         ChangeEvent change = shape(routed);
         one.set(0, change);
         long id = groups == null ? nextId++ : groups.nextId();
@@ -79,14 +81,12 @@ final class RoutedEncoding {
                         routed.key(),
                         value,
                         change.executeTime(),
-                        change.table(),
-                        origin(routed),
-                        copies);
+                        change.table());
         if (guard != null) {
             message = guard.check(change, message, id);
         }
         metrics.encoded(change, message.topic(), message.value().length);
-        return message;
+        return out.of(message, origin(routed), copies, 0);
     }
 
     /** The row groups (only with grouping). */
@@ -108,9 +108,10 @@ final class RoutedEncoding {
                 out);
     }
 
-    /** Counts a message of {@code rows} rows written by the groups. */
-    void countGroup(SinkMessage message, int rows) {
+    /** Counts a message of {@code rows} rows written by the groups; what to emit for it. */
+    OUT grouped(SinkMessage message, int origin, long rank, int rows) {
         metrics.encodedRows(rows, message.topic(), message.value().length);
+        return out.of(message, origin, 0, rank);
     }
 
     private ChangeEvent shape(RoutedChange routed) {

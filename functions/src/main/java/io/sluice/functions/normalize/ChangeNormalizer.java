@@ -7,7 +7,6 @@ import org.apache.flink.api.common.functions.RichFlatMapFunction;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.util.Collector;
 
-import io.sluice.functions.encode.ChangeEventKeySelector;
 import io.sluice.functions.route.RoutedChange;
 import io.sluice.functions.source.HeartbeatTable;
 import io.sluice.serializers.event.ChangeEvent;

@@ -12,9 +12,10 @@ import io.sluice.serializers.key.MessageKeyEncoder;
 
 /**
  * Picks each change's topic, partition and message key. A row goes to the partition its table's
- * {@link PartitionRules} hash gives; a statement is copied to every partition of its topic, or to
- * partition 0 only ({@link DdlPartitions}), and to every encoder subtask when the encoders are not
- * chained to this operator, so each of those partitions receives it in order with the table's rows.
+ * {@link PartitionRules} hash gives ({@link Routing}); a statement is copied to every partition of
+ * its topic, or to partition 0 only ({@link DdlPartitions}), and to every encoder subtask when the
+ * encoders are not chained to this operator, so each of those partitions receives it in order with
+ * the table's rows.
  *
  * <p>A row that carries its DML statement's text ({@link ChangeEvent#query()}, the statement's
  * first row) is preceded by Canal's QUERY message ({@link ChangeEvent#queryOf}) on the row's own
@@ -31,10 +32,7 @@ public final class ChangeRouteFunction extends RichFlatMapFunction<RoutedChange,
 
     private static final long serialVersionUID = 1L;
 
-    private final TopicRouter router;
-    private final PartitionRules partitions;
-    private final DdlPartitions ddlPartitions;
-    private final PartitionCounts.Factory countsFactory;
+    private final Routing routing;
     private final int parallelism;
     private final boolean fannedIn;
     private final int encodeFanOut;
@@ -42,11 +40,11 @@ public final class ChangeRouteFunction extends RichFlatMapFunction<RoutedChange,
 
     private transient MessageKeyEncoder keys;
     private transient ChangeFilter filter;
-    private transient PartitionCounts counts;
+    private transient Routing.Routes routes;
     private transient int origin;
 
     /**
-     * @param ddlPartitions which partitions of its topic a statement goes to
+     * @param routing topic, partition and the partitions a statement goes to
      * @param parallelism this operator's parallelism, which the upstream fan-out of statements
      *     assumed
      * @param fannedIn whether Normalize reaches this operator through the keyed exchange (and
@@ -54,53 +52,26 @@ public final class ChangeRouteFunction extends RichFlatMapFunction<RoutedChange,
      *     statement
      * @param encodeFanOut the encoders' parallelism when they are reached through an exchange, or 0
      *     when they are chained to this operator
-     */
-    public ChangeRouteFunction(
-            TopicRouter router,
-            PartitionRules partitions,
-            DdlPartitions ddlPartitions,
-            PartitionCounts.Factory countsFactory,
-            int parallelism,
-            boolean fannedIn,
-            int encodeFanOut) {
-        this(
-                router,
-                partitions,
-                ddlPartitions,
-                countsFactory,
-                parallelism,
-                fannedIn,
-                encodeFanOut,
-                null);
-    }
-
-    /**
      * @param filters which changes are dropped; null for none
      */
     public ChangeRouteFunction(
-            TopicRouter router,
-            PartitionRules partitions,
-            DdlPartitions ddlPartitions,
-            PartitionCounts.Factory countsFactory,
+            Routing routing,
             int parallelism,
             boolean fannedIn,
             int encodeFanOut,
             FilterSettings filters) {
-        this.filters = filters;
-        this.router = router;
-        this.partitions = partitions;
-        this.ddlPartitions = ddlPartitions;
-        this.countsFactory = countsFactory;
+        this.routing = routing;
         this.parallelism = parallelism;
         this.fannedIn = fannedIn;
         this.encodeFanOut = encodeFanOut;
+        this.filters = filters;
     }
 
     @Override
     public void open(OpenContext context) {
         FanOut.checkParallelism(getRuntimeContext(), parallelism, "route");
         keys = new MessageKeyEncoder();
-        counts = countsFactory.create();
+        routes = routing.open();
         // Nothing configured: no per-change check at all.
         filter =
                 filters == null || !(filters.dropsChanges() || filters.shapesColumns())
@@ -113,8 +84,8 @@ public final class ChangeRouteFunction extends RichFlatMapFunction<RoutedChange,
 
     @Override
     public void close() {
-        if (counts != null) {
-            counts.close();
+        if (routes != null) {
+            routes.close();
         }
     }
 
@@ -124,12 +95,9 @@ public final class ChangeRouteFunction extends RichFlatMapFunction<RoutedChange,
         if (filter != null && !filter.keeps(change)) {
             return;
         }
-        String topic = router.topicOf(change.schema());
-        int count = counts.countOf(topic);
+        String topic = routes.topicOf(change);
         if (change.isRow()) {
-            int partition =
-                    PartitionRules.partition(
-                            partitions.hasherFor(change.schema()).hash(change.data()), count);
+            int partition = routes.partitionOf(change, topic);
             if (!change.query().isEmpty() && (filter == null || filter.keepsQueryOf(change))) {
                 out.collect(
                         new RoutedChange(
@@ -152,7 +120,9 @@ public final class ChangeRouteFunction extends RichFlatMapFunction<RoutedChange,
                             0));
             return;
         }
-        for (int partition = 0, to = ddlPartitions.of(count); partition < to; partition++) {
+        for (int partition = 0, to = routes.statementPartitions(topic);
+                partition < to;
+                partition++) {
             if (encodeFanOut == 0) {
                 out.collect(
                         in.routed(

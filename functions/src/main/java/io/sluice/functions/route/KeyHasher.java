@@ -21,11 +21,6 @@ public final class KeyHasher {
         return new KeyHasher(seed, columns.clone());
     }
 
-    /** Whether every row of the table hashes the same, whatever its values. */
-    public boolean isConstant() {
-        return columns.length == 0;
-    }
-
     /** The hash of a row image; allocation-free. */
     public int hash(RowImage row) {
         int h = seed;

@@ -2,6 +2,7 @@ package io.sluice.functions.sink;
 
 import org.apache.flink.annotation.Internal;
 
+import io.sluice.functions.encode.MessageLimits;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;

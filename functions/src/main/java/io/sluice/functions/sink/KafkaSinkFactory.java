@@ -7,6 +7,7 @@ import org.apache.flink.connector.kafka.sink.KafkaSinkBuilder;
 
 import io.sluice.functions.config.OptionSection;
 import io.sluice.functions.config.PipelineSections;
+import io.sluice.functions.encode.SinkMessage;
 import io.sluice.functions.route.PartitionCounts;
 import io.sluice.functions.route.PartitionOptions;
 import io.sluice.functions.route.RouteOptions;

@@ -5,6 +5,8 @@ import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.configuration.ReadableConfig;
 
 import io.sluice.functions.config.PipelineSections;
+import io.sluice.functions.encode.MessageLimits;
+import io.sluice.functions.encode.SinkMessage;
 import io.sluice.functions.route.PartitionCounts;
 import io.sluice.functions.sink.rocketmq.RocketMqSinkFactory;
 import io.sluice.functions.sink.rocketmq.internal.RocketMqMessageLimits;

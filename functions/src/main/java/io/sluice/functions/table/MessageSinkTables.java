@@ -12,10 +12,10 @@ import org.apache.flink.table.factories.FactoryUtil;
 
 import io.sluice.functions.config.PipelineSections;
 import io.sluice.functions.encode.EncodeOptions;
+import io.sluice.functions.encode.LargeMessageOptions;
 import io.sluice.functions.filter.FilterOptions;
 import io.sluice.functions.route.PartitionOptions;
 import io.sluice.functions.route.RouteOptions;
-import io.sluice.functions.sink.LargeMessageOptions;
 import io.sluice.functions.sink.SinkOptions;
 import io.sluice.functions.sink.SinkType;
 import io.sluice.functions.table.internal.InvalidTableOptions;

@@ -7,8 +7,8 @@ import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
+import io.sluice.functions.internal.NullableFields;
 import io.sluice.functions.route.RoutedChange;
-import io.sluice.functions.types.internal.NullableFields;
 import io.sluice.serializers.event.ChangeEvent;
 
 import java.io.IOException;

@@ -8,15 +8,15 @@ import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 import org.apache.flink.types.StringValue;
 
-import io.sluice.functions.sink.SinkMessage;
-import io.sluice.functions.types.internal.NullableFields;
+import io.sluice.functions.encode.SinkMessage;
+import io.sluice.functions.internal.NullableFields;
 
 import java.io.IOException;
 
 /**
- * Flink's serializer for {@link SinkMessage}: topic, partition, key, value, timestamp, tag, origin,
- * copies and rank. Messages only travel between operators, never into state, so the snapshot
- * carries no migration path.
+ * Flink's serializer for {@link SinkMessage}: topic, partition, key, value, timestamp and tag.
+ * Messages only travel between operators (savepoints hold no records: they are aligned), never into
+ * state, so the snapshot carries no migration path.
  */
 @Internal
 public final class SinkMessageSerializer extends TypeSerializerSingleton<SinkMessage> {
@@ -61,9 +61,6 @@ public final class SinkMessageSerializer extends TypeSerializerSingleton<SinkMes
         out.write(message.value());
         out.writeLong(message.timestamp());
         NullableFields.writeString(message.tag(), out);
-        out.writeInt(message.origin());
-        out.writeInt(message.copies());
-        out.writeLong(message.rank());
     }
 
     @Override
@@ -75,10 +72,7 @@ public final class SinkMessageSerializer extends TypeSerializerSingleton<SinkMes
         in.readFully(value);
         long timestamp = in.readLong();
         String tag = NullableFields.readString(in);
-        int origin = in.readInt();
-        int copies = in.readInt();
-        long rank = in.readLong();
-        return new SinkMessage(topic, partition, key, value, timestamp, tag, origin, copies, rank);
+        return new SinkMessage(topic, partition, key, value, timestamp, tag);
     }
 
     @Override

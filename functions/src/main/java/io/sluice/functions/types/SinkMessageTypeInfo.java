@@ -3,7 +3,7 @@ package io.sluice.functions.types;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 
-import io.sluice.functions.sink.SinkMessage;
+import io.sluice.functions.encode.SinkMessage;
 
 /** Flink type information for {@link SinkMessage}, backed by {@link SinkMessageSerializer}. */
 @Internal

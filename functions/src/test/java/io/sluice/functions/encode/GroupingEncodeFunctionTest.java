@@ -13,9 +13,7 @@ import io.sluice.functions.encode.internal.GroupSettings;
 import io.sluice.functions.encode.internal.LargeMessageGuard;
 import io.sluice.functions.encode.internal.LargeMessageSettings;
 import io.sluice.functions.route.RoutedChange;
-import io.sluice.functions.sink.MessageLimits;
-import io.sluice.functions.sink.SinkMessage;
-import io.sluice.functions.types.SinkMessageSerializer;
+import io.sluice.functions.types.OrderedMessageSerializer;
 import io.sluice.serializers.event.ChangeEvent;
 import io.sluice.serializers.event.ChangeType;
 import io.sluice.serializers.event.RowImage;
@@ -161,7 +159,7 @@ class GroupingEncodeFunctionTest {
             assertThat(written).hasSize(2);
             assertThat(ids(flat(written.get(0)))).containsExactly("1", "2");
             assertThat(flat(written.get(1)).getIsDdl()).isTrue();
-            assertThat(written.get(1).copies()).isOne();
+            assertThat(harness.ordered().get(1).copies()).isOne();
         }
     }
 
@@ -262,15 +260,21 @@ class GroupingEncodeFunctionTest {
 
     /** The grouping encoder in its operator, one subtask of one, no key-change paths. */
     private static final class Harness implements AutoCloseable {
-        final GroupingEncodeFunction function;
-        final OneInputStreamOperatorTestHarness<RoutedChange, SinkMessage> harness;
+        final GroupingEncodeFunction<OrderedMessage> function;
+        final OneInputStreamOperatorTestHarness<RoutedChange, OrderedMessage> harness;
 
         Harness(MessageFormat format, long maxBytes, LargeMessageSettings large) throws Exception {
             function =
-                    new GroupingEncodeFunction(
-                            format, 1, false, large, null, new GroupSettings(maxBytes, IDLE_MS));
+                    new GroupingEncodeFunction<>(
+                            format,
+                            MessageOut.TO_OWNERS,
+                            1,
+                            false,
+                            large,
+                            null,
+                            new GroupSettings(maxBytes, IDLE_MS));
             harness = new OneInputStreamOperatorTestHarness<>(function.operator());
-            harness.setup(SinkMessageSerializer.INSTANCE);
+            harness.setup(OrderedMessageSerializer.INSTANCE);
             harness.open();
         }
 
@@ -281,6 +285,10 @@ class GroupingEncodeFunctionTest {
         }
 
         List<SinkMessage> written() {
+            return ordered().stream().map(OrderedMessage::message).toList();
+        }
+
+        List<OrderedMessage> ordered() {
             return harness.extractOutputValues();
         }
 

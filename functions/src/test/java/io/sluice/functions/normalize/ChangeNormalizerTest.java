@@ -6,7 +6,6 @@ import org.apache.flink.streaming.api.operators.StreamFlatMap;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 
 import io.sluice.functions.config.OptionSection;
-import io.sluice.functions.encode.ChangeEventKeySelector;
 import io.sluice.functions.route.RoutedChange;
 import io.sluice.functions.source.HeartbeatTable;
 import io.sluice.functions.source.MySqlSourceOptions;

@@ -5,7 +5,7 @@ import org.apache.flink.streaming.api.operators.StreamFlatMap;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 
 import io.sluice.functions.config.OptionSection;
-import io.sluice.functions.encode.ChangeEventKeySelector;
+import io.sluice.functions.normalize.ChangeEventKeySelector;
 import io.sluice.functions.types.RoutedChangeSerializer;
 import io.sluice.serializers.event.ChangeEvent;
 import io.sluice.serializers.event.ChangeType;
@@ -64,13 +64,15 @@ class ChangeRouteFunctionTest {
         Configuration config = new Configuration();
         ChangeRouteFunction function =
                 new ChangeRouteFunction(
-                        RouteOptions.router(OptionSection.unprefixed(config)),
-                        PartitionOptions.rules(OptionSection.unprefixed(config)),
-                        DdlPartitions.EVERY,
-                        new FixedPartitionCounts(PARTITIONS),
+                        new Routing(
+                                RouteOptions.router(OptionSection.unprefixed(config)),
+                                PartitionOptions.rules(OptionSection.unprefixed(config)),
+                                DdlPartitions.EVERY,
+                                new FixedPartitionCounts(PARTITIONS)),
                         1,
                         false,
-                        0);
+                        0,
+                        null);
         RoutedChangeSerializer serializer = new RoutedChangeSerializer();
         try (OneInputStreamOperatorTestHarness<RoutedChange, RoutedChange> harness =
                 new OneInputStreamOperatorTestHarness<>(

@@ -11,11 +11,13 @@ import org.apache.flink.util.Collector;
 import io.sluice.functions.config.OptionSection;
 import io.sluice.functions.encode.ChangeEventEncodeFunction;
 import io.sluice.functions.encode.MessageFormat;
+import io.sluice.functions.encode.MessageOut;
+import io.sluice.functions.encode.OrderedMessage;
+import io.sluice.functions.encode.SinkMessage;
 import io.sluice.functions.normalize.ChangeNormalizer;
-import io.sluice.functions.route.internal.StatementMerger;
-import io.sluice.functions.sink.SinkMessage;
+import io.sluice.functions.order.internal.StatementMerger;
+import io.sluice.functions.types.OrderedMessageSerializer;
 import io.sluice.functions.types.RoutedChangeSerializer;
-import io.sluice.functions.types.SinkMessageSerializer;
 import io.sluice.serializers.event.ChangeEvent;
 import io.sluice.serializers.event.ChangeType;
 import io.sluice.serializers.event.RowImage;
@@ -89,7 +91,6 @@ class StatementPathsTest {
 
         Map<Integer, List<String>> types = new TreeMap<>();
         for (SinkMessage message : written) {
-            assertThat(message.isCopy()).as("the owner merges every copy").isFalse();
             types.computeIfAbsent(message.partition(), p -> new ArrayList<>()).add(typeOf(message));
         }
         assertThat(types).hasSize(PARTITIONS);
@@ -161,14 +162,17 @@ class StatementPathsTest {
                     run(
                             new StreamFlatMap<>(
                                     new ChangeRouteFunction(
-                                            RouteOptions.router(OptionSection.unprefixed(config)),
-                                            PartitionOptions.rules(
-                                                    OptionSection.unprefixed(config)),
-                                            ddl,
-                                            new FixedPartitionCounts(PARTITIONS),
+                                            new Routing(
+                                                    RouteOptions.router(
+                                                            OptionSection.unprefixed(config)),
+                                                    PartitionOptions.rules(
+                                                            OptionSection.unprefixed(config)),
+                                                    ddl,
+                                                    new FixedPartitionCounts(PARTITIONS)),
                                             route,
                                             !routeChained,
-                                            encodeFannedIn ? encode : 0)),
+                                            encodeFannedIn ? encode : 0,
+                                            null)),
                             new RoutedChangeSerializer(),
                             route,
                             subtask,
@@ -183,16 +187,21 @@ class StatementPathsTest {
         List<SinkMessage> written = new ArrayList<>();
         Collector<SinkMessage> out = collector(written);
         for (int subtask = encode - 1; subtask >= 0; subtask--) {
-            List<SinkMessage> encoded =
+            List<OrderedMessage> encoded =
                     run(
                             new StreamMap<>(
-                                    new ChangeEventEncodeFunction(
-                                            MessageFormat.CANAL_FLAT, encode, encodeFannedIn)),
-                            SinkMessageSerializer.INSTANCE,
+                                    new ChangeEventEncodeFunction<>(
+                                            MessageFormat.CANAL_FLAT,
+                                            MessageOut.TO_OWNERS,
+                                            encode,
+                                            encodeFannedIn,
+                                            null,
+                                            null)),
+                            OrderedMessageSerializer.INSTANCE,
                             encode,
                             subtask,
                             toEncode.get(subtask));
-            for (SinkMessage message : encoded) {
+            for (OrderedMessage message : encoded) {
                 owner.accept(message, out);
             }
         }

@@ -6,11 +6,11 @@ import org.apache.flink.configuration.Configuration;
 
 import io.sluice.functions.config.PipelineSections;
 import io.sluice.functions.encode.EncodeOptions;
+import io.sluice.functions.encode.LargeMessageOptions;
 import io.sluice.functions.filter.FilterOptions;
 import io.sluice.functions.route.PartitionOptions;
 import io.sluice.functions.route.RouteOptions;
 import io.sluice.functions.sink.KafkaSinkOptions;
-import io.sluice.functions.sink.LargeMessageOptions;
 import io.sluice.functions.sink.SinkOptions;
 import io.sluice.functions.sink.rocketmq.RocketMqSinkOptions;
 import io.sluice.functions.source.MySqlSourceOptions;

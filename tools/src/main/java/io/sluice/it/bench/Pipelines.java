@@ -2,6 +2,7 @@ package io.sluice.it.bench;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.api.common.functions.Partitioner;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.data.Struct;
@@ -15,10 +16,10 @@ import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.util.Collector;
 
 import io.sluice.functions.config.PipelineSections;
-import io.sluice.functions.route.PartitionOwnerPartitioner;
+import io.sluice.functions.encode.SinkMessage;
+import io.sluice.functions.order.PartitionOwnerPartitioner;
 import io.sluice.functions.route.SelfKeySelector;
 import io.sluice.functions.sink.SinkFactory;
-import io.sluice.functions.sink.SinkMessage;
 import io.sluice.functions.sink.SinkOptions;
 import io.sluice.functions.sink.SinkType;
 import io.sluice.functions.source.MySqlSourceFactory;
@@ -139,9 +140,9 @@ final class Pipelines {
                         .uid("pre-encoded")
                         .name("Pick pre-encoded message");
         if (type == SinkType.ROCKETMQ) {
-            encoded =
-                    encoded.partitionCustom(
-                            new PartitionOwnerPartitioner(), new SelfKeySelector<>());
+            Partitioner<SinkMessage> owners =
+                    (m, n) -> PartitionOwnerPartitioner.ownerOf(m.topic(), m.partition(), n);
+            encoded = encoded.partitionCustom(owners, new SelfKeySelector<>());
         }
         encoded.sinkTo(SinkFactory.sink(config)).uid(type.uid()).name(type.operatorName());
     }

@@ -1,6 +1,6 @@
 package io.sluice.it.bench;
 
-import io.sluice.functions.sink.SinkMessage;
+import io.sluice.functions.encode.SinkMessage;
 import org.apache.rocketmq.client.consumer.DefaultMQPullConsumer;
 import org.apache.rocketmq.client.consumer.PullResult;
 import org.apache.rocketmq.client.consumer.PullStatus;
@@ -110,9 +110,7 @@ final class RocketMqReader extends SinkReader {
                                 key == null ? null : keyBytes,
                                 message.getBody(),
                                 message.getStoreTimestamp(),
-                                message.getTags(),
-                                -1,
-                                0));
+                                message.getTags()));
             }
         }
         tally(messages.size(), batchRows, batchBytes, now);

@@ -1,6 +1,6 @@
 package io.sluice.it.bench;
 
-import io.sluice.functions.sink.SinkMessage;
+import io.sluice.functions.encode.SinkMessage;
 
 import java.time.Duration;
 import java.util.ArrayList;

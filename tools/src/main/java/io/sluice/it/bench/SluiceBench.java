@@ -4,9 +4,9 @@ import org.apache.flink.api.common.JobID;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
+import io.sluice.functions.encode.SinkMessage;
 import io.sluice.functions.sink.KafkaClientProperties;
 import io.sluice.functions.sink.KafkaSinkOptions;
-import io.sluice.functions.sink.SinkMessage;
 import io.sluice.functions.source.binlog.BinlogColumn;
 import io.sluice.functions.source.binlog.RowsEventDecoder;
 import io.sluice.functions.table.ChangeColumn;
@@ -452,9 +452,7 @@ public final class SluiceBench {
                             kept.key(),
                             kept.value(),
                             kept.timestamp(),
-                            kept.tag(),
-                            -1,
-                            0));
+                            kept.tag()));
         }
         say("run %s: producer limit, %d pre-encoded messages ...", run, messages.size());
         RunResult result = result("producer limit", variant);

@@ -1,7 +1,7 @@
 package io.sluice.it.bench;
 
+import io.sluice.functions.encode.SinkMessage;
 import io.sluice.functions.sink.KafkaClientProperties;
-import io.sluice.functions.sink.SinkMessage;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;

@@ -3,17 +3,19 @@ package io.sluice.functions.encode.internal;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.util.Collector;
 
-import io.sluice.functions.sink.SinkMessage;
-
-/** An encoding function that may hold rows back to group them ({@link GroupingEncodeOperator}). */
+/**
+ * An encoding function that may hold rows back to group them ({@link GroupingEncodeOperator}).
+ *
+ * @param <OUT> what it emits per message
+ */
 @Internal
-public interface GroupedEncoding {
+public interface GroupedEncoding<OUT> {
 
     /** Whether some row waits in a group. */
     boolean isPending();
 
     /** Writes every waiting row to {@code out}. */
-    void flush(Collector<SinkMessage> out);
+    void flush(Collector<OUT> out);
 
     /** How long a pending group waits when no input arrives. */
     long idleFlushMillis();

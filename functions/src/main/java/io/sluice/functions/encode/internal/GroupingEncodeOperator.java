@@ -9,8 +9,6 @@ import org.apache.flink.streaming.api.operators.TimestampedCollector;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 
-import io.sluice.functions.sink.SinkMessage;
-
 /**
  * Runs an encoding function that groups rows ({@link GroupedEncoding}) and makes sure no row waits
  * across a boundary: pending groups are written before a checkpoint barrier leaves (so every row is
@@ -24,15 +22,14 @@ import io.sluice.functions.sink.SinkMessage;
  */
 @Internal
 public final class GroupingEncodeOperator<
-                IN, F extends ProcessFunction<IN, SinkMessage> & GroupedEncoding>
-        extends ProcessOperator<IN, SinkMessage>
-        implements BoundedOneInput, ProcessingTimeCallback {
+                IN, OUT, F extends ProcessFunction<IN, OUT> & GroupedEncoding<OUT>>
+        extends ProcessOperator<IN, OUT> implements BoundedOneInput, ProcessingTimeCallback {
 
     private static final long serialVersionUID = 1L;
 
-    private final GroupedEncoding grouping;
+    private final GroupedEncoding<OUT> grouping;
 
-    private transient TimestampedCollector<SinkMessage> flushed;
+    private transient TimestampedCollector<OUT> flushed;
     private transient long arrivals;
     private transient long arrivalsAtTimer;
     private transient boolean timerSet;

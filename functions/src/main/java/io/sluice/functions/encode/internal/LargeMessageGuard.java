@@ -4,11 +4,11 @@ import org.apache.flink.annotation.Internal;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
 
-import io.sluice.functions.sink.LargeMessageException;
-import io.sluice.functions.sink.LargeMessageOptions;
-import io.sluice.functions.sink.LargeMessagePolicy;
-import io.sluice.functions.sink.MessageLimits;
-import io.sluice.functions.sink.SinkMessage;
+import io.sluice.functions.encode.LargeMessageException;
+import io.sluice.functions.encode.LargeMessageOptions;
+import io.sluice.functions.encode.LargeMessagePolicy;
+import io.sluice.functions.encode.MessageLimits;
+import io.sluice.functions.encode.SinkMessage;
 import io.sluice.serializers.canal.ChangeEncoder;
 import io.sluice.serializers.event.ChangeEvent;
 
@@ -145,10 +145,7 @@ public final class LargeMessageGuard implements AutoCloseable {
                 message.key(),
                 value,
                 message.timestamp(),
-                message.tag(),
-                message.origin(),
-                message.copies(),
-                message.rank());
+                message.tag());
     }
 
     private SinkMessage deadLetter(ChangeEvent change, SinkMessage message, long size) {
@@ -164,10 +161,7 @@ public final class LargeMessageGuard implements AutoCloseable {
                 message.key(),
                 message.value(),
                 message.timestamp(),
-                message.tag(),
-                message.origin(),
-                message.copies(),
-                message.rank());
+                message.tag());
     }
 
     private LargeMessageException tooLarge(

@@ -4,10 +4,10 @@ import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.MemorySize;
 
 import io.sluice.functions.config.OptionSection;
+import io.sluice.functions.encode.LargeMessageOptions;
+import io.sluice.functions.encode.LargeMessagePolicy;
 import io.sluice.functions.encode.MessageFormat;
-import io.sluice.functions.sink.LargeMessageOptions;
-import io.sluice.functions.sink.LargeMessagePolicy;
-import io.sluice.functions.sink.MessageLimits;
+import io.sluice.functions.encode.MessageLimits;
 
 import java.io.Serializable;
 import java.net.URI;

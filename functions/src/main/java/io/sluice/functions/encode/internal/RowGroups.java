@@ -2,7 +2,7 @@ package io.sluice.functions.encode.internal;
 
 import org.apache.flink.annotation.Internal;
 
-import io.sluice.functions.sink.SinkMessage;
+import io.sluice.functions.encode.SinkMessage;
 import io.sluice.serializers.canal.ChangeEncoder;
 import io.sluice.serializers.event.ChangeEvent;
 import io.sluice.serializers.event.ChangeType;
@@ -34,9 +34,9 @@ import java.util.List;
 @Internal
 public final class RowGroups {
 
-    /** Where written messages go, with how many rows each holds. */
+    /** Where written messages go, with the path and rank of their group and how many rows. */
     public interface Emitter {
-        void emit(SinkMessage message, int rows);
+        void emit(SinkMessage message, int origin, long rank, int rows);
     }
 
     /** Per column: its name and framing in the message, roughly. */
@@ -163,11 +163,11 @@ public final class RowGroups {
         byte[] value = encoder.encode(rows, id, System.currentTimeMillis());
         SinkMessage message = group.message(n == 1 ? group.keys.get(0) : null, value);
         if (guard == null) {
-            out.emit(message, n);
+            out.emit(message, group.origin, group.rank, n);
         } else if (n == 1) {
-            out.emit(guard.check(rows.get(0), message, id), 1);
+            out.emit(guard.check(rows.get(0), message, id), group.origin, group.rank, 1);
         } else if (guard.fits(message)) {
-            out.emit(message, n);
+            out.emit(message, group.origin, group.rank, n);
         } else {
             for (int i = 0; i < n; i++) {
                 writeAlone(group, rows.get(i), group.keys.get(i), out);
@@ -185,7 +185,7 @@ public final class RowGroups {
         } finally {
             one.set(0, null);
         }
-        out.emit(guard.check(row, group.message(key, value), id), 1);
+        out.emit(guard.check(row, group.message(key, value), id), group.origin, group.rank, 1);
     }
 
     /** About the bytes {@code row} adds to a message: its images and its column names. */
@@ -247,8 +247,7 @@ public final class RowGroups {
         }
 
         SinkMessage message(byte[] key, byte[] value) {
-            return new SinkMessage(
-                    topic, partition, key, value, rows.get(0).executeTime(), tag, origin, 0, rank);
+            return new SinkMessage(topic, partition, key, value, rows.get(0).executeTime(), tag);
         }
 
         void clear() {

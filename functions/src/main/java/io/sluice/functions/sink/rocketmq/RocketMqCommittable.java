@@ -4,7 +4,7 @@ import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 
-import io.sluice.functions.types.internal.NullableFields;
+import io.sluice.functions.internal.NullableFields;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -10,7 +10,7 @@ import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 
-import io.sluice.functions.sink.SinkMessage;
+import io.sluice.functions.encode.SinkMessage;
 import io.sluice.functions.sink.rocketmq.internal.ClientSettings;
 import io.sluice.functions.sink.rocketmq.internal.PullTailReader;
 import io.sluice.functions.sink.rocketmq.internal.QueueSender;

@@ -1,6 +1,7 @@
 package io.sluice.functions.table.internal;
 
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
@@ -18,20 +19,25 @@ import org.apache.flink.table.types.DataType;
 import io.sluice.functions.config.PipelineSections;
 import io.sluice.functions.encode.EncodeOptions;
 import io.sluice.functions.encode.MessageFormat;
+import io.sluice.functions.encode.MessageOut;
+import io.sluice.functions.encode.OrderedMessage;
+import io.sluice.functions.encode.SinkMessage;
 import io.sluice.functions.encode.internal.GroupSettings;
 import io.sluice.functions.encode.internal.GroupingEncodeOperator;
 import io.sluice.functions.encode.internal.LargeMessageSettings;
 import io.sluice.functions.filter.internal.FilterSettings;
+import io.sluice.functions.order.PartitionOwnerPartitioner;
+import io.sluice.functions.order.StatementOrderOperator;
 import io.sluice.functions.route.PartitionCounts;
 import io.sluice.functions.route.PartitionOptions;
-import io.sluice.functions.route.PartitionOwnerPartitioner;
 import io.sluice.functions.route.RouteOptions;
+import io.sluice.functions.route.Routing;
 import io.sluice.functions.route.SelfKeySelector;
 import io.sluice.functions.sink.SinkFactory;
-import io.sluice.functions.sink.SinkMessage;
 import io.sluice.functions.sink.SinkOptions;
 import io.sluice.functions.sink.SinkType;
 import io.sluice.functions.table.SinkClaim;
+import io.sluice.functions.types.OrderedMessageTypeInfo;
 import io.sluice.functions.types.SinkMessageTypeInfo;
 
 import java.util.ArrayList;
@@ -111,45 +117,48 @@ public final class MessageTableSink implements DynamicTableSink, SupportsWriting
         } catch (IllegalArgumentException e) {
             throw InvalidTableOptions.of(table, connector, e);
         }
-        RowMessageEncodeFunction encode =
-                new RowMessageEncodeFunction(
+        Encoders encoders =
+                new Encoders(
                         format,
-                        RouteOptions.router(config.route()),
-                        PartitionOptions.rules(config.route()),
-                        config.route().get(PartitionOptions.DDL_PARTITIONS),
-                        counts,
+                        new Routing(
+                                RouteOptions.router(config.route()),
+                                PartitionOptions.rules(config.route()),
+                                config.route().get(PartitionOptions.DDL_PARTITIONS),
+                                counts),
                         largeMessages,
                         filters,
                         fieldOf(TOPIC),
                         fieldOf(KEY),
-                        grouping);
+                        grouping,
+                        table.asSummaryString());
+        SinkType type = config.sink().get(SinkOptions.TYPE);
         String name = table.asSummaryString();
         return new DataStreamSinkProvider() {
             @Override
             public DataStreamSink<?> consumeDataStream(
                     ProviderContext provider, DataStream<RowData> rows) {
+                Translation translation = Translation.of(rows.getExecutionEnvironment());
                 if (claim != null) {
-                    SinkClaims.claim(rows.getExecutionEnvironment(), claim);
+                    translation.claims().claim(claim);
                 }
-                SinkSources.check(rows, table, connector);
-                // Encoders chain onto the query: each sees one path's statement count.
-                String encodeName = "Encode " + format + " for " + name;
-                SingleOutputStreamOperator<SinkMessage> messages =
-                        (grouping == null
-                                        ? rows.process(encode).returns(new SinkMessageTypeInfo())
-                                        : rows.transform(
-                                                encodeName,
-                                                new SinkMessageTypeInfo(),
-                                                new GroupingEncodeOperator<>(encode)))
-                                .name(encodeName)
-                                .setParallelism(rows.getParallelism());
-                provider.generateUid("encode").ifPresent(messages::uid);
+                translation.sinkSources().check(rows, table, connector);
                 int writers = parallelism != null ? parallelism : rows.getParallelism();
-                SinkType type = config.sink().get(SinkOptions.TYPE);
                 DataStream<SinkMessage> toSink =
                         writesInPlace(type, rows, writers)
-                                ? messages
-                                : owned(provider, messages, writers, name);
+                                ? encoders.encode(
+                                        provider,
+                                        rows,
+                                        MessageOut.IN_PLACE,
+                                        new SinkMessageTypeInfo())
+                                : owned(
+                                        provider,
+                                        encoders.encode(
+                                                provider,
+                                                rows,
+                                                MessageOut.TO_OWNERS,
+                                                new OrderedMessageTypeInfo()),
+                                        writers,
+                                        name);
                 DataStreamSink<SinkMessage> out =
                         toSink.sinkTo(sink).name(type.operatorName() + " " + name);
                 provider.generateUid(type.uid()).ifPresent(out::uid);
@@ -176,10 +185,10 @@ public final class MessageTableSink implements DynamicTableSink, SupportsWriting
     /** Each message to the one owner of its partition, which orders statements with the rows. */
     private static DataStream<SinkMessage> owned(
             ProviderContext provider,
-            SingleOutputStreamOperator<SinkMessage> messages,
+            SingleOutputStreamOperator<OrderedMessage> messages,
             int writers,
             String name) {
-        DataStream<SinkMessage> toOwners =
+        DataStream<OrderedMessage> toOwners =
                 messages.getParallelism() == 1 && writers == 1
                         ? messages
                         : messages.partitionCustom(
@@ -192,6 +201,46 @@ public final class MessageTableSink implements DynamicTableSink, SupportsWriting
                         .setParallelism(writers);
         provider.generateUid("partition-owner").ifPresent(owned::uid);
         return owned;
+    }
+
+    /** The table's encoder settings, for an encoder of either output. */
+    private record Encoders(
+            MessageFormat format,
+            Routing routing,
+            LargeMessageSettings largeMessages,
+            FilterSettings filters,
+            int topicField,
+            int keyField,
+            GroupSettings grouping,
+            String name) {
+
+        /** Encoders chained onto the query: each sees one path's statement count. */
+        <OUT> SingleOutputStreamOperator<OUT> encode(
+                ProviderContext provider,
+                DataStream<RowData> rows,
+                MessageOut<OUT> out,
+                TypeInformation<OUT> type) {
+            RowMessageEncodeFunction<OUT> encode =
+                    new RowMessageEncodeFunction<>(
+                            format,
+                            out,
+                            routing,
+                            largeMessages,
+                            filters,
+                            topicField,
+                            keyField,
+                            grouping);
+            String encodeName = "Encode " + format + " for " + name;
+            SingleOutputStreamOperator<OUT> messages =
+                    (grouping == null
+                                    ? rows.process(encode).returns(type)
+                                    : rows.transform(
+                                            encodeName, type, new GroupingEncodeOperator<>(encode)))
+                            .name(encodeName)
+                            .setParallelism(rows.getParallelism());
+            provider.generateUid("encode").ifPresent(messages::uid);
+            return messages;
+        }
     }
 
     /** The row position of a metadata column (after the one physical column), or -1. */

@@ -17,8 +17,9 @@ import org.apache.flink.table.connector.source.abilities.SupportsReadingMetadata
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.DataType;
 
-import io.sluice.functions.encode.ChangeEventKeySelector;
+import io.sluice.functions.normalize.ChangeEventKeySelector;
 import io.sluice.functions.normalize.PrimaryKeyChangeSplitter;
+import io.sluice.functions.order.StatementWatermarks;
 import io.sluice.functions.types.ChangeEventTypeInfo;
 import io.sluice.serializers.event.ChangeEvent;
 
@@ -83,7 +84,7 @@ public final class MySqlTableSource
             @Override
             public DataStream<RowData> produceDataStream(
                     ProviderContext provider, StreamExecutionEnvironment env) {
-                SourceReaders.claim(env, server, serverId, tableName);
+                Translation.of(env).readers().claim(server, serverId, tableName);
                 SingleOutputStreamOperator<ChangeEvent> changes =
                         env.fromSource(source, StatementWatermarks.strategy(), SOURCE_NAME)
                                 .name(SOURCE_NAME + " " + tableName);

@@ -10,6 +10,8 @@ import org.apache.flink.table.data.StringData;
 import org.apache.flink.util.Collector;
 
 import io.sluice.functions.encode.MessageFormat;
+import io.sluice.functions.encode.MessageOut;
+import io.sluice.functions.encode.SinkMessage;
 import io.sluice.functions.encode.internal.GroupSettings;
 import io.sluice.functions.encode.internal.GroupedEncoding;
 import io.sluice.functions.encode.internal.GroupingEncodeOperator;
@@ -19,11 +21,9 @@ import io.sluice.functions.encode.internal.RowGroups;
 import io.sluice.functions.filter.internal.ChangeFilter;
 import io.sluice.functions.filter.internal.ColumnControl;
 import io.sluice.functions.filter.internal.FilterSettings;
+import io.sluice.functions.order.StatementOrderOperator;
 import io.sluice.functions.route.DdlPartitions;
-import io.sluice.functions.route.PartitionCounts;
-import io.sluice.functions.route.PartitionRules;
-import io.sluice.functions.route.TopicRouter;
-import io.sluice.functions.sink.SinkMessage;
+import io.sluice.functions.route.Routing;
 import io.sluice.functions.types.ChangeEventSerializer;
 import io.sluice.serializers.canal.ChangeEncoder;
 import io.sluice.serializers.event.ChangeEvent;
@@ -49,20 +49,18 @@ import java.util.Map;
  * {@link GroupingEncodeOperator}; statements and snapshot rows first write what is pending.
  */
 @Internal
-final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessage>
-        implements GroupedEncoding, RowGroups.Emitter {
+final class RowMessageEncodeFunction<OUT> extends ProcessFunction<RowData, OUT>
+        implements GroupedEncoding<OUT>, RowGroups.Emitter {
 
     private static final long serialVersionUID = 1L;
     private static final int MAX_CACHED_TOPICS = 10_000;
 
     private final MessageFormat format;
-    private final TopicRouter router;
-    private final PartitionRules partitions;
-    private final DdlPartitions ddlPartitions;
+    private final MessageOut<OUT> stamp;
+    private final Routing routing;
     private final LargeMessageSettings largeMessages;
     private final FilterSettings filters;
     private final GroupSettings grouping;
-    private final PartitionCounts.Factory countsFactory;
     private final int topicField;
     private final int keyField;
 
@@ -72,26 +70,25 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
     private transient List<ChangeEvent> one;
     private transient long nextId;
     private transient Counter bytesOut;
-    private transient PartitionCounts counts;
+    private transient Routing.Routes routes;
     private transient Map<StringData, String> topics;
     private transient int origin;
     private transient LargeMessageGuard guard;
     private transient ColumnControl columns;
     private transient ChangeFilter filter;
     private transient RowGroups groups;
-    private transient Collector<SinkMessage> out;
+    private transient Collector<OUT> out;
 
     /**
+     * @param stamp the message alone (written in place) or with its rank for the partition owners
      * @param topicField the row position of the {@code topic} metadata, or -1
      * @param keyField the row position of the {@code key} metadata, or -1
      * @param grouping null for one row per message
      */
     RowMessageEncodeFunction(
             MessageFormat format,
-            TopicRouter router,
-            PartitionRules partitions,
-            DdlPartitions ddlPartitions,
-            PartitionCounts.Factory countsFactory,
+            MessageOut<OUT> stamp,
+            Routing routing,
             LargeMessageSettings largeMessages,
             FilterSettings filters,
             int topicField,
@@ -100,11 +97,9 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
         this.filters = filters;
         this.grouping = grouping;
         this.format = format;
-        this.router = router;
-        this.partitions = partitions;
-        this.ddlPartitions = ddlPartitions;
+        this.stamp = stamp;
+        this.routing = routing;
         this.largeMessages = largeMessages;
-        this.countsFactory = countsFactory;
         this.topicField = topicField;
         this.keyField = keyField;
     }
@@ -120,7 +115,7 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
         MetricGroup sluice = getRuntimeContext().getMetricGroup().addGroup("sluice");
         bytesOut = sluice.counter("encodedBytes");
         guard = new LargeMessageGuard(largeMessages, encoder, sluice);
-        counts = countsFactory.create();
+        routes = routing.open();
         topics = new HashMap<>();
         origin = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
         columns = filters.shapesColumns() ? new ColumnControl(filters) : null;
@@ -130,8 +125,8 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
 
     @Override
     public void close() {
-        if (counts != null) {
-            counts.close();
+        if (routes != null) {
+            routes.close();
         }
         if (guard != null) {
             guard.close();
@@ -139,7 +134,7 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
     }
 
     @Override
-    public void processElement(RowData row, Context context, Collector<SinkMessage> out) {
+    public void processElement(RowData row, Context context, Collector<OUT> out) {
         ChangeEvent change = row.<ChangeEvent>getRawValue(0).toObject(serializer);
         if (filter != null && !filter.keeps(change)) {
             return;
@@ -160,7 +155,7 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
                 groups.add(
                         shaped,
                         topic,
-                        partitionOf(change, topic),
+                        routes.partitionOf(change, topic),
                         key,
                         change.schema().table(),
                         origin,
@@ -174,32 +169,22 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
         long id = groups == null ? nextId++ : groups.nextId();
         byte[] value = encoder.encode(one, id, System.currentTimeMillis());
         if (!change.isDdl()) {
-            int partition = partitionOf(change, topic);
+            int partition = routes.partitionOf(change, topic);
             emit(
                     shaped,
-                    message(
-                            topic,
-                            partition,
-                            key,
-                            value,
-                            change,
-                            StatementOrderOperator.rowRank(passed)),
+                    message(topic, partition, key, value, change),
+                    StatementOrderOperator.rowRank(passed),
                     id,
                     out);
             return;
         }
         long rank = StatementOrderOperator.statementRank(passed);
-        for (int partition = 0, to = ddlPartitions.of(counts.countOf(topic));
+        for (int partition = 0, to = routes.statementPartitions(topic);
                 partition < to;
                 partition++) {
             // One encoding shared by every copy: messages are immutable.
-            emit(shaped, message(topic, partition, key, value, change, rank), id, out);
+            emit(shaped, message(topic, partition, key, value, change), rank, id, out);
         }
-    }
-
-    private int partitionOf(ChangeEvent change, String topic) {
-        return PartitionRules.partition(
-                partitions.hasherFor(change.schema()).hash(change.data()), counts.countOf(topic));
     }
 
     @Override
@@ -208,7 +193,7 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
     }
 
     @Override
-    public void flush(Collector<SinkMessage> out) {
+    public void flush(Collector<OUT> out) {
         this.out = out;
         groups.flush(this);
     }
@@ -220,37 +205,29 @@ final class RowMessageEncodeFunction extends ProcessFunction<RowData, SinkMessag
 
     /** A message the row groups wrote, already judged by the large-message policy. */
     @Override
-    public void emit(SinkMessage message, int rows) {
+    public void emit(SinkMessage message, int origin, long rank, int rows) {
         bytesOut.inc(message.value().length);
-        out.collect(message);
+        out.collect(stamp.of(message, origin, 0, rank));
     }
 
     /** {@code message}, or what the large-message policy makes of it if it is too large. */
     private void emit(
-            ChangeEvent change, SinkMessage message, long id, Collector<SinkMessage> out) {
+            ChangeEvent change, SinkMessage message, long rank, long id, Collector<OUT> out) {
         SinkMessage checked = guard.check(change, message, id);
         bytesOut.inc(checked.value().length);
-        out.collect(checked);
+        out.collect(stamp.of(checked, origin, 0, rank));
     }
 
-    private SinkMessage message(
-            String topic, int partition, byte[] key, byte[] value, ChangeEvent change, long rank) {
+    private static SinkMessage message(
+            String topic, int partition, byte[] key, byte[] value, ChangeEvent change) {
         return new SinkMessage(
-                topic,
-                partition,
-                key,
-                value,
-                change.executeTime(),
-                change.schema().table(),
-                origin,
-                0,
-                rank);
+                topic, partition, key, value, change.executeTime(), change.schema().table());
     }
 
     /** The row's topic if it names one, else the routed one; decoded once per distinct name. */
     private String topicOf(RowData row, ChangeEvent change) {
         if (topicField < 0 || row.isNullAt(topicField)) {
-            return router.topicOf(change.schema());
+            return routes.topicOf(change);
         }
         StringData name = row.getString(topicField);
         String topic = topics.get(name);

@@ -3,7 +3,6 @@ package io.sluice.functions.table.internal;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.dag.Transformation;
 import org.apache.flink.streaming.api.datastream.DataStream;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.transformations.PartitionTransformation;
 import org.apache.flink.streaming.api.transformations.SourceTransformation;
 import org.apache.flink.streaming.runtime.partitioner.ForwardPartitioner;
@@ -18,25 +17,21 @@ import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.WeakHashMap;
 
 /**
  * Refuses, when a statement set is translated, a Sluice sink table fed by more than one change
  * table: each change table's watermarks count its own statements, so rows of two of them in one
  * sink would let a DDL statement overtake rows or fall behind them. Two INSERTs into one sink table
- * count as one sink here. Kept per translation environment, as {@link SinkClaims}. Also tells
- * whether a sink's rows come forward from their source subtasks ({@link #forwardFromSources}).
+ * count as one sink here. Kept per translation ({@link Translation}). Also tells whether a sink's
+ * rows come forward from their source subtasks ({@link #forwardFromSources}).
  */
 @Internal
 final class SinkSources {
 
-    private static final Map<StreamExecutionEnvironment, Map<ObjectIdentifier, String>>
-            BY_TRANSLATION = Collections.synchronizedMap(new WeakHashMap<>());
-
-    private SinkSources() {}
+    private final Map<ObjectIdentifier, String> sinks = new HashMap<>();
 
     /** Records the change table {@code rows} come from for {@code sink}, or fails. */
-    static void check(DataStream<?> rows, ObjectIdentifier sink, String connector) {
+    void check(DataStream<?> rows, ObjectIdentifier sink, String connector) {
         Set<String> sources = changeTables(rows.getTransformation());
         if (sources.size() > 1) {
             throw mixed(sink, connector, String.join("', '", sources));
@@ -45,9 +40,6 @@ final class SinkSources {
             return;
         }
         String source = sources.iterator().next();
-        Map<ObjectIdentifier, String> sinks =
-                BY_TRANSLATION.computeIfAbsent(
-                        rows.getExecutionEnvironment(), e -> new HashMap<>());
         synchronized (sinks) {
             String earlier = sinks.putIfAbsent(sink, source);
             if (earlier != null && !earlier.equals(source)) {

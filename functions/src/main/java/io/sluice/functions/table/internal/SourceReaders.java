@@ -1,36 +1,28 @@
 package io.sluice.functions.table.internal;
 
 import org.apache.flink.annotation.Internal;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.ValidationException;
 
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.WeakHashMap;
 
 /**
  * Refuses, when a statement set is translated, two change tables read with one {@code server-id} on
  * one server: each is a binlog reader of its own, and the server drops a replica connection when
  * another one connects with its id, so the two would disconnect each other for as long as the job
  * runs. Scans of ONE change table are one source (the planner reuses it), so they never collide.
- * Kept per translation environment, as {@link SinkClaims}.
+ * Kept per translation ({@link Translation}).
  */
 @Internal
 final class SourceReaders {
 
-    private static final Map<StreamExecutionEnvironment, Map<String, String>> BY_TRANSLATION =
-            Collections.synchronizedMap(new WeakHashMap<>());
-
-    private SourceReaders() {}
+    private final Map<String, String> readers = new HashMap<>();
 
     /**
      * Records that {@code table} reads {@code server} as replica {@code serverId}, or fails naming
      * the table that did before.
      */
-    static void claim(
-            StreamExecutionEnvironment env, String server, String serverId, String table) {
-        Map<String, String> readers = BY_TRANSLATION.computeIfAbsent(env, e -> new HashMap<>());
+    void claim(String server, String serverId, String table) {
         synchronized (readers) {
             String earlier = readers.putIfAbsent(server + " " + serverId, table);
             if (earlier != null && !earlier.equals(table)) {

@@ -13,10 +13,10 @@ import com.alibaba.otter.canal.protocol.CanalEntry;
 import com.alibaba.otter.canal.protocol.FlatMessage;
 import com.alibaba.otter.canal.protocol.Message;
 import io.sluice.functions.config.OptionSection;
+import io.sluice.functions.encode.LargeMessageException;
 import io.sluice.functions.encode.MessageFormat;
-import io.sluice.functions.sink.LargeMessageException;
-import io.sluice.functions.sink.MessageLimits;
-import io.sluice.functions.sink.SinkMessage;
+import io.sluice.functions.encode.MessageLimits;
+import io.sluice.functions.encode.SinkMessage;
 import io.sluice.serializers.canal.ChangeEncoder;
 import io.sluice.serializers.event.ChangeEvent;
 import io.sluice.serializers.event.ChangeType;
@@ -323,9 +323,7 @@ class LargeMessageGuardTest {
                     "key".getBytes(StandardCharsets.UTF_8),
                     value,
                     change.executeTime(),
-                    change.table(),
-                    0,
-                    0);
+                    change.table());
         }
 
         SinkMessage check(ChangeEvent change, SinkMessage message) {

@@ -12,17 +12,20 @@ import com.alibaba.fastjson2.JSON;
 import com.alibaba.otter.canal.protocol.FlatMessage;
 import io.sluice.functions.config.OptionSection;
 import io.sluice.functions.encode.MessageFormat;
+import io.sluice.functions.encode.MessageLimits;
+import io.sluice.functions.encode.MessageOut;
+import io.sluice.functions.encode.OrderedMessage;
 import io.sluice.functions.encode.internal.GroupSettings;
 import io.sluice.functions.encode.internal.GroupingEncodeOperator;
 import io.sluice.functions.encode.internal.LargeMessageSettings;
 import io.sluice.functions.filter.internal.FilterSettings;
+import io.sluice.functions.order.StatementOrderOperator;
 import io.sluice.functions.route.DdlPartitions;
 import io.sluice.functions.route.PartitionCounts;
 import io.sluice.functions.route.PartitionOptions;
 import io.sluice.functions.route.RouteOptions;
-import io.sluice.functions.sink.MessageLimits;
-import io.sluice.functions.sink.SinkMessage;
-import io.sluice.functions.types.SinkMessageSerializer;
+import io.sluice.functions.route.Routing;
+import io.sluice.functions.types.OrderedMessageSerializer;
 import io.sluice.serializers.event.ChangeEvent;
 import io.sluice.serializers.event.ChangeType;
 import io.sluice.serializers.event.RowImage;
@@ -47,19 +50,20 @@ class RowMessageEncodeFunctionTest {
 
     @Test
     void aStatementGoesToEveryPartitionRankedAfterTheRowsBeforeIt() throws Exception {
-        List<SinkMessage> out = encode(DdlPartitions.EVERY);
+        List<OrderedMessage> out = encode(DdlPartitions.EVERY);
 
         assertThat(out).hasSize(2 + PARTITIONS);
-        SinkMessage before = out.get(0);
-        SinkMessage after = out.get(out.size() - 1);
-        List<SinkMessage> statements = out.subList(1, 1 + PARTITIONS);
-        assertThat(statements).extracting(SinkMessage::partition).containsExactly(0, 1, 2);
+        OrderedMessage before = out.get(0);
+        OrderedMessage after = out.get(out.size() - 1);
+        List<OrderedMessage> statements = out.subList(1, 1 + PARTITIONS);
+        assertThat(statements).extracting(s -> s.message().partition()).containsExactly(0, 1, 2);
         assertThat(statements)
                 .allSatisfy(
                         s -> {
-                            assertThat(s.topic()).isEqualTo("sluice");
-                            assertThat(s.key()).isNull();
-                            assertThat(s.value()).isSameAs(statements.get(0).value());
+                            assertThat(s.message().topic()).isEqualTo("sluice");
+                            assertThat(s.message().key()).isNull();
+                            assertThat(s.message().value())
+                                    .isSameAs(statements.get(0).message().value());
                             assertThat(s.isCopy()).as("no path copies to merge").isFalse();
                             assertThat(s.rank())
                                     .isEqualTo(StatementOrderOperator.statementRank(1))
@@ -70,23 +74,25 @@ class RowMessageEncodeFunctionTest {
 
     @Test
     void canalsPlacementWritesTheStatementToPartitionZeroOnly() throws Exception {
-        List<SinkMessage> out = encode(DdlPartitions.ZERO);
+        List<OrderedMessage> out = encode(DdlPartitions.ZERO);
 
         assertThat(out).hasSize(3);
-        assertThat(out.get(1).partition()).isZero();
+        assertThat(out.get(1).message().partition()).isZero();
         assertThat(out.get(1).rank()).isEqualTo(StatementOrderOperator.statementRank(1));
     }
 
     @Test
     void groupedRowsOfOneEventShareAMessagePerPartitionBeforeTheWatermarkPasses() throws Exception {
         Configuration config = new Configuration();
-        RowMessageEncodeFunction function =
-                new RowMessageEncodeFunction(
+        RowMessageEncodeFunction<OrderedMessage> function =
+                new RowMessageEncodeFunction<>(
                         MessageFormat.CANAL_FLAT,
-                        RouteOptions.router(OptionSection.unprefixed(config)),
-                        PartitionOptions.rules(OptionSection.unprefixed(config)),
-                        DdlPartitions.EVERY,
-                        new Fixed(),
+                        MessageOut.TO_OWNERS,
+                        new Routing(
+                                RouteOptions.router(OptionSection.unprefixed(config)),
+                                PartitionOptions.rules(OptionSection.unprefixed(config)),
+                                DdlPartitions.EVERY,
+                                new Fixed()),
                         LargeMessageSettings.from(
                                 OptionSection.unprefixed(config),
                                 MessageFormat.CANAL_FLAT,
@@ -95,9 +101,9 @@ class RowMessageEncodeFunctionTest {
                         -1,
                         -1,
                         new GroupSettings(1 << 20, 20));
-        try (OneInputStreamOperatorTestHarness<RowData, SinkMessage> harness =
+        try (OneInputStreamOperatorTestHarness<RowData, OrderedMessage> harness =
                 new OneInputStreamOperatorTestHarness<>(new GroupingEncodeOperator<>(function))) {
-            harness.setup(SinkMessageSerializer.INSTANCE);
+            harness.setup(OrderedMessageSerializer.INSTANCE);
             harness.open();
             harness.processWatermark(new Watermark(1));
             for (int id = 1; id <= 9; id++) {
@@ -108,17 +114,17 @@ class RowMessageEncodeFunctionTest {
 
             List<Object> output = new ArrayList<>(harness.getOutput());
             assertThat(output.get(output.size() - 1)).isEqualTo(new Watermark(2));
-            List<SinkMessage> messages = harness.extractOutputValues();
+            List<OrderedMessage> messages = harness.extractOutputValues();
             assertThat(messages).hasSizeBetween(2, PARTITIONS);
             List<Integer> seen = new ArrayList<>();
-            for (SinkMessage message : messages) {
-                FlatMessage flat = JSON.parseObject(message.value(), FlatMessage.class);
+            for (OrderedMessage message : messages) {
+                FlatMessage flat = JSON.parseObject(message.message().value(), FlatMessage.class);
                 List<Integer> ids = new ArrayList<>();
                 flat.getData().forEach(r -> ids.add(Integer.parseInt(r.get("id"))));
                 assertThat(ids).isSorted();
                 assertThat(message.rank()).isEqualTo(StatementOrderOperator.rowRank(1));
                 if (ids.size() > 1) {
-                    assertThat(message.key()).isNull();
+                    assertThat(message.message().key()).isNull();
                 }
                 seen.addAll(ids);
             }
@@ -135,15 +141,17 @@ class RowMessageEncodeFunctionTest {
     }
 
     /** A row, a statement, a row, on a path that has passed one statement before. */
-    private static List<SinkMessage> encode(DdlPartitions ddl) throws Exception {
+    private static List<OrderedMessage> encode(DdlPartitions ddl) throws Exception {
         Configuration config = new Configuration();
-        RowMessageEncodeFunction function =
-                new RowMessageEncodeFunction(
+        RowMessageEncodeFunction<OrderedMessage> function =
+                new RowMessageEncodeFunction<>(
                         MessageFormat.CANAL_FLAT,
-                        RouteOptions.router(OptionSection.unprefixed(config)),
-                        PartitionOptions.rules(OptionSection.unprefixed(config)),
-                        ddl,
-                        new Fixed(),
+                        MessageOut.TO_OWNERS,
+                        new Routing(
+                                RouteOptions.router(OptionSection.unprefixed(config)),
+                                PartitionOptions.rules(OptionSection.unprefixed(config)),
+                                ddl,
+                                new Fixed()),
                         LargeMessageSettings.from(
                                 OptionSection.unprefixed(config),
                                 MessageFormat.CANAL_FLAT,
@@ -152,9 +160,9 @@ class RowMessageEncodeFunctionTest {
                         -1,
                         -1,
                         null);
-        try (OneInputStreamOperatorTestHarness<RowData, SinkMessage> harness =
+        try (OneInputStreamOperatorTestHarness<RowData, OrderedMessage> harness =
                 new OneInputStreamOperatorTestHarness<>(new ProcessOperator<>(function))) {
-            harness.setup(SinkMessageSerializer.INSTANCE);
+            harness.setup(OrderedMessageSerializer.INSTANCE);
             harness.open();
             harness.processWatermark(new Watermark(1));
             harness.processElement(row(insert(7)), 0);

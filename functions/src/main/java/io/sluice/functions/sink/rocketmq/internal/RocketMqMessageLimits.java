@@ -2,7 +2,7 @@ package io.sluice.functions.sink.rocketmq.internal;
 
 import org.apache.flink.annotation.Internal;
 
-import io.sluice.functions.sink.MessageLimits;
+import io.sluice.functions.encode.MessageLimits;
 
 /**
  * RocketMQ's limit on one message body: the client's and the broker's default maxMessageSize (4

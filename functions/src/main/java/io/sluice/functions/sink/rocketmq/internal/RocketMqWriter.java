@@ -9,7 +9,7 @@ import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.metrics.groups.SinkWriterMetricGroup;
 import org.apache.flink.util.function.SupplierWithException;
 
-import io.sluice.functions.sink.SinkMessage;
+import io.sluice.functions.encode.SinkMessage;
 import io.sluice.functions.sink.rocketmq.RocketMqCommittable;
 import io.sluice.functions.sink.rocketmq.RocketMqCommittable.Entry;
 import io.sluice.functions.sink.rocketmq.RocketMqCommittable.QueueBatch;

@@ -8,7 +8,7 @@ import org.apache.flink.metrics.testutils.MetricListener;
 import org.apache.flink.runtime.metrics.groups.MetricsGroupTestUtils;
 import org.apache.flink.runtime.metrics.groups.UnregisteredMetricGroups;
 
-import io.sluice.functions.sink.SinkMessage;
+import io.sluice.functions.encode.SinkMessage;
 import io.sluice.functions.sink.rocketmq.RocketMqCommittable;
 import io.sluice.functions.sink.rocketmq.RocketMqCommittable.Entry;
 import io.sluice.functions.sink.rocketmq.RocketMqCommittableSerializer;
@@ -235,8 +235,7 @@ class RocketMqWriterTest {
     }
 
     private static SinkMessage message(int queue, String key, String tag, String body) {
-        return new SinkMessage(
-                TOPIC, queue, key == null ? null : bytes(key), bytes(body), 0, tag, -1, 0);
+        return new SinkMessage(TOPIC, queue, key == null ? null : bytes(key), bytes(body), 0, tag);
     }
 
     private static Entry entry(String key, String tag, String body) {

@@ -1,10 +1,10 @@
-package io.sluice.functions.route;
+package io.sluice.functions.order;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.functions.Partitioner;
 import org.apache.flink.util.MathUtils;
 
-import io.sluice.functions.sink.SinkMessage;
+import io.sluice.functions.encode.OrderedMessage;
 
 /**
  * Gives each (topic, partition) one owner subtask for the whole run, so one writer writes each
@@ -12,13 +12,13 @@ import io.sluice.functions.sink.SinkMessage;
  * over all of them.
  */
 @Internal
-public final class PartitionOwnerPartitioner implements Partitioner<SinkMessage> {
+public final class PartitionOwnerPartitioner implements Partitioner<OrderedMessage> {
 
     private static final long serialVersionUID = 1L;
 
     @Override
-    public int partition(SinkMessage message, int numPartitions) {
-        return ownerOf(message.topic(), message.partition(), numPartitions);
+    public int partition(OrderedMessage message, int numPartitions) {
+        return ownerOf(message.message().topic(), message.message().partition(), numPartitions);
     }
 
     /** The owner subtask of {@code partition} of {@code topic} among {@code owners}. */

@@ -1,4 +1,4 @@
-package io.sluice.functions.sink;
+package io.sluice.functions.encode;
 
 import org.apache.flink.annotation.Internal;
 

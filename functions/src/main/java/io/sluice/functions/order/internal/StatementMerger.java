@@ -1,9 +1,10 @@
-package io.sluice.functions.route.internal;
+package io.sluice.functions.order.internal;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.util.Collector;
 
-import io.sluice.functions.sink.SinkMessage;
+import io.sluice.functions.encode.OrderedMessage;
+import io.sluice.functions.encode.SinkMessage;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -28,16 +29,17 @@ public final class StatementMerger {
     private final Map<TopicPartition, Alignment> alignments = new HashMap<>();
 
     /** Passes {@code message} on, holds it, or merges it, emitting what is due to {@code out}. */
-    public void accept(SinkMessage message, Collector<SinkMessage> out) {
+    public void accept(OrderedMessage message, Collector<SinkMessage> out) {
         if (alignments.isEmpty() && !message.isCopy()) {
-            out.collect(message);
+            out.collect(message.message());
             return;
         }
-        TopicPartition partition = new TopicPartition(message.topic(), message.partition());
+        TopicPartition partition =
+                new TopicPartition(message.message().topic(), message.message().partition());
         Alignment alignment = alignments.get(partition);
         if (alignment == null) {
             if (!message.isCopy()) {
-                out.collect(message);
+                out.collect(message.message());
                 return;
             }
             alignment = new Alignment(message.copies());
@@ -78,7 +80,7 @@ public final class StatementMerger {
             this.delivered = new long[copies];
         }
 
-        void copy(SinkMessage message, Collector<SinkMessage> out) {
+        void copy(OrderedMessage message, Collector<SinkMessage> out) {
             int origin = message.origin();
             if (message.copies() != copies || origin < 0 || origin >= copies) {
                 throw new IllegalStateException(
@@ -89,9 +91,9 @@ public final class StatementMerger {
                                 + " does not match the "
                                 + copies
                                 + " paths of "
-                                + message.topic()
+                                + message.message().topic()
                                 + "/"
-                                + message.partition());
+                                + message.message().partition());
             }
             int index = (int) (delivered[origin]++ - released);
             if (index == pending.size()) {
@@ -99,13 +101,13 @@ public final class StatementMerger {
             }
             pending.get(index).arrived++;
             while (!pending.isEmpty() && pending.get(0).arrived == copies) {
-                out.collect(pending.remove(0).first.merged());
+                out.collect(pending.remove(0).first.message());
                 released++;
                 releaseHeld(out);
             }
         }
 
-        void row(SinkMessage message, Collector<SinkMessage> out) {
+        void row(OrderedMessage message, Collector<SinkMessage> out) {
             int origin = message.origin();
             if (origin < 0 || origin >= copies) {
                 throw new IllegalStateException(
@@ -114,15 +116,15 @@ public final class StatementMerger {
                                 + " while merging a statement of "
                                 + copies
                                 + " paths on "
-                                + message.topic()
+                                + message.message().topic()
                                 + "/"
-                                + message.partition());
+                                + message.message().partition());
             }
             long need = delivered[origin];
             if (need > released) {
                 held.add(new Held(message, need));
             } else {
-                out.collect(message);
+                out.collect(message.message());
             }
         }
 
@@ -131,7 +133,7 @@ public final class StatementMerger {
             while (it.hasNext()) {
                 Held h = it.next();
                 if (h.need <= released) {
-                    out.collect(h.message);
+                    out.collect(h.message.message());
                     it.remove();
                 }
             }
@@ -148,13 +150,13 @@ public final class StatementMerger {
     }
 
     private static final class Pending {
-        private final SinkMessage first;
+        private final OrderedMessage first;
         private int arrived;
 
-        Pending(SinkMessage first) {
+        Pending(OrderedMessage first) {
             this.first = first;
         }
     }
 
-    private record Held(SinkMessage message, long need) {}
+    private record Held(OrderedMessage message, long need) {}
 }

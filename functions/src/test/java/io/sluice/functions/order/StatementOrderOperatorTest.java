@@ -1,9 +1,11 @@
-package io.sluice.functions.table.internal;
+package io.sluice.functions.order;
 
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 
-import io.sluice.functions.sink.SinkMessage;
+import io.sluice.functions.encode.OrderedMessage;
+import io.sluice.functions.encode.SinkMessage;
+import io.sluice.functions.types.OrderedMessageSerializer;
 import io.sluice.functions.types.SinkMessageSerializer;
 import org.junit.jupiter.api.Test;
 
@@ -21,36 +23,32 @@ class StatementOrderOperatorTest {
 
     private static final long NONE = Long.MIN_VALUE;
 
-    private static SinkMessage row(String name, long pathWatermark) {
+    private static OrderedMessage row(String name, long pathWatermark) {
         return message(name, StatementOrderOperator.rowRank(pathWatermark));
     }
 
-    private static SinkMessage statement(String name, long pathWatermark) {
+    private static OrderedMessage statement(String name, long pathWatermark) {
         return message(name, StatementOrderOperator.statementRank(pathWatermark));
     }
 
-    private static SinkMessage message(String name, long rank) {
+    private static OrderedMessage message(String name, long rank) {
         return message(name, 0, rank);
     }
 
-    private static SinkMessage message(String name, int partition, long rank) {
-        return new SinkMessage(
-                "t",
-                partition,
-                null,
-                name.getBytes(StandardCharsets.UTF_8),
-                0,
-                "items",
+    private static OrderedMessage message(String name, int partition, long rank) {
+        return new OrderedMessage(
+                new SinkMessage(
+                        "t", partition, null, name.getBytes(StandardCharsets.UTF_8), 0, "items"),
                 0,
                 0,
                 rank);
     }
 
-    private static OneInputStreamOperatorTestHarness<SinkMessage, SinkMessage> harness()
+    private static OneInputStreamOperatorTestHarness<OrderedMessage, SinkMessage> harness()
             throws Exception {
-        OneInputStreamOperatorTestHarness<SinkMessage, SinkMessage> harness =
+        OneInputStreamOperatorTestHarness<OrderedMessage, SinkMessage> harness =
                 new OneInputStreamOperatorTestHarness<>(
-                        new StatementOrderOperator(), SinkMessageSerializer.INSTANCE);
+                        new StatementOrderOperator(), OrderedMessageSerializer.INSTANCE);
         harness.setup(SinkMessageSerializer.INSTANCE);
         harness.open();
         return harness;
@@ -58,7 +56,7 @@ class StatementOrderOperatorTest {
 
     /** The names of the messages written so far, and "wm n" for each watermark passed on. */
     private static List<String> written(
-            OneInputStreamOperatorTestHarness<SinkMessage, SinkMessage> harness) {
+            OneInputStreamOperatorTestHarness<OrderedMessage, SinkMessage> harness) {
         List<String> names = new ArrayList<>();
         for (Object element : harness.getOutput()) {
             if (element instanceof Watermark) {
@@ -77,7 +75,7 @@ class StatementOrderOperatorTest {
 
     @Test
     void aStatementWaitsForEveryPathThenGoesBeforeTheRowsThatFollowedIt() throws Exception {
-        try (OneInputStreamOperatorTestHarness<SinkMessage, SinkMessage> harness = harness()) {
+        try (OneInputStreamOperatorTestHarness<OrderedMessage, SinkMessage> harness = harness()) {
             harness.processElement(row("a1", NONE), 0);
             harness.processElement(statement("alter", NONE), 0); // A, before its watermark 1
             harness.processElement(row("b1", NONE), 0); // B has not reached the statement
@@ -105,7 +103,7 @@ class StatementOrderOperatorTest {
         long before = StatementOrderOperator.rowRank(NONE);
         long alter = StatementOrderOperator.statementRank(NONE);
         long after = StatementOrderOperator.rowRank(1);
-        try (OneInputStreamOperatorTestHarness<SinkMessage, SinkMessage> harness = harness()) {
+        try (OneInputStreamOperatorTestHarness<OrderedMessage, SinkMessage> harness = harness()) {
             harness.processElement(message("p0 a1", 0, before), 0);
             harness.processElement(message("p0 alter", 0, alter), 0); // A's two copies
             harness.processElement(message("p1 alter", 1, alter), 0);
@@ -133,7 +131,7 @@ class StatementOrderOperatorTest {
 
     @Test
     void statementsInARowEachTakeTheirTurn() throws Exception {
-        try (OneInputStreamOperatorTestHarness<SinkMessage, SinkMessage> harness = harness()) {
+        try (OneInputStreamOperatorTestHarness<OrderedMessage, SinkMessage> harness = harness()) {
             harness.processElement(statement("s1", NONE), 0);
             harness.processElement(row("b-after-s1", 1), 0);
             harness.processElement(statement("s2", 1), 0);
@@ -153,7 +151,7 @@ class StatementOrderOperatorTest {
 
     @Test
     void whatWaitsAtACheckpointIsWrittenBeforeTheBarrier() throws Exception {
-        try (OneInputStreamOperatorTestHarness<SinkMessage, SinkMessage> harness = harness()) {
+        try (OneInputStreamOperatorTestHarness<OrderedMessage, SinkMessage> harness = harness()) {
             harness.processElement(statement("alter", NONE), 0);
             harness.processElement(row("b2", 1), 0);
 
@@ -167,7 +165,7 @@ class StatementOrderOperatorTest {
 
     @Test
     void theEndOfInputReleasesEverything() throws Exception {
-        try (OneInputStreamOperatorTestHarness<SinkMessage, SinkMessage> harness = harness()) {
+        try (OneInputStreamOperatorTestHarness<OrderedMessage, SinkMessage> harness = harness()) {
             harness.processElement(statement("alter", 4), 0);
             harness.processElement(row("after", 5), 0);
             harness.processWatermark(new Watermark(Long.MAX_VALUE));

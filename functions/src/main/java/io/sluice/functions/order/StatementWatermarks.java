@@ -1,4 +1,4 @@
-package io.sluice.functions.table.internal;
+package io.sluice.functions.order;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.eventtime.Watermark;

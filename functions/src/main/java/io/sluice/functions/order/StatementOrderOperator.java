@@ -1,4 +1,4 @@
-package io.sluice.functions.table.internal;
+package io.sluice.functions.order;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
@@ -7,7 +7,8 @@ import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 
-import io.sluice.functions.sink.SinkMessage;
+import io.sluice.functions.encode.OrderedMessage;
+import io.sluice.functions.encode.SinkMessage;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -29,7 +30,7 @@ import java.util.TreeMap;
  */
 @Internal
 public final class StatementOrderOperator extends AbstractStreamOperator<SinkMessage>
-        implements OneInputStreamOperator<SinkMessage, SinkMessage> {
+        implements OneInputStreamOperator<OrderedMessage, SinkMessage> {
 
     private static final long serialVersionUID = 1L;
 
@@ -67,13 +68,14 @@ public final class StatementOrderOperator extends AbstractStreamOperator<SinkMes
     }
 
     @Override
-    public void processElement(StreamRecord<SinkMessage> record) {
-        SinkMessage message = record.getValue();
+    public void processElement(StreamRecord<OrderedMessage> record) {
+        OrderedMessage ordered = record.getValue();
         // Anything waiting ranks above what may pass now, so passing now keeps the rank order.
-        if (needed(message.rank()) <= passed) {
-            output.collect(record);
+        if (needed(ordered.rank()) <= passed) {
+            output.collect(record.replace(ordered.message()));
         } else {
-            waiting.computeIfAbsent(message.rank(), rank -> new ArrayList<>()).add(message);
+            waiting.computeIfAbsent(ordered.rank(), rank -> new ArrayList<>())
+                    .add(ordered.message());
         }
     }
 

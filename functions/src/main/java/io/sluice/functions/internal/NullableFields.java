@@ -1,4 +1,4 @@
-package io.sluice.functions.types.internal;
+package io.sluice.functions.internal;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.memory.DataInputView;

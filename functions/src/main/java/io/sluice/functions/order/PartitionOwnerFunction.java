@@ -1,4 +1,4 @@
-package io.sluice.functions.route;
+package io.sluice.functions.order;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -8,20 +8,21 @@ import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 
-import io.sluice.functions.route.internal.StatementMerger;
-import io.sluice.functions.sink.SinkMessage;
+import io.sluice.functions.encode.OrderedMessage;
+import io.sluice.functions.encode.SinkMessage;
+import io.sluice.functions.order.internal.StatementMerger;
 
 /**
  * The single owner of a set of partitions, chained to the sink writer that writes them (see {@link
  * PartitionOwnerPartitioner}): merges each statement's copies into one message placed in order with
- * its table's rows ({@link StatementMerger}).
+ * its table's rows ({@link StatementMerger}), and writes the messages without the ordering fields.
  *
  * <p>It keeps no state across checkpoints, and needs none: with aligned checkpoints, every copy of
  * a statement is emitted before the barrier that follows it on every path, so no statement is ever
  * pending when this operator snapshots. It checks that, rather than assume it.
  */
 @Internal
-public final class PartitionOwnerFunction extends ProcessFunction<SinkMessage, SinkMessage>
+public final class PartitionOwnerFunction extends ProcessFunction<OrderedMessage, SinkMessage>
         implements CheckpointedFunction {
 
     private static final long serialVersionUID = 1L;
@@ -34,7 +35,8 @@ public final class PartitionOwnerFunction extends ProcessFunction<SinkMessage, S
     }
 
     @Override
-    public void processElement(SinkMessage message, Context context, Collector<SinkMessage> out) {
+    public void processElement(
+            OrderedMessage message, Context context, Collector<SinkMessage> out) {
         merger.accept(message, out);
     }
 

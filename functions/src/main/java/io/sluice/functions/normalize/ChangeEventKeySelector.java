@@ -1,4 +1,4 @@
-package io.sluice.functions.encode;
+package io.sluice.functions.normalize;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.java.functions.KeySelector;

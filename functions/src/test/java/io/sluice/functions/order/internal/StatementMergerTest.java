@@ -1,8 +1,9 @@
-package io.sluice.functions.route.internal;
+package io.sluice.functions.order.internal;
 
 import org.apache.flink.api.common.functions.util.ListCollector;
 
-import io.sluice.functions.sink.SinkMessage;
+import io.sluice.functions.encode.OrderedMessage;
+import io.sluice.functions.encode.SinkMessage;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -17,29 +18,26 @@ class StatementMergerTest {
     private final StatementMerger merger = new StatementMerger();
     private final List<SinkMessage> out = new ArrayList<>();
 
-    private static SinkMessage row(String value, int origin) {
+    private static OrderedMessage row(String value, int origin) {
         return message("t", 0, value, origin, 0);
     }
 
-    private static SinkMessage copy(String value, int origin, int copies) {
+    private static OrderedMessage copy(String value, int origin, int copies) {
         return message("t", 0, value, origin, copies);
     }
 
-    private static SinkMessage message(
+    private static OrderedMessage message(
             String topic, int partition, String value, int origin, int copies) {
-        return new SinkMessage(
-                topic,
-                partition,
-                null,
-                value.getBytes(StandardCharsets.UTF_8),
-                0,
-                "items",
+        return new OrderedMessage(
+                new SinkMessage(
+                        topic, partition, null, value.getBytes(StandardCharsets.UTF_8), 0, "items"),
                 origin,
-                copies);
+                copies,
+                0);
     }
 
-    private void accept(SinkMessage... messages) {
-        for (SinkMessage message : messages) {
+    private void accept(OrderedMessage... messages) {
+        for (OrderedMessage message : messages) {
             merger.accept(message, new ListCollector<>(out));
         }
     }
@@ -47,7 +45,6 @@ class StatementMergerTest {
     private List<String> written() {
         List<String> values = new ArrayList<>();
         for (SinkMessage message : out) {
-            assertThat(message.isCopy()).as("written messages are never copies").isFalse();
             values.add(new String(message.value(), StandardCharsets.UTF_8));
         }
         return values;
