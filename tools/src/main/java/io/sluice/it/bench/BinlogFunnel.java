@@ -9,9 +9,11 @@ import com.github.shyiko.mysql.binlog.event.UpdateRowsEventData;
 import com.github.shyiko.mysql.binlog.event.WriteRowsEventData;
 import com.github.shyiko.mysql.binlog.event.deserialization.EventDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.NullEventDataDeserializer;
+import io.sluice.functions.source.binlog.BinlogReader;
 import io.sluice.functions.source.binlog.BinlogRowsListener;
 import io.sluice.functions.source.binlog.RowsEventDecoder;
 import io.sluice.functions.source.binlog.TableDecoders;
+import io.sluice.serializers.event.ChangeEvent;
 
 import java.time.Duration;
 import java.util.HashMap;
@@ -20,13 +22,16 @@ import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiFunction;
 
 /**
  * The funnel's first stages, outside Flink, with the binlog client the CDC source embeds: the
  * backlog received with event bodies skipped ("binlog receive"), received with every event parsed,
  * rows included ("event parse"), and parsed into the raw values Sluice's own decoder reads and
- * decoded by it into {@code ChangeEvent}s ("client + Sluice decoder → ChangeEvent").
+ * decoded by it into {@code ChangeEvent}s ("client + Sluice decoder → ChangeEvent"), and Sluice's
+ * own binlog reader with its positions, GTIDs and transactions ("Sluice binlog reader →
+ * ChangeEvent").
  */
 final class BinlogFunnel {
 
@@ -52,7 +57,9 @@ final class BinlogFunnel {
         /** Every event parsed by the client's defaults. */
         PARSE,
         /** Rows events parsed raw and decoded into change events by Sluice's decoder. */
-        DECODE
+        DECODE,
+        /** Sluice's {@link BinlogReader}: the decoder plus positions, GTIDs and transactions. */
+        READER
     }
 
     /**
@@ -71,6 +78,10 @@ final class BinlogFunnel {
             BiFunction<String, String, RowsEventDecoder> decoders,
             Duration timeout)
             throws Exception {
+        if (stage == Stage.READER) {
+            return readWithReader(
+                    host, port, user, password, serverId, start, end, decoders, timeout);
+        }
         BinaryLogClient client = new BinaryLogClient(host, port, user, password);
         client.setServerId(serverId);
         client.setBinlogFilename(start.file);
@@ -142,6 +153,79 @@ final class BinlogFunnel {
                             + " rows");
         }
         return new Pass(last.get() - first.get(), events.get(), rows.get());
+    }
+
+    /** The backlog through Sluice's binlog reader: its changes counted, up to {@code end}. */
+    private static Pass readWithReader(
+            String host,
+            int port,
+            String user,
+            String password,
+            long serverId,
+            BinlogPosition start,
+            BinlogPosition end,
+            BiFunction<String, String, RowsEventDecoder> decoders,
+            Duration timeout)
+            throws Exception {
+        io.sluice.functions.source.binlog.BinlogPosition endAt =
+                io.sluice.functions.source.binlog.BinlogPosition.at(end.file, end.position);
+        AtomicLong changes = new AtomicLong();
+        AtomicLong first = new AtomicLong();
+        AtomicLong last = new AtomicLong();
+        AtomicReference<BinlogReader> self = new AtomicReference<>();
+        BinlogReader reader =
+                BinlogReader.builder(host, port, user, password)
+                        .serverId(serverId)
+                        .heartbeatInterval(Duration.ofMillis(200))
+                        .build(
+                                onceEach(decoders),
+                                new BinlogReader.Output() {
+                                    @Override
+                                    public void change(
+                                            ChangeEvent change,
+                                            io.sluice.functions.source.binlog.BinlogPosition
+                                                    after) {
+                                        long now = System.currentTimeMillis();
+                                        if (changes.getAndIncrement() == 0) {
+                                            first.set(now);
+                                        }
+                                        last.set(now);
+                                    }
+
+                                    @Override
+                                    public void heartbeat(
+                                            io.sluice.functions.source.binlog.BinlogPosition at) {
+                                        if (at.compareTo(endAt) >= 0) {
+                                            self.get().close(); // The backlog is read.
+                                        }
+                                    }
+                                });
+        self.set(reader);
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread thread =
+                new Thread(
+                        () -> {
+                            try {
+                                reader.run(
+                                        io.sluice.functions.source.binlog.BinlogPosition.at(
+                                                start.file, start.position));
+                            } catch (Throwable t) {
+                                failure.set(t);
+                            }
+                        },
+                        "sluice-binlog-reader");
+        thread.start();
+        thread.join(timeout.toMillis());
+        if (thread.isAlive()) {
+            reader.close();
+            thread.join();
+            throw new IllegalStateException(
+                    "Sluice's binlog reader did not reach " + end + " within " + timeout);
+        }
+        if (failure.get() != null) {
+            throw new IllegalStateException("Sluice's binlog reader failed", failure.get());
+        }
+        return new Pass(last.get() - first.get(), 0, changes.get());
     }
 
     private static int rowsOf(EventData data) {

@@ -192,6 +192,8 @@ public final class SluiceBench {
             target.funnel(
                     SLUICE_DECODER, binlog(start, end, stats, BinlogFunnel.Stage.DECODE, database));
             target.funnel(
+                    SLUICE_READER, binlog(start, end, stats, BinlogFunnel.Stage.READER, database));
+            target.funnel(
                     Pipelines.Cut.DEBEZIUM_RECORD.label,
                     cut(Pipelines.Cut.DEBEZIUM_RECORD, base, database, start, stats));
             target.funnel(
@@ -207,6 +209,7 @@ public final class SluiceBench {
                         "binlog receive",
                         "event parse",
                         SLUICE_DECODER,
+                        SLUICE_READER,
                         Pipelines.Cut.DEBEZIUM_RECORD.label,
                         Pipelines.Cut.CHANGE_EVENT.label,
                         Pipelines.Cut.ROUTED.label,
@@ -588,11 +591,15 @@ public final class SluiceBench {
     /** The funnel stage of Sluice's own binlog decoder (issue 25), not yet in the job. */
     private static final String SLUICE_DECODER = "client + Sluice decoder → ChangeEvent";
 
+    /** The funnel stage of Sluice's own binlog reader (issue 25), not yet in the job. */
+    private static final String SLUICE_READER = "Sluice binlog reader → ChangeEvent";
+
     private static final Map<BinlogFunnel.Stage, String> BINLOG_PIPELINES =
             Map.of(
                     BinlogFunnel.Stage.RECEIVE, "binlog client, bodies skipped",
                     BinlogFunnel.Stage.PARSE, "binlog client, events parsed",
-                    BinlogFunnel.Stage.DECODE, "binlog client, Sluice's decoder");
+                    BinlogFunnel.Stage.DECODE, "binlog client, Sluice's decoder",
+                    BinlogFunnel.Stage.READER, "Sluice's binlog reader");
 
     private RunResult binlog(
             BinlogPosition start,
@@ -628,7 +635,9 @@ public final class SluiceBench {
                     result,
                     meter.stop(),
                     stats,
-                    stage == BinlogFunnel.Stage.DECODE ? pass.rows : pass.events);
+                    stage == BinlogFunnel.Stage.DECODE || stage == BinlogFunnel.Stage.READER
+                            ? pass.rows
+                            : pass.events);
             if (stage != BinlogFunnel.Stage.RECEIVE && pass.rows != stats.rows.get()) {
                 throw new IllegalStateException(
                         "The binlog client parsed "

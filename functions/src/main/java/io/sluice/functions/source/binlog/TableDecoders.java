@@ -1,15 +1,58 @@
 package io.sluice.functions.source.binlog;
 
 import com.github.shyiko.mysql.binlog.event.TableMapEventData;
+import io.sluice.functions.source.internal.SourceJdbc;
 
-/** Gives the binlog reader the decoder of a table's rows events at the current binlog point. */
+import javax.annotation.Nullable;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.ZoneId;
+import java.util.function.BiPredicate;
+
+/**
+ * The decoder of a table's rows events at the current binlog point, asked for once per table map id
+ * and again after each DDL by {@link BinlogReader}: {@link TableSchemas} (each table's schema at
+ * each point of the binlog), or {@code information_schema} at the time of asking ({@link
+ * #fromInformationSchema}).
+ */
 @FunctionalInterface
 public interface TableDecoders {
 
     /**
-     * The decoder of the rows events that follow {@code tableMap}.
-     *
-     * @return null if the table is not captured
+     * The decoder of the rows events of {@code database.table} that follow {@code tableMap}, or
+     * null when the table is not captured (its rows events are then counted, not decoded).
      */
+    @Nullable
     RowsEventDecoder decoder(String database, String table, TableMapEventData tableMap);
+
+    /**
+     * Each captured table's current columns from {@code information_schema} ({@link
+     * BinlogColumn#read}): right as long as the table has not changed since the rows were written.
+     *
+     * @param captured which (database, table) to decode
+     * @param timestampZone the zone TIMESTAMP values are written in
+     */
+    static TableDecoders fromInformationSchema(
+            SourceJdbc jdbc, BiPredicate<String, String> captured, ZoneId timestampZone) {
+        return (database, table, tableMap) -> {
+            if (!captured.test(database, table)) {
+                return null;
+            }
+            try (Connection connection = jdbc.connect()) {
+                return RowsEventDecoder.of(
+                        database,
+                        table,
+                        BinlogColumn.read(connection, database, table),
+                        timestampZone);
+            } catch (SQLException e) {
+                throw new IllegalStateException(
+                        String.format(
+                                "Cannot read the columns of %s.%s from information_schema at %s:"
+                                        + " %s",
+                                database, table, jdbc.address(), e.getMessage()),
+                        e);
+            }
+        };
+    }
 }

@@ -27,6 +27,11 @@ public final class SourceJdbc implements Serializable {
         this.password = password;
     }
 
+    /** The source user at {@code host:port}. */
+    public static SourceJdbc of(String host, int port, String user, String password) {
+        return new SourceJdbc(host + ":" + port, user, password == null ? "" : password);
+    }
+
     public static SourceJdbc from(OptionSection config) {
         return new SourceJdbc(
                 config.get(MySqlSourceOptions.HOSTNAME) + ":" + config.get(MySqlSourceOptions.PORT),

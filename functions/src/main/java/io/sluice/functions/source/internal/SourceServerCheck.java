@@ -47,6 +47,9 @@ public final class SourceServerCheck implements Serializable {
     private final boolean includeQueries;
     private final String prefix;
 
+    /** How messages name where the start file came from. */
+    private final String startFileSource;
+
     private SourceServerCheck(
             SourceJdbc jdbc,
             StartupMode mode,
@@ -54,8 +57,10 @@ public final class SourceServerCheck implements Serializable {
             List<String> tableFilters,
             Map<String, String> chunkKeys,
             boolean includeQueries,
-            String prefix) {
+            String prefix,
+            String startFileSource) {
         this.jdbc = jdbc;
+        this.startFileSource = startFileSource;
         this.mode = mode;
         this.startFile = startFile;
         this.tableFilters = tableFilters;
@@ -76,7 +81,27 @@ public final class SourceServerCheck implements Serializable {
                 List.of(filters),
                 new TreeMap<>(config.get(MySqlSourceOptions.SNAPSHOT_CHUNK_KEY_COLUMNS)),
                 config.get(MySqlSourceOptions.INCLUDE_QUERIES),
-                config.prefix());
+                config.prefix(),
+                "Option '" + config.prefix() + MySqlSourceOptions.STARTUP_BINLOG_FILE.key() + "'");
+    }
+
+    /**
+     * The checks for Sluice's binlog reader starting in {@code startFile}: the binlog, its format
+     * and row image, the privileges, and the file still there. {@code run(true)} runs them.
+     *
+     * @param startWhat how messages name the start, e.g. "The binlog reader's start position"
+     */
+    public static SourceServerCheck forBinlogReader(
+            SourceJdbc jdbc, String startFile, String startWhat) {
+        return new SourceServerCheck(
+                jdbc,
+                StartupMode.BINLOG_POSITION,
+                startFile,
+                List.of(),
+                Map.of(),
+                false,
+                "",
+                startWhat);
     }
 
     /**
@@ -235,10 +260,10 @@ public final class SourceServerCheck implements Serializable {
         if (!files.contains(startFile)) {
             problems.add(
                     String.format(
-                            "Option %s names '%s', which the server at %s no longer has (purged)"
+                            "%s names '%s', which the server at %s no longer has (purged)"
                                     + " or never wrote; it has %s. Start from a file it has, or"
                                     + " from 'initial'.",
-                            named(MySqlSourceOptions.STARTUP_BINLOG_FILE),
+                            startFileSource,
                             startFile,
                             jdbc.address(),
                             files.isEmpty()
@@ -252,6 +277,9 @@ public final class SourceServerCheck implements Serializable {
      * key or a chunk key column, or Flink CDC cannot split it.
      */
     private void checkTables(Statement statement, List<String> problems) throws SQLException {
+        if (tableFilters.isEmpty()) {
+            return;
+        }
         Map<String, Boolean> hasKey = new TreeMap<>();
         try (ResultSet result =
                 statement.executeQuery(

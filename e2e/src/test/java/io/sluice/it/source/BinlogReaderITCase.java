@@ -1,0 +1,512 @@
+package io.sluice.it.source;
+
+import org.apache.flink.cdc.connectors.mysql.source.offset.BinlogOffset;
+
+import io.sluice.functions.source.SourceSetupException;
+import io.sluice.functions.source.binlog.BinlogPosition;
+import io.sluice.functions.source.binlog.BinlogReader;
+import io.sluice.functions.source.binlog.BinlogReaderException;
+import io.sluice.functions.source.binlog.TableDecoders;
+import io.sluice.functions.source.internal.SourceJdbc;
+import io.sluice.it.server.MariaDbExtension;
+import io.sluice.it.server.MariaDbServer;
+import io.sluice.serializers.event.ChangeEvent;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Sluice's binlog reader ({@link BinlogReader}) on the real binlog of MariaDB 11.4: resumed at the
+ * positions it gives out (inside a 20,000-row statement, inside a multi-statement transaction,
+ * across a file rotation, by GTID and by file position) it continues with exactly the changes that
+ * followed; it survives killed connections exactly once; heartbeats move an idle reader on; and it
+ * refuses a server it cannot read with a message naming the setting.
+ */
+class BinlogReaderITCase {
+
+    @RegisterExtension static final MariaDbExtension MARIADB = new MariaDbExtension();
+
+    private static final String TABLE =
+            "CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(40), n BIGINT)";
+    private static final String MARKER = "CREATE TABLE marker (id INT PRIMARY KEY)";
+
+    /** A change as the comparison sees it, and the position the reader gave with it. */
+    private static final class Emitted {
+        final String change;
+        final BinlogPosition after;
+
+        Emitted(ChangeEvent change, BinlogPosition after) {
+            this.change =
+                    change.table()
+                            + " "
+                            + change.type()
+                            + " "
+                            + change.before()
+                            + " "
+                            + change.after();
+            this.after = after;
+        }
+
+        @Override
+        public String toString() {
+            return change + " @ " + after;
+        }
+    }
+
+    @Test
+    void resumesExactlyInsideALargeStatementAndAMultiStatementTransaction() throws Exception {
+        MariaDbServer mariaDb = MARIADB.server();
+        String database = mariaDb.createDatabase("reader_resume", null);
+        mariaDb.execute(database, TABLE, MARKER);
+        BinlogPosition start = current(mariaDb);
+        mariaDb.execute(
+                database,
+                // One statement, many rows events.
+                "SET SESSION max_recursive_iterations = 1000000",
+                "INSERT INTO t WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s"
+                        + " WHERE i < 20000) SELECT i, CONCAT('row-', i), i * 7 FROM s",
+                "BEGIN",
+                "INSERT INTO t VALUES (30001, 'a', 1), (30002, 'b', 2)",
+                "UPDATE t SET n = n + 1 WHERE id <= 700",
+                "DELETE FROM t WHERE id BETWEEN 801 AND 1000",
+                "INSERT INTO t VALUES (30003, 'c', 3)",
+                "COMMIT",
+                "UPDATE t SET v = 'single' WHERE id = 5",
+                "INSERT INTO marker VALUES (1)");
+
+        List<Emitted> first = read(mariaDb, database, start, e -> {});
+        assertThat(first).as("every change once").hasSize(20000 + 2 + 700 + 200 + 1 + 1 + 1);
+        assertThat(first.subList(0, 20000))
+                .as("the statement's rows events")
+                .extracting(e -> e.after.events())
+                .contains(0L, 10L);
+
+        Set<Integer> starts = new TreeSet<>();
+        for (int i = 0; i < first.size() - 1; i++) {
+            long rows = first.get(i).after.rows();
+            boolean beforeBoundary = first.get(i + 1).after.rows() == 0;
+            if (i >= 20000 || rows <= 1 || beforeBoundary || i % 997 == 0) {
+                starts.add(i);
+            }
+        }
+        int resumed = 0;
+        for (int i : starts) {
+            checkResume(mariaDb, database, first, i, UnaryOperator.identity());
+            resumed++;
+            if (i % 5 == 0) {
+                checkResume(mariaDb, database, first, i, p -> p.withGtids(""));
+                resumed++;
+            }
+        }
+        assertThat(resumed).as("resumes").isGreaterThan(1000);
+    }
+
+    @Test
+    void resumesAcrossARotationByGtidAndByFilePosition() throws Exception {
+        MariaDbServer mariaDb = MARIADB.server();
+        String database = mariaDb.createDatabase("reader_rotate", null);
+        mariaDb.execute(database, TABLE, MARKER);
+        BinlogPosition start = current(mariaDb);
+        mariaDb.execute(
+                database,
+                "SET SESSION max_recursive_iterations = 1000000",
+                "INSERT INTO t WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s"
+                        + " WHERE i < 600) SELECT i, REPEAT('x', 40), i FROM s",
+                "BEGIN",
+                "UPDATE t SET n = 0 WHERE id <= 10",
+                "DELETE FROM t WHERE id = 11",
+                "COMMIT",
+                "FLUSH BINARY LOGS",
+                "UPDATE t SET n = -1 WHERE id <= 400",
+                "CREATE TABLE later (id INT PRIMARY KEY)");
+        String gtidsAfterDdl = query(mariaDb, "SELECT @@gtid_binlog_pos");
+        mariaDb.execute(database, "INSERT INTO later VALUES (1)", "INSERT INTO marker VALUES (1)");
+
+        List<String> ddl = new ArrayList<>();
+        List<BinlogPosition> ddlAt = new ArrayList<>();
+        List<Emitted> first =
+                read(
+                        mariaDb,
+                        database,
+                        start,
+                        reader -> {},
+                        (statement, db, after) -> {
+                            if (database.equals(db)) {
+                                ddl.add(statement);
+                                ddlAt.add(after);
+                            }
+                        });
+        assertThat(first).hasSize(600 + 10 + 1 + 399 + 1 + 1);
+        assertThat(first.stream().map(e -> e.after.file()).distinct()).as("files").hasSize(2);
+        assertThat(ddl).containsExactly("CREATE TABLE later (id INT PRIMARY KEY)");
+        assertThat(ddlAt.get(0).gtids()).as("GTIDs after the DDL").isEqualTo(gtidsAfterDdl);
+        long lastSequence = -1;
+        for (Emitted e : first) {
+            assertThat(e.after.gtids()).as("MariaDB GTID state").matches("0-1-\\d+");
+            long sequence = Long.parseLong(e.after.gtids().substring(4));
+            assertThat(sequence).as("GTID sequence").isGreaterThanOrEqualTo(lastSequence);
+            lastSequence = sequence;
+        }
+        // Flink CDC's offsets count every event from the transaction's start (GTID event,
+        // annotate-rows, table map, rows): after 3 of the 10 updates, and before the delete.
+        BinlogPosition update = first.get(602).after;
+        assertThat(update.events()).isZero();
+        assertThat(update.rows()).isEqualTo(3);
+        checkResume(mariaDb, database, first, 602, p -> flinkCdc(p, 3, 3));
+        checkResume(mariaDb, database, first, 609, p -> flinkCdc(p, 6, 0));
+        for (int i = 0; i < first.size() - 1; i++) {
+            checkResume(mariaDb, database, first, i, UnaryOperator.identity());
+            if (i % 3 == 0) {
+                checkResume(mariaDb, database, first, i, p -> p.withGtids(""));
+            }
+        }
+    }
+
+    @Test
+    void continuesExactlyOnceAfterTheServerKillsTheConnection() throws Exception {
+        MariaDbServer mariaDb = MARIADB.server();
+        String database = mariaDb.createDatabase("reader_kill", null);
+        mariaDb.execute(database, TABLE, MARKER);
+        BinlogPosition start = current(mariaDb);
+        mariaDb.execute(
+                database,
+                "SET SESSION max_recursive_iterations = 1000000",
+                "INSERT INTO t WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s"
+                        + " WHERE i < 200000) SELECT i, CONCAT('row-', i), i FROM s",
+                "UPDATE t SET n = 0 WHERE id <= 3000",
+                "INSERT INTO marker VALUES (1)");
+        List<Emitted> expected = read(mariaDb, database, start, e -> {});
+
+        List<Long> connections = new ArrayList<>();
+        int[] seen = {0};
+        List<Emitted> got =
+                read(
+                        mariaDb,
+                        database,
+                        start,
+                        reader -> {
+                            seen[0]++;
+                            long id = reader.connectionId();
+                            if (connections.size() < 3 && !connections.contains(id)) {
+                                // Slow, so that the server cannot send all before the kill:
+                                // what it sent is read, then the reader resumes mid-statement.
+                                if (seen[0] % 100 == 0) {
+                                    sleep();
+                                }
+                                if (seen[0] % 3_000 == 0) {
+                                    connections.add(id);
+                                    mariaDb.execute(null, "KILL " + id);
+                                }
+                            }
+                        });
+        assertThat(connections).as("connections killed").hasSizeGreaterThanOrEqualTo(2);
+        assertThat(keys(got)).as("every change once, in order").isEqualTo(keys(expected));
+    }
+
+    @Test
+    void heartbeatsMoveAnIdleReaderOn() throws Exception {
+        MariaDbServer mariaDb = MARIADB.server();
+        String database = mariaDb.createDatabase("reader_idle", null);
+        String other = mariaDb.createDatabase("reader_other", null);
+        mariaDb.execute(database, TABLE);
+        mariaDb.execute(other, TABLE);
+        BinlogPosition start = current(mariaDb);
+        BlockingQueue<BinlogPosition> heartbeats = new LinkedBlockingQueue<>();
+        BinlogReader reader =
+                reader(mariaDb, database)
+                        .heartbeatInterval(Duration.ofMillis(500))
+                        .build(
+                                decoders(mariaDb, database),
+                                new BinlogReader.Output() {
+                                    @Override
+                                    public void change(ChangeEvent change, BinlogPosition after) {
+                                        throw new AssertionError("no change expected: " + change);
+                                    }
+
+                                    @Override
+                                    public void heartbeat(BinlogPosition at) {
+                                        heartbeats.add(at);
+                                    }
+                                });
+        Thread thread = runInBackground(reader, start);
+        try {
+            BinlogPosition idle = heartbeats.poll(2, TimeUnit.MINUTES);
+            assertThat(idle).as("a heartbeat").isNotNull();
+            assertThat(idle.file()).isEqualTo(start.file());
+            assertThat(idle.position()).isEqualTo(start.position());
+            mariaDb.execute(other, "INSERT INTO t VALUES (1, 'not captured', 1)");
+            BinlogPosition moved = current(mariaDb);
+            BinlogPosition after;
+            int waited = 0;
+            do {
+                // The heartbeats sent before the write came through still name the start.
+                assertThat(waited++).as("heartbeats at the start after the write").isLessThan(20);
+                after = heartbeats.poll(2, TimeUnit.MINUTES);
+                assertThat(after).as("a heartbeat after the write").isNotNull();
+            } while (after.position() == start.position());
+            assertThat(after.file()).isEqualTo(moved.file());
+            assertThat(after.position()).as("moved past the write").isEqualTo(moved.position());
+            assertThat(after.gtids()).isEqualTo(moved.gtids());
+        } finally {
+            reader.close();
+            thread.join(TimeUnit.MINUTES.toMillis(1));
+        }
+    }
+
+    @Test
+    void refusesAServerItCannotRead() throws Exception {
+        MariaDbServer mariaDb = MARIADB.server();
+        String database = mariaDb.createDatabase("reader_checks", null);
+        BinlogPosition start = current(mariaDb);
+        mariaDb.execute(null, "SET GLOBAL binlog_format = 'STATEMENT'");
+        try {
+            assertThatThrownBy(
+                            () ->
+                                    reader(mariaDb, database)
+                                            .build(
+                                                    decoders(mariaDb, database),
+                                                    (change, after) -> {})
+                                            .run(start))
+                    .isInstanceOf(SourceSetupException.class)
+                    .hasMessageContaining("binlog_format is STATEMENT");
+        } finally {
+            mariaDb.execute(null, "SET GLOBAL binlog_format = 'ROW'");
+        }
+        // MariaDB keeps a file until its binlog checkpoint moved on: purge until it is gone.
+        for (int attempt = 0; binlogFiles(mariaDb).contains(start.file()); attempt++) {
+            assertThat(attempt).as("purge attempts").isLessThan(100);
+            mariaDb.execute(null, "FLUSH BINARY LOGS");
+            Thread.sleep(100);
+            mariaDb.execute(null, "PURGE BINARY LOGS TO '" + current(mariaDb).file() + "'");
+        }
+        assertThatThrownBy(
+                        () ->
+                                reader(mariaDb, database)
+                                        .build(decoders(mariaDb, database), (change, after) -> {})
+                                        .run(start))
+                .isInstanceOf(SourceSetupException.class)
+                .hasMessageContaining("The binlog reader's start position " + start)
+                .hasMessageContaining("names '" + start.file() + "', which the server at")
+                .hasMessageContaining("no longer has (purged)");
+    }
+
+    @Test
+    void failsClearlyWhenATableMapDoesNotFitTheColumns() throws Exception {
+        MariaDbServer mariaDb = MARIADB.server();
+        String database = mariaDb.createDatabase("reader_misfit", null);
+        mariaDb.execute(database, TABLE);
+        BinlogPosition start = current(mariaDb);
+        mariaDb.execute(
+                database, "INSERT INTO t VALUES (1, 'a', 1)", "ALTER TABLE t ADD COLUMN w INT");
+        BinlogReader reader =
+                reader(mariaDb, database).build(decoders(mariaDb, database), (change, after) -> {});
+        assertThatThrownBy(() -> reader.run(start))
+                .isInstanceOf(BinlogReaderException.class)
+                .hasMessageContaining("has 3 columns but the schema Sluice holds has 4");
+    }
+
+    /** Resumed after change {@code i}, the reader gives exactly the changes after it. */
+    private static void checkResume(
+            MariaDbServer mariaDb,
+            String database,
+            List<Emitted> first,
+            int i,
+            UnaryOperator<BinlogPosition> how)
+            throws Exception {
+        BinlogPosition at = how.apply(first.get(i).after);
+        List<Emitted> rest = read(mariaDb, database, at, e -> {});
+        List<String> expected = keys(first.subList(i + 1, first.size()));
+        assertThat(keys(rest))
+                .as("resumed at %s (after change %d of %d)", at, i, first.size())
+                .isEqualTo(expected);
+        for (int k = 0; k < rest.size(); k++) {
+            assertThat(rest.get(k).after)
+                    .as("position of change %d resumed at %s", i + 1 + k, at)
+                    .isEqualTo(first.get(i + 1 + k).after);
+        }
+    }
+
+    /** {@code position}'s transaction as an offset Flink CDC wrote: its own event count. */
+    private static BinlogPosition flinkCdc(BinlogPosition position, long event, long row) {
+        Map<String, String> offset = new HashMap<>();
+        offset.put(BinlogOffset.BINLOG_FILENAME_OFFSET_KEY, position.file());
+        offset.put(BinlogOffset.BINLOG_POSITION_OFFSET_KEY, String.valueOf(position.position()));
+        offset.put(BinlogOffset.EVENTS_TO_SKIP_OFFSET_KEY, String.valueOf(event));
+        offset.put(BinlogOffset.ROWS_TO_SKIP_OFFSET_KEY, String.valueOf(row));
+        offset.put(BinlogOffset.GTID_SET_KEY, position.gtids());
+        offset.put(BinlogOffset.SERVER_ID_KEY, String.valueOf(position.serverId()));
+        BinlogPosition read = BinlogPosition.fromBinlogOffset(new BinlogOffset(offset));
+        assertThat(read.countsAllEvents()).isTrue();
+        return read;
+    }
+
+    private static List<String> keys(List<Emitted> emitted) {
+        List<String> keys = new ArrayList<>(emitted.size());
+        for (Emitted e : emitted) {
+            keys.add(e.change);
+        }
+        return keys;
+    }
+
+    private static List<Emitted> read(
+            MariaDbServer mariaDb,
+            String database,
+            BinlogPosition start,
+            Consumer<BinlogReader> onChange)
+            throws Exception {
+        return read(mariaDb, database, start, onChange, (statement, db, after) -> {});
+    }
+
+    private interface Ddl {
+        void accept(String statement, String database, BinlogPosition after);
+    }
+
+    /** Every change of {@code database} from {@code start} up to the marker row's. */
+    private static List<Emitted> read(
+            MariaDbServer mariaDb,
+            String database,
+            BinlogPosition start,
+            Consumer<BinlogReader> onChange,
+            Ddl onDdl)
+            throws Exception {
+        List<Emitted> emitted = Collections.synchronizedList(new ArrayList<>());
+        AtomicReference<BinlogReader> self = new AtomicReference<>();
+        BinlogReader reader =
+                reader(mariaDb, database)
+                        .build(
+                                decoders(mariaDb, database),
+                                new BinlogReader.Output() {
+                                    @Override
+                                    public void change(ChangeEvent change, BinlogPosition after) {
+                                        emitted.add(new Emitted(change, after));
+                                        onChange.accept(self.get());
+                                        if (change.table().equals("marker")) {
+                                            self.get().close();
+                                        }
+                                    }
+
+                                    @Override
+                                    public void ddl(
+                                            String statement, String db, BinlogPosition after) {
+                                        onDdl.accept(statement, db, after);
+                                    }
+                                });
+        self.set(reader);
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread thread =
+                new Thread(
+                        () -> {
+                            try {
+                                reader.run(start);
+                            } catch (Throwable t) {
+                                failure.set(t);
+                            }
+                        },
+                        "binlog-reader-test");
+        thread.start();
+        thread.join(TimeUnit.MINUTES.toMillis(3));
+        if (thread.isAlive()) {
+            reader.close();
+            thread.join();
+            throw new AssertionError(
+                    "The reader from "
+                            + start
+                            + " did not reach the marker; it gave "
+                            + emitted.size()
+                            + " changes");
+        }
+        if (failure.get() != null) {
+            throw new AssertionError("The reader from " + start + " failed", failure.get());
+        }
+        return new ArrayList<>(emitted);
+    }
+
+    private static void sleep() {
+        try {
+            Thread.sleep(1);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static Thread runInBackground(BinlogReader reader, BinlogPosition start) {
+        Thread thread = new Thread(() -> reader.run(start), "binlog-reader-test");
+        thread.setDaemon(true);
+        thread.start();
+        return thread;
+    }
+
+    private static BinlogReader.Builder reader(MariaDbServer mariaDb, String database) {
+        return BinlogReader.builder(
+                        mariaDb.host(),
+                        mariaDb.port(),
+                        MariaDbServer.CDC_USER,
+                        MariaDbServer.CDC_PASSWORD)
+                .serverId(5500)
+                .reconnectAttempts(3, Duration.ofMillis(100));
+    }
+
+    private static TableDecoders decoders(MariaDbServer mariaDb, String database) {
+        return TableDecoders.fromInformationSchema(
+                SourceJdbc.of(
+                        mariaDb.host(),
+                        mariaDb.port(),
+                        MariaDbServer.CDC_USER,
+                        MariaDbServer.CDC_PASSWORD),
+                (db, table) -> db.equals(database),
+                ZoneId.of("UTC"));
+    }
+
+    /** The binlog's end now, with MariaDB's GTID state there. */
+    private static BinlogPosition current(MariaDbServer mariaDb) throws Exception {
+        try (Connection connection = mariaDb.connect(null);
+                Statement statement = connection.createStatement();
+                ResultSet status = statement.executeQuery("SHOW MASTER STATUS")) {
+            status.next();
+            BinlogPosition at = BinlogPosition.at(status.getString(1), status.getLong(2));
+            return at.withGtids(query(mariaDb, "SELECT @@gtid_binlog_pos"));
+        }
+    }
+
+    private static List<String> binlogFiles(MariaDbServer mariaDb) throws Exception {
+        List<String> files = new ArrayList<>();
+        try (Connection connection = mariaDb.connect(null);
+                Statement statement = connection.createStatement();
+                ResultSet result = statement.executeQuery("SHOW BINARY LOGS")) {
+            while (result.next()) {
+                files.add(result.getString(1));
+            }
+        }
+        return files;
+    }
+
+    private static String query(MariaDbServer mariaDb, String sql) throws Exception {
+        try (Connection connection = mariaDb.connect(null);
+                Statement statement = connection.createStatement();
+                ResultSet result = statement.executeQuery(sql)) {
+            result.next();
+            return result.getString(1);
+        }
+    }
+}

@@ -1,0 +1,303 @@
+package io.sluice.functions.source.binlog;
+
+import com.github.shyiko.mysql.binlog.event.DeleteRowsEventData;
+import com.github.shyiko.mysql.binlog.event.Event;
+import com.github.shyiko.mysql.binlog.event.EventData;
+import com.github.shyiko.mysql.binlog.event.EventHeaderV4;
+import com.github.shyiko.mysql.binlog.event.EventType;
+import com.github.shyiko.mysql.binlog.event.GtidEventData;
+import com.github.shyiko.mysql.binlog.event.MariadbGtidEventData;
+import com.github.shyiko.mysql.binlog.event.MariadbGtidListEventData;
+import com.github.shyiko.mysql.binlog.event.PreviousGtidSetEventData;
+import com.github.shyiko.mysql.binlog.event.QueryEventData;
+import com.github.shyiko.mysql.binlog.event.RotateEventData;
+import com.github.shyiko.mysql.binlog.event.TableMapEventData;
+import com.github.shyiko.mysql.binlog.event.UpdateRowsEventData;
+import com.github.shyiko.mysql.binlog.event.WriteRowsEventData;
+import com.github.shyiko.mysql.binlog.event.deserialization.EventDeserializer;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The binlog reader's event handling on one connection's thread: table maps, transactions and their
+ * positions, GTIDs, DDL statements, heartbeats, and the skip of what a resumed position already
+ * emitted. {@link BinlogReader} owns the connection and makes a new one per connect.
+ *
+ * <p>Positions are counted here, not taken from the events: on MariaDB 11.4 the events inside a
+ * transaction state no end position ({@code binlog_legacy_event_pos=OFF}), so each event's position
+ * is the previous one's plus its length.
+ */
+final class BinlogEvents {
+
+    private final TableDecoders decoders;
+    private final BinlogReader.Output out;
+    private final Map<Long, TableMapEventData> tableMaps = new HashMap<>();
+    private final Map<Long, RowsEventDecoder> decodersById = new HashMap<>();
+    private final GtidState gtids;
+
+    private String file;
+
+    /** Where the next event starts in {@link #file}. */
+    private long next;
+
+    private long serverId;
+    private boolean inTransaction;
+
+    /** A BEGIN (MySQL) or a MariaDB GTID without the standalone flag opened the transaction. */
+    private boolean begun;
+
+    private long transactionStart;
+    private String gtidsBefore;
+    private long rowsEventsRead;
+
+    /** What the start position already emitted, skipped in its transaction. */
+    private long skipEvents;
+
+    private long skipRows;
+    private final boolean skipCountsAllEvents;
+    private final long skipFrom;
+    private long eventsCounted;
+    private boolean skipping;
+
+    /**
+     * @param start where to resume; {@code gtids} is its GTID set, or one the server gave for it
+     */
+    BinlogEvents(
+            BinlogPosition start, String gtids, TableDecoders decoders, BinlogReader.Output out) {
+        this.decoders = decoders;
+        this.out = out;
+        this.gtids = new GtidState(gtids);
+        this.file = start.file();
+        this.next = start.position();
+        this.serverId = start.serverId();
+        this.skipEvents = start.events();
+        this.skipRows = start.rows();
+        this.skipCountsAllEvents = start.countsAllEvents();
+        this.skipFrom = start.position();
+        this.skipping = skipEvents > 0 || skipRows > 0;
+    }
+
+    /** The position between transactions: after the last one that committed. */
+    BinlogPosition committed() {
+        return BinlogPosition.of(file, next, 0, 0, gtids.toString(), serverId);
+    }
+
+    /** Where a resume must start to get what follows: the open transaction's position. */
+    BinlogPosition resumeAt(long events, long rows) {
+        return BinlogPosition.of(file, transactionStart, events, rows, gtidsBefore, serverId);
+    }
+
+    boolean inTransaction() {
+        return inTransaction;
+    }
+
+    void onEvent(Event event) {
+        EventHeaderV4 header = event.getHeader();
+        EventType type = header.getEventType();
+        EventData data = EventDeserializer.EventDataWrapper.internal(event.getData());
+        switch (type) {
+            case ROTATE:
+                RotateEventData rotate = (RotateEventData) data;
+                if (!rotate.getBinlogFilename().equals(file)) {
+                    tableMaps.clear();
+                    decodersById.clear();
+                }
+                file = rotate.getBinlogFilename();
+                next = rotate.getBinlogPosition();
+                return;
+            case HEARTBEAT:
+                out.heartbeat(inTransaction ? resumeAt(rowsEventsRead, 0) : committed());
+                return;
+            case FORMAT_DESCRIPTION:
+                // Sent again after each connect, with the file start's position.
+                next = Math.max(next, header.getNextPosition());
+                return;
+            default:
+                break;
+        }
+        if (header.getTimestamp() == 0 && header.getNextPosition() == 0) {
+            return; // An event the server made up for this connection, not in the file.
+        }
+        long end = header.getNextPosition();
+        long at = end > 0 ? end - header.getEventLength() : next;
+        next = end > 0 ? end : at + header.getEventLength();
+        serverId = header.getServerId();
+        if (skipping && skipCountsAllEvents && at >= skipFrom) {
+            eventsCounted++; // Flink CDC counts from its position, the transaction's BEGIN.
+        }
+        switch (type) {
+            case GTID:
+                begin(at, ((GtidEventData) data).getGtid(), false);
+                break;
+            case MARIADB_GTID:
+                MariadbGtidEventData maria = (MariadbGtidEventData) data;
+                boolean standalone = (maria.getFlags() & MariadbGtidEventData.FL_STANDALONE) != 0;
+                begin(
+                        at,
+                        maria.getDomainId()
+                                + "-"
+                                + header.getServerId()
+                                + "-"
+                                + maria.getSequence(),
+                        !standalone);
+                break;
+            case MARIADB_GTID_LIST:
+                if (!inTransaction) {
+                    gtids.reset(((MariadbGtidListEventData) data).getMariaGTIDSet().toString());
+                }
+                break;
+            case PREVIOUS_GTIDS:
+                if (!inTransaction) {
+                    gtids.reset(((PreviousGtidSetEventData) data).getGtidSet());
+                }
+                break;
+            case QUERY:
+                query(at, (QueryEventData) data);
+                break;
+            case XID:
+                commit();
+                break;
+            case TABLE_MAP:
+                openIfNeeded(at);
+                tableMap((TableMapEventData) data);
+                break;
+            default:
+                if (EventType.isRowMutation(type)) {
+                    openIfNeeded(at);
+                    rows(header, data);
+                }
+        }
+    }
+
+    private void begin(long at, String gtid, boolean opensTransaction) {
+        openIfNeeded(at);
+        gtids.begin(gtid);
+        begun = opensTransaction;
+    }
+
+    private void openIfNeeded(long at) {
+        if (!inTransaction) {
+            inTransaction = true;
+            begun = false;
+            transactionStart = at;
+            gtidsBefore = gtids.toString();
+            rowsEventsRead = 0;
+        }
+    }
+
+    private void query(long at, QueryEventData query) {
+        String sql = query.getSql().trim();
+        String head = sql.length() > 9 ? sql.substring(0, 9) : sql;
+        String upper = head.toUpperCase(Locale.ROOT);
+        if (upper.equals("BEGIN")) {
+            openIfNeeded(at);
+            begun = true;
+        } else if (upper.equals("COMMIT") || upper.equals("ROLLBACK")) {
+            commit();
+        } else if (upper.startsWith("#")) {
+            // A comment the server sends in place of an event the client cannot take.
+        } else if (upper.startsWith("XA ") || upper.startsWith("SAVEPOINT")) {
+            openIfNeeded(at);
+        } else if (inTransaction && begun) {
+            // A statement inside a transaction (not ROW format): not a schema change.
+        } else {
+            openIfNeeded(at);
+            commit(); // A DDL statement is its own transaction.
+            decodersById.clear(); // Ask for the tables' decoders again after it.
+            out.ddl(sql, query.getDatabase(), committed());
+        }
+    }
+
+    private void commit() {
+        gtids.commit();
+        inTransaction = false;
+        begun = false;
+        skipping = false;
+    }
+
+    private void tableMap(TableMapEventData map) {
+        TableMapEventData previous = tableMaps.put(map.getTableId(), map);
+        if (previous == null
+                || !previous.getDatabase().equals(map.getDatabase())
+                || !previous.getTable().equals(map.getTable())) {
+            decodersById.remove(map.getTableId());
+        }
+    }
+
+    private void rows(EventHeaderV4 header, EventData data) {
+        long eventIndex = rowsEventsRead++;
+        long skip = 0;
+        if (skipping) {
+            long before = skipCountsAllEvents ? eventsCounted - 1 : eventIndex;
+            if (before < skipEvents) {
+                return;
+            }
+            skip = skipRows;
+            skipping = false;
+        }
+        long tableId = tableId(data);
+        TableMapEventData map = tableMaps.get(tableId);
+        if (map == null) {
+            throw new IllegalStateException(
+                    String.format(
+                            "A rows event in %s at %d names table id %d, which no table map before"
+                                    + " it did",
+                            file, next - header.getEventLength(), tableId));
+        }
+        RowsEventDecoder decoder = decodersById.get(tableId);
+        if (decoder == null && !decodersById.containsKey(tableId)) {
+            decoder = decoders.decoder(map.getDatabase(), map.getTable(), map);
+            decodersById.put(tableId, decoder); // null: not captured, not asked again
+        }
+        if (decoder == null) {
+            return;
+        }
+        int count = rowCount(data);
+        long[] row = {0};
+        long skipped = skip;
+        decoder.decode(
+                map,
+                data,
+                new RowsEventOrigin(
+                        file,
+                        transactionStart,
+                        header.getTimestamp(),
+                        header.getServerId(),
+                        gtids.current()),
+                change -> {
+                    long index = row[0]++;
+                    if (index < skipped) {
+                        return;
+                    }
+                    out.change(
+                            change,
+                            index + 1 < count
+                                    ? resumeAt(eventIndex, index + 1)
+                                    : resumeAt(eventIndex + 1, 0));
+                });
+    }
+
+    private static long tableId(EventData data) {
+        if (data instanceof WriteRowsEventData) {
+            return ((WriteRowsEventData) data).getTableId();
+        } else if (data instanceof UpdateRowsEventData) {
+            return ((UpdateRowsEventData) data).getTableId();
+        }
+        return ((DeleteRowsEventData) data).getTableId();
+    }
+
+    private static int rowCount(EventData data) {
+        List<?> rows;
+        if (data instanceof WriteRowsEventData) {
+            rows = ((WriteRowsEventData) data).getRows();
+        } else if (data instanceof UpdateRowsEventData) {
+            rows = ((UpdateRowsEventData) data).getRows();
+        } else {
+            rows = ((DeleteRowsEventData) data).getRows();
+        }
+        return rows.size();
+    }
+}

@@ -1,0 +1,390 @@
+package io.sluice.functions.source.binlog;
+
+import com.github.shyiko.mysql.binlog.BinaryLogClient;
+import com.github.shyiko.mysql.binlog.event.Event;
+import io.sluice.functions.source.internal.SourceJdbc;
+import io.sluice.functions.source.internal.SourceServerCheck;
+import io.sluice.serializers.event.ChangeEvent;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.net.Socket;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * Sluice's binlog reader: one binlog connection from a {@link BinlogPosition} on, each row change
+ * as a {@link ChangeEvent} with the position to resume from so that exactly the following changes
+ * come next, DDL statements as text, and heartbeats on an idle server.
+ *
+ * <p>It resumes inside a transaction exactly: it connects at the transaction's start (at its GTID
+ * set when the position has one), skips the rows events the position says were read and then the
+ * rows of the next one already emitted. A lost connection is resumed the same way from the last
+ * position it gave out, not from the binlog client's own position (which would start inside the
+ * transaction, after table maps it then lacks), at most {@code reconnectAttempts} times in a row.
+ * The client's keep-alive thread reconnects from its own position, so it is off; a connection that
+ * is silent for {@code readTimeout} (the server sends a heartbeat every {@code heartbeatInterval}
+ * when idle) counts as lost.
+ *
+ * <p>{@link #run} reads on the calling thread until {@link #close}; every callback runs on it.
+ */
+public final class BinlogReader implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(BinlogReader.class);
+
+    /** What the reader gives out, in binlog order, on the reading thread. */
+    public interface Output {
+
+        /**
+         * A row change.
+         *
+         * @param after the position to resume from so that exactly the changes after it come next
+         */
+        void change(ChangeEvent change, BinlogPosition after);
+
+        /** A statement that is not a row change (DDL), with its default database and after it. */
+        default void ddl(String statement, String database, BinlogPosition after) {}
+
+        /** The server's heartbeat on an idle connection: the reader is at {@code at}. */
+        default void heartbeat(BinlogPosition at) {}
+    }
+
+    private final String host;
+    private final int port;
+    private final String user;
+    private final String password;
+    private final long clientServerId;
+    private final Duration heartbeatInterval;
+    private final Duration readTimeout;
+    private final int reconnectAttempts;
+    private final Duration reconnectBackoff;
+    private final TableDecoders decoders;
+    private final Output out;
+    private final SourceJdbc jdbc;
+
+    private volatile boolean closed;
+    private volatile BinaryLogClient client;
+
+    private BinlogReader(Builder builder, TableDecoders decoders, Output out) {
+        this.host = builder.host;
+        this.port = builder.port;
+        this.user = builder.user;
+        this.password = builder.password;
+        this.clientServerId = builder.serverId;
+        this.heartbeatInterval = builder.heartbeatInterval;
+        this.readTimeout =
+                builder.readTimeout != null
+                        ? builder.readTimeout
+                        : heartbeatInterval.multipliedBy(3);
+        this.reconnectAttempts = builder.reconnectAttempts;
+        this.reconnectBackoff = builder.reconnectBackoff;
+        this.decoders = Objects.requireNonNull(decoders, "decoders");
+        this.out = Objects.requireNonNull(out, "out");
+        this.jdbc = SourceJdbc.of(host, port, user, password);
+    }
+
+    public static Builder builder(String host, int port, String user, String password) {
+        return new Builder(host, port, user, password);
+    }
+
+    /**
+     * Reads from {@code start} until {@link #close()}.
+     *
+     * @throws io.sluice.functions.source.SourceSetupException if the server cannot be read from
+     *     {@code start} (binlog format, row image, purged file; the message names each)
+     * @throws BinlogReaderException if the connection is lost and cannot be resumed, or an event
+     *     cannot be read (the message says where)
+     */
+    public void run(BinlogPosition start) {
+        SourceServerCheck.forBinlogReader(
+                        jdbc, start.file(), "The binlog reader's start position " + start)
+                .run(true);
+        boolean mariaDb = isMariaDb();
+        String startGtids =
+                start.gtids().isEmpty() && mariaDb ? mariaDbGtidsAt(start) : start.gtids();
+        Tracking tracking = new Tracking(start);
+        int failures = 0;
+        while (!closed) {
+            BinlogPosition resume = tracking.last;
+            BinlogEvents events =
+                    new BinlogEvents(
+                            resume,
+                            resume == start ? startGtids : resume.gtids(),
+                            decoders,
+                            tracking);
+            Ended connection = connect(resume, mariaDb, events, tracking);
+            if (closed) {
+                return;
+            }
+            if (connection.failure != null) {
+                throw connection.failure;
+            }
+            failures = tracking.progressed ? 1 : failures + 1;
+            tracking.progressed = false;
+            if (failures > reconnectAttempts) {
+                throw new BinlogReaderException(
+                        String.format(
+                                "Lost the binlog connection to %s:%d and could not resume at %s"
+                                        + " in %d attempts (reconnectAttempts): %s",
+                                host, port, tracking.last, reconnectAttempts, connection.lost),
+                        connection.lost);
+            }
+            LOG.warn(
+                    "The binlog connection to {}:{} was lost ({}); resuming at {} (attempt {} of"
+                            + " {})",
+                    host,
+                    port,
+                    connection.lost == null ? "closed by the server" : connection.lost.toString(),
+                    tracking.last,
+                    failures,
+                    reconnectAttempts);
+            sleep(reconnectBackoff.multipliedBy(failures));
+        }
+    }
+
+    /** The server's id of the binlog connection now open (for KILL), 0 when none. */
+    public long connectionId() {
+        BinaryLogClient current = client;
+        return current == null ? 0 : current.getConnectionId();
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        BinaryLogClient current = client;
+        if (current != null) {
+            try {
+                current.disconnect();
+            } catch (IOException e) {
+                LOG.debug("Closing the binlog connection", e);
+            }
+        }
+    }
+
+    /** How one connection ended: lost (with the cause, if any) or failed in the reader. */
+    private static final class Ended {
+        Exception lost;
+        RuntimeException failure;
+    }
+
+    private Ended connect(
+            BinlogPosition resume, boolean mariaDb, BinlogEvents events, Tracking tracking) {
+        Ended ended = new Ended();
+        BinaryLogClient binlog =
+                new ReaderClient(host, port, user, password, mariaDb ? resume.gtids() : "");
+        binlog.setServerId(clientServerId);
+        binlog.setKeepAlive(false);
+        binlog.setHeartbeatInterval(heartbeatInterval.toMillis());
+        binlog.setEventDeserializer(RowsEventDecoder.eventDeserializer());
+        long timeout = readTimeout.toMillis();
+        binlog.setSocketFactory(
+                () -> {
+                    Socket socket = new Socket();
+                    socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, timeout));
+                    return socket;
+                });
+        binlog.setBinlogFilename(resume.file());
+        binlog.setBinlogPosition(resume.position());
+        if (!resume.gtids().isEmpty() && !mariaDb) {
+            binlog.setGtidSet(resume.gtids());
+        }
+        binlog.registerEventListener(
+                (Event event) -> {
+                    if (ended.failure != null) {
+                        return;
+                    }
+                    try {
+                        events.onEvent(event);
+                    } catch (RuntimeException e) {
+                        ended.failure =
+                                new BinlogReaderException(
+                                        String.format(
+                                                "Cannot read the binlog event %s after %s: %s",
+                                                event.getHeader(), tracking.last, e.getMessage()),
+                                        e);
+                        disconnect(binlog);
+                    }
+                });
+        binlog.registerLifecycleListener(
+                new BinaryLogClient.AbstractLifecycleListener() {
+                    @Override
+                    public void onCommunicationFailure(BinaryLogClient c, Exception e) {
+                        ended.lost = e;
+                    }
+
+                    @Override
+                    public void onEventDeserializationFailure(BinaryLogClient c, Exception e) {
+                        ended.failure =
+                                new BinlogReaderException(
+                                        String.format(
+                                                "Cannot parse a binlog event after %s: %s",
+                                                tracking.last, e.getMessage()),
+                                        e);
+                        disconnect(c);
+                    }
+                });
+        client = binlog;
+        if (closed) {
+            return ended;
+        }
+        try {
+            binlog.connect(); // Returns when the connection ends.
+        } catch (IOException | RuntimeException e) {
+            ended.lost = e;
+        }
+        return ended;
+    }
+
+    private static void disconnect(BinaryLogClient binlog) {
+        try {
+            binlog.disconnect();
+        } catch (IOException e) {
+            LOG.debug("Closing the binlog connection", e);
+        }
+    }
+
+    private boolean isMariaDb() {
+        try (java.sql.Connection connection = jdbc.connect();
+                PreparedStatement query = connection.prepareStatement("SELECT VERSION()");
+                ResultSet result = query.executeQuery()) {
+            result.next();
+            return result.getString(1).toLowerCase(Locale.ROOT).contains("mariadb");
+        } catch (SQLException e) {
+            throw new IllegalStateException(
+                    String.format(
+                            "Cannot ask the server at %s for its version: %s",
+                            jdbc.address(), e.getMessage()),
+                    e);
+        }
+    }
+
+    /**
+     * MariaDB's GTID state at a position that has none ({@code BINLOG_GTID_POS}); MySQL's is read
+     * from the binlog at the next file's start.
+     */
+    private String mariaDbGtidsAt(BinlogPosition start) {
+        try (java.sql.Connection connection = jdbc.connect();
+                PreparedStatement query =
+                        connection.prepareStatement("SELECT BINLOG_GTID_POS(?, ?)")) {
+            query.setString(1, start.file());
+            query.setLong(2, start.position());
+            try (ResultSet result = query.executeQuery()) {
+                result.next();
+                String gtids = result.getString(1);
+                return gtids == null ? "" : gtids;
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(
+                    String.format(
+                            "Cannot read the GTID position of %s from %s: %s",
+                            start, jdbc.address(), e.getMessage()),
+                    e);
+        }
+    }
+
+    private static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new BinlogReaderException("Interrupted while reconnecting to the binlog", e);
+        }
+    }
+
+    /** Passes everything on and keeps the last position given out, where a reconnect resumes. */
+    private final class Tracking implements Output {
+        volatile BinlogPosition last;
+        boolean progressed;
+
+        Tracking(BinlogPosition start) {
+            this.last = start;
+        }
+
+        @Override
+        public void change(ChangeEvent change, BinlogPosition after) {
+            out.change(change, after);
+            moved(after);
+        }
+
+        @Override
+        public void ddl(String statement, String database, BinlogPosition after) {
+            out.ddl(statement, database, after);
+            moved(after);
+        }
+
+        @Override
+        public void heartbeat(BinlogPosition at) {
+            out.heartbeat(at);
+            moved(at);
+        }
+
+        private void moved(BinlogPosition to) {
+            if (!to.equals(last)) {
+                last = to;
+                progressed = true;
+            }
+        }
+    }
+
+    /** The reader's connection and behaviour; the defaults suit a job. */
+    public static final class Builder {
+        private final String host;
+        private final int port;
+        private final String user;
+        private final String password;
+        private long serverId = 5400;
+        private Duration heartbeatInterval = Duration.ofSeconds(30);
+        private Duration readTimeout;
+        private int reconnectAttempts = 3;
+        private Duration reconnectBackoff = Duration.ofSeconds(1);
+
+        private Builder(String host, int port, String user, String password) {
+            this.host = Objects.requireNonNull(host, "host");
+            this.port = port;
+            this.user = Objects.requireNonNull(user, "user");
+            this.password = password == null ? "" : password;
+        }
+
+        /** The replica server id the connection uses; unique among the server's replicas. */
+        public Builder serverId(long serverId) {
+            this.serverId = serverId;
+            return this;
+        }
+
+        /** How often an idle server sends a heartbeat (default 30 s). */
+        public Builder heartbeatInterval(Duration interval) {
+            if (interval.isNegative() || interval.isZero()) {
+                throw new IllegalArgumentException(
+                        "heartbeatInterval must be positive, got " + interval);
+            }
+            this.heartbeatInterval = interval;
+            return this;
+        }
+
+        /** How long a silent connection lasts before it counts as lost (3 heartbeats). */
+        public Builder readTimeout(Duration timeout) {
+            this.readTimeout = timeout;
+            return this;
+        }
+
+        /** Reconnects in a row without progress before the reader fails (default 3). */
+        public Builder reconnectAttempts(int attempts, Duration backoff) {
+            if (attempts < 0) {
+                throw new IllegalArgumentException(
+                        "reconnectAttempts must be >= 0, got " + attempts);
+            }
+            this.reconnectAttempts = attempts;
+            this.reconnectBackoff = backoff;
+            return this;
+        }
+
+        public BinlogReader build(TableDecoders decoders, Output out) {
+            return new BinlogReader(this, decoders, out);
+        }
+    }
+}
