@@ -35,7 +35,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -43,6 +42,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
+import static io.sluice.it.pipeline.CounterChanges.assertPerKeyOrder;
+import static io.sluice.it.pipeline.CounterChanges.change;
+import static io.sluice.it.pipeline.CounterChanges.texts;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -116,7 +118,7 @@ class SavepointFixtureITCase {
                 assertThat(texts(all))
                         .as("changes after the savepoint, each once, nothing from before")
                         .containsExactlyInAnyOrderElementsOf(after);
-                assertPerKeyOrder(all, after);
+                assertPerKeyOrder(all, after, DATABASE, PARTITIONS);
             } finally {
                 if (!job.getJobStatus().get(1, TimeUnit.MINUTES).isGloballyTerminalState()) {
                     job.cancel().get(1, TimeUnit.MINUTES);
@@ -264,26 +266,6 @@ class SavepointFixtureITCase {
         }
     }
 
-    /** Per key, in its partition: the order the changes were made in. */
-    private static void assertPerKeyOrder(List<Delivered> all, List<String> expected) {
-        Map<String, List<String>> expectedByKey = new HashMap<>();
-        for (String change : expected) {
-            String id = change.substring(change.indexOf(' ') + 1, change.indexOf('@'));
-            expectedByKey.computeIfAbsent(id, k -> new ArrayList<>()).add(change);
-        }
-        Map<String, List<String>> actualByKey = new HashMap<>();
-        for (Delivered row : all) {
-            String id = row.get("id");
-            assertThat(row.partition)
-                    .as("Canal's $pk$ partition of %s", row)
-                    .isEqualTo(Delivered.canalPartition(DATABASE, PARTITIONS, id));
-            actualByKey
-                    .computeIfAbsent(id, k -> new ArrayList<>())
-                    .add(change(row.row.type, id, row.get("version")));
-        }
-        assertThat(actualByKey).isEqualTo(expectedByKey);
-    }
-
     private static Path copyFixture(String shape, Path target) throws IOException {
         String resource = "savepoints/" + shape + "/fixture.properties";
         URL url = SavepointFixtureITCase.class.getClassLoader().getResource(resource);
@@ -319,15 +301,5 @@ class SavepointFixtureITCase {
             properties.load(in);
         }
         return properties;
-    }
-
-    private static List<String> texts(List<Delivered> rows) {
-        List<String> texts = new ArrayList<>();
-        rows.forEach(row -> texts.add(change(row.row.type, row.get("id"), row.get("version"))));
-        return texts;
-    }
-
-    private static String change(String type, Object id, Object version) {
-        return type + " " + id + "@" + version;
     }
 }

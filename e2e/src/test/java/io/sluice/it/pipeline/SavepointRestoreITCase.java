@@ -22,13 +22,14 @@ import org.junit.jupiter.params.provider.CsvSource;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
+import static io.sluice.it.pipeline.CounterChanges.assertPerKeyOrder;
+import static io.sluice.it.pipeline.CounterChanges.change;
+import static io.sluice.it.pipeline.CounterChanges.texts;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -152,24 +153,9 @@ class SavepointRestoreITCase {
                     .containsExactlyInAnyOrderElementsOf(after);
 
             // Per key, in its partition: the binlog order (the lists above are in that order).
-            Map<String, List<String>> expectedByKey = new HashMap<>();
             List<String> everything = new ArrayList<>(before);
             everything.addAll(after);
-            for (String change : everything) {
-                String id = change.substring(change.indexOf(' ') + 1, change.indexOf('@'));
-                expectedByKey.computeIfAbsent(id, k -> new ArrayList<>()).add(change);
-            }
-            Map<String, List<String>> actualByKey = new HashMap<>();
-            for (Delivered row : all) {
-                String id = row.get("id");
-                assertThat(row.partition)
-                        .as("Canal's $pk$ partition of %s", row)
-                        .isEqualTo(Delivered.canalPartition(database, PARTITIONS, id));
-                actualByKey
-                        .computeIfAbsent(id, k -> new ArrayList<>())
-                        .add(change(row.row.type, id, row.get("version")));
-            }
-            assertThat(actualByKey).isEqualTo(expectedByKey);
+            assertPerKeyOrder(all, everything, database, PARTITIONS);
         } finally {
             second.cancel().get(1, TimeUnit.MINUTES);
         }
@@ -188,15 +174,5 @@ class SavepointRestoreITCase {
         return Delivered.decode(
                 KAFKA.server().drainReadCommitted(topic, Duration.ofSeconds(2)),
                 MessageFormat.CANAL_FLAT);
-    }
-
-    private static List<String> texts(List<Delivered> rows) {
-        List<String> texts = new ArrayList<>();
-        rows.forEach(row -> texts.add(change(row.row.type, row.get("id"), row.get("version"))));
-        return texts;
-    }
-
-    private static String change(String type, Object id, Object version) {
-        return type + " " + id + "@" + version;
     }
 }

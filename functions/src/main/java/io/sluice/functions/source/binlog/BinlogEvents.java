@@ -280,7 +280,8 @@ final class BinlogEvents {
                 });
     }
 
-    private static long tableId(EventData data) {
+    /** The table id of a rows event. */
+    static long tableId(EventData data) {
         if (data instanceof WriteRowsEventData) {
             return ((WriteRowsEventData) data).getTableId();
         } else if (data instanceof UpdateRowsEventData) {

@@ -1,14 +1,11 @@
 package io.sluice.functions.source.binlog;
 
 import com.github.shyiko.mysql.binlog.BinaryLogClient;
-import com.github.shyiko.mysql.binlog.event.DeleteRowsEventData;
 import com.github.shyiko.mysql.binlog.event.Event;
 import com.github.shyiko.mysql.binlog.event.EventData;
 import com.github.shyiko.mysql.binlog.event.EventHeaderV4;
 import com.github.shyiko.mysql.binlog.event.EventType;
 import com.github.shyiko.mysql.binlog.event.TableMapEventData;
-import com.github.shyiko.mysql.binlog.event.UpdateRowsEventData;
-import com.github.shyiko.mysql.binlog.event.WriteRowsEventData;
 import io.sluice.serializers.event.ChangeEvent;
 
 import java.util.HashMap;
@@ -62,7 +59,7 @@ public final class BinlogRowsListener implements BinaryLogClient.EventListener {
             decodersById.put(
                     map.getTableId(), decoders.decoder(map.getDatabase(), map.getTable(), map));
         } else if (EventType.isRowMutation(type)) {
-            long tableId = tableId(data);
+            long tableId = BinlogEvents.tableId(data);
             TableMapEventData map = tableMaps.get(tableId);
             if (map == null) {
                 throw new IllegalStateException(
@@ -91,14 +88,5 @@ public final class BinlogRowsListener implements BinaryLogClient.EventListener {
         if (header.getNextPosition() > 0) {
             position = header.getNextPosition();
         }
-    }
-
-    private static long tableId(EventData data) {
-        if (data instanceof WriteRowsEventData) {
-            return ((WriteRowsEventData) data).getTableId();
-        } else if (data instanceof UpdateRowsEventData) {
-            return ((UpdateRowsEventData) data).getTableId();
-        }
-        return ((DeleteRowsEventData) data).getTableId();
     }
 }
