@@ -7,9 +7,11 @@ import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMap
 
 import java.io.IOException;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -34,6 +36,10 @@ final class JobProgress implements AutoCloseable {
                         thread.setDaemon(true);
                         return thread;
                     });
+
+    /** Normalize's count of the rows the source delivered (chained to the source). */
+    private static final String ROWS_IN = ".sluice.rowsIn";
+
     private final AtomicLong captured = new AtomicLong(-1);
     private String sourceVertex;
 
@@ -62,15 +68,16 @@ final class JobProgress implements AutoCloseable {
                 }
             }
             // The metrics endpoint is refreshed by the metric fetcher; the job-details counters
-            // only move with TaskManager heartbeats.
-            JsonNode metrics =
-                    get(
-                            "/vertices/"
-                                    + sourceVertex
-                                    + "/subtasks/metrics?get=numRecordsOut&agg=sum");
-            for (JsonNode metric : metrics) {
-                if ("numRecordsOut".equals(metric.path("id").asText())) {
-                    return metric.path("sum").asLong(-1);
+            // only move with TaskManager heartbeats. The source vertex may be chained all the way
+            // to the sink, so its numRecordsOut stays 0: count what Normalize takes in.
+            String base = "/vertices/" + sourceVertex + "/subtasks/metrics";
+            for (JsonNode available : get(base)) {
+                String id = available.path("id").asText();
+                if (id.endsWith(ROWS_IN)) {
+                    String query = "?get=" + URLEncoder.encode(id, StandardCharsets.UTF_8);
+                    for (JsonNode metric : get(base + query + "&agg=sum")) {
+                        return metric.path("sum").asLong(-1);
+                    }
                 }
             }
             return -1;
