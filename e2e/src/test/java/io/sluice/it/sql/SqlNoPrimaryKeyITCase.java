@@ -65,8 +65,10 @@ class SqlNoPrimaryKeyITCase {
                                                                                 + " chunks: ["
                                                                                 + database
                                                                                 + ".events]",
-                                                                        "(SQL:"
-                                                                                + " 'snapshot.chunk-key-columns')")));
+                                                                        "Name a column for"
+                                                                                + " each in"
+                                                                                + " 'snapshot.chunk-key-columns'")
+                                                                .doesNotContain("'source.")));
         assertThat(JobExceptions.of(rest, job.getJobID()).failures())
                 .as("failed once, never restarted")
                 .isEqualTo(1);
