@@ -16,6 +16,7 @@ import com.github.shyiko.mysql.binlog.event.EventHeaderV4;
 import com.github.shyiko.mysql.binlog.event.EventType;
 import com.github.shyiko.mysql.binlog.event.QueryEventData;
 import com.github.shyiko.mysql.binlog.event.TableMapEventData;
+import io.sluice.functions.config.OptionSection;
 import io.sluice.functions.source.ChangeEventConversionException;
 import io.sluice.functions.source.MySqlSourceFactory;
 import io.sluice.functions.source.MySqlSourceOptions;
@@ -386,7 +387,7 @@ class TableSchemasITCase {
         env.configure(jobConfig);
         env.setParallelism(1);
         env.fromSource(
-                        MySqlSourceFactory.changeEventSource(config),
+                        MySqlSourceFactory.changeEventSource(OptionSection.unprefixed(config)),
                         WatermarkStrategy.noWatermarks(),
                         "mariadb")
                 .sinkTo(new QueueSink())
