@@ -23,7 +23,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
 import java.net.URL;
 import java.nio.file.Files;
@@ -285,11 +284,7 @@ class SavepointFixtureITCase {
                 if (Files.isDirectory(file)) {
                     Files.createDirectories(copy);
                 } else {
-                    try (InputStream in = Files.newInputStream(file)) {
-                        Files.copy(in, copy);
-                    } catch (UncheckedIOException e) {
-                        throw e.getCause();
-                    }
+                    Files.copy(file, copy);
                 }
             }
         }

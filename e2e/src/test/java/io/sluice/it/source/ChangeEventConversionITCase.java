@@ -1,10 +1,6 @@
 package io.sluice.it.source;
 
-import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.connector.sink2.Sink;
-import org.apache.flink.api.connector.sink2.SinkWriter;
-import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.JobClient;
@@ -27,13 +23,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
@@ -45,7 +38,6 @@ import static io.sluice.it.source.AllTypes.index;
 import static io.sluice.it.source.AllTypes.names;
 import static io.sluice.it.source.AllTypes.seedRow;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
 /**
  * Every MySQL type through the real Flink CDC MySQL source on MariaDB 11.4: the text, sqlType and
@@ -65,8 +57,7 @@ class ChangeEventConversionITCase {
     /** Not UTC, so the test sees the option at work (+08:00, no daylight saving). */
     private static final String TIMESTAMP_ZONE = "Asia/Shanghai";
 
-    /** Filled by {@link QueueSink}: the MiniCluster runs in this JVM. */
-    private static final BlockingQueue<ChangeEvent> EVENTS = new LinkedBlockingQueue<>();
+    private static final ChangeEventQueue EVENTS = new ChangeEventQueue();
 
     @Test
     void rendersEveryTypeFromSnapshotAndBinlogLikeCanal() throws Exception {
@@ -205,7 +196,7 @@ class ChangeEventConversionITCase {
                 }
             }
 
-            ChangeEvent extra = EVENTS.poll(2, TimeUnit.SECONDS);
+            ChangeEvent extra = EVENTS.poll(Duration.ofSeconds(2));
             assertThat(extra).as("no further events").isNull();
         } finally {
             job.cancel().get(1, TimeUnit.MINUTES);
@@ -324,61 +315,13 @@ class ChangeEventConversionITCase {
                         MySqlSourceFactory.changeEventSource(OptionSection.unprefixed(config)),
                         WatermarkStrategy.noWatermarks(),
                         "mariadb")
-                .sinkTo(new QueueSink())
+                .sinkTo(EVENTS.sink())
                 .name("queue");
         return env.executeAsync("conversion-" + database);
     }
 
     /** The next {@code count} events, failing if the job dies or they take too long. */
     private static List<ChangeEvent> take(JobClient job, int count) throws Exception {
-        List<ChangeEvent> events = new ArrayList<>();
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (events.size() < count) {
-            ChangeEvent event = EVENTS.poll(200, TimeUnit.MILLISECONDS);
-            if (event != null) {
-                events.add(event);
-                continue;
-            }
-            JobStatus status = job.getJobStatus().get(30, TimeUnit.SECONDS);
-            if (status.isGloballyTerminalState()) {
-                job.getJobExecutionResult().get(30, TimeUnit.SECONDS); // throws the job's failure
-                fail(
-                        "The job ended (%s) after %d of %d events: %s",
-                        status, events.size(), count, events);
-            }
-            if (System.nanoTime() > deadline) {
-                fail("Only %d of %d events within %s: %s", events.size(), count, WAIT, events);
-            }
-        }
-        return events;
-    }
-
-    /** Hands every event to {@link #EVENTS}. */
-    private static final class QueueSink implements Sink<ChangeEvent> {
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        public SinkWriter<ChangeEvent> createWriter(WriterInitContext context) {
-            return new Writer();
-        }
-
-        @Override
-        @Deprecated
-        public SinkWriter<ChangeEvent> createWriter(InitContext context) {
-            return new Writer();
-        }
-    }
-
-    private static final class Writer implements SinkWriter<ChangeEvent> {
-        @Override
-        public void write(ChangeEvent element, Context context) {
-            EVENTS.add(element);
-        }
-
-        @Override
-        public void flush(boolean endOfInput) {}
-
-        @Override
-        public void close() {}
+        return EVENTS.take(job, count, WAIT);
     }
 }

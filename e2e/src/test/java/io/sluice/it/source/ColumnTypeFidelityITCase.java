@@ -1,10 +1,6 @@
 package io.sluice.it.source;
 
-import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.connector.sink2.Sink;
-import org.apache.flink.api.connector.sink2.SinkWriter;
-import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.JobClient;
@@ -32,16 +28,12 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.sql.Types;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
 /**
  * A table's {@code mysqlType} does not depend on where the reader learnt its definition: the same
@@ -58,8 +50,7 @@ class ColumnTypeFidelityITCase {
 
     private static final Duration WAIT = Duration.ofMinutes(2);
 
-    /** Filled by {@link QueueSink}: the MiniCluster runs in this JVM. */
-    private static final BlockingQueue<ChangeEvent> EVENTS = new LinkedBlockingQueue<>();
+    private static final ChangeEventQueue EVENTS = new ChangeEventQueue();
 
     /** Integer types without widths (the server adds its defaults), JSON, and bare BIT/CHAR. */
     private static final String COLUMNS =
@@ -182,7 +173,7 @@ class ColumnTypeFidelityITCase {
                 statements.forEach(event -> decodesWithCanal(format, event));
             }
 
-            ChangeEvent extra = EVENTS.poll(2, TimeUnit.SECONDS);
+            ChangeEvent extra = EVENTS.poll(Duration.ofSeconds(2));
             assertThat(extra).as("no further events").isNull();
         } finally {
             job.cancel().get(1, TimeUnit.MINUTES);
@@ -313,61 +304,13 @@ class ColumnTypeFidelityITCase {
                         MySqlSourceFactory.changeEventSource(OptionSection.unprefixed(config)),
                         WatermarkStrategy.noWatermarks(),
                         "mariadb")
-                .sinkTo(new QueueSink())
+                .sinkTo(EVENTS.sink())
                 .name("queue");
         return env.executeAsync("fidelity-" + database);
     }
 
     /** The next {@code count} events, failing if the job dies or they take too long. */
     private static List<ChangeEvent> take(JobClient job, int count) throws Exception {
-        List<ChangeEvent> events = new ArrayList<>();
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (events.size() < count) {
-            ChangeEvent event = EVENTS.poll(200, TimeUnit.MILLISECONDS);
-            if (event != null) {
-                events.add(event);
-                continue;
-            }
-            JobStatus status = job.getJobStatus().get(30, TimeUnit.SECONDS);
-            if (status.isGloballyTerminalState()) {
-                job.getJobExecutionResult().get(30, TimeUnit.SECONDS); // throws the job's failure
-                fail(
-                        "The job ended (%s) after %d of %d events: %s",
-                        status, events.size(), count, events);
-            }
-            if (System.nanoTime() > deadline) {
-                fail("Only %d of %d events within %s: %s", events.size(), count, WAIT, events);
-            }
-        }
-        return events;
-    }
-
-    /** Hands every event to {@link #EVENTS}. */
-    private static final class QueueSink implements Sink<ChangeEvent> {
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        public SinkWriter<ChangeEvent> createWriter(WriterInitContext context) {
-            return new Writer();
-        }
-
-        @Override
-        @Deprecated
-        public SinkWriter<ChangeEvent> createWriter(InitContext context) {
-            return new Writer();
-        }
-    }
-
-    private static final class Writer implements SinkWriter<ChangeEvent> {
-        @Override
-        public void write(ChangeEvent element, Context context) {
-            EVENTS.add(element);
-        }
-
-        @Override
-        public void flush(boolean endOfInput) {}
-
-        @Override
-        public void close() {}
+        return EVENTS.take(job, count, WAIT);
     }
 }

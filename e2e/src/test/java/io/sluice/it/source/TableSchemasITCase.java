@@ -1,10 +1,6 @@
 package io.sluice.it.source;
 
-import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.connector.sink2.Sink;
-import org.apache.flink.api.connector.sink2.SinkWriter;
-import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.JobClient;
@@ -45,15 +41,12 @@ import java.time.Duration;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.fail;
 
 /**
  * Each table's schema at each point of the binlog ({@link TableSchemas}) on the real binlog of
@@ -73,7 +66,7 @@ class TableSchemasITCase {
 
     private static final ZoneId TIMESTAMP_ZONE = ZoneId.of("UTC");
     private static final Duration WAIT = Duration.ofMinutes(2);
-    private static final BlockingQueue<ChangeEvent> EVENTS = new LinkedBlockingQueue<>();
+    private static final ChangeEventQueue EVENTS = new ChangeEventQueue();
 
     /** The window read: every statement runs before the reader starts. */
     private static final String[] STATEMENTS = {
@@ -390,31 +383,12 @@ class TableSchemasITCase {
                         MySqlSourceFactory.changeEventSource(OptionSection.unprefixed(config)),
                         WatermarkStrategy.noWatermarks(),
                         "mariadb")
-                .sinkTo(new QueueSink())
+                .sinkTo(EVENTS.sink())
                 .name("queue");
         EVENTS.clear();
         JobClient job = env.executeAsync("schemas-" + database);
         try {
-            List<ChangeEvent> events = new ArrayList<>();
-            long deadline = System.nanoTime() + WAIT.toNanos();
-            while (events.size() < rows) {
-                ChangeEvent event = EVENTS.poll(200, TimeUnit.MILLISECONDS);
-                if (event != null) {
-                    if (event.isRow()) {
-                        events.add(event);
-                    }
-                    continue;
-                }
-                JobStatus status = job.getJobStatus().get(30, TimeUnit.SECONDS);
-                if (status.isGloballyTerminalState()) {
-                    job.getJobExecutionResult().get(30, TimeUnit.SECONDS);
-                    fail("The job ended (%s) after %d of %d rows", status, events.size(), rows);
-                }
-                if (System.nanoTime() > deadline) {
-                    fail("Only %d of %d rows within %s: %s", events.size(), rows, WAIT, events);
-                }
-            }
-            return events;
+            return EVENTS.take(job, rows, ChangeEvent::isRow, WAIT);
         } finally {
             job.cancel().get(30, TimeUnit.SECONDS);
         }
@@ -424,34 +398,5 @@ class TableSchemasITCase {
         try (Connection connection = mariaDb.connect(null)) {
             return BinlogPosition.current(connection);
         }
-    }
-
-    /** Hands every event to {@link #EVENTS}. */
-    private static final class QueueSink implements Sink<ChangeEvent> {
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        public SinkWriter<ChangeEvent> createWriter(WriterInitContext context) {
-            return new Writer();
-        }
-
-        @Override
-        @Deprecated
-        public SinkWriter<ChangeEvent> createWriter(InitContext context) {
-            return new Writer();
-        }
-    }
-
-    private static final class Writer implements SinkWriter<ChangeEvent> {
-        @Override
-        public void write(ChangeEvent element, Context context) {
-            EVENTS.add(element);
-        }
-
-        @Override
-        public void flush(boolean endOfInput) {}
-
-        @Override
-        public void close() {}
     }
 }
