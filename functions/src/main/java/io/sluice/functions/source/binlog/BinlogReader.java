@@ -2,6 +2,7 @@ package io.sluice.functions.source.binlog;
 
 import com.github.shyiko.mysql.binlog.BinaryLogClient;
 import com.github.shyiko.mysql.binlog.event.Event;
+import io.sluice.functions.source.internal.ColumnTypeStyle;
 import io.sluice.functions.source.internal.SourceJdbc;
 import io.sluice.functions.source.internal.SourceServerCheck;
 import io.sluice.serializers.event.ChangeEvent;
@@ -14,7 +15,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -104,7 +104,7 @@ public final class BinlogReader implements AutoCloseable {
         SourceServerCheck.forBinlogReader(
                         jdbc, start.file(), "The binlog reader's start position " + start)
                 .run(true);
-        boolean mariaDb = isMariaDb();
+        boolean mariaDb = ColumnTypeStyle.of(jdbc) == ColumnTypeStyle.MARIADB;
         String startGtids =
                 start.gtids().isEmpty() && mariaDb ? mariaDbGtidsAt(start) : start.gtids();
         Tracking tracking = new Tracking(start);
@@ -245,21 +245,6 @@ public final class BinlogReader implements AutoCloseable {
             binlog.disconnect();
         } catch (IOException e) {
             LOG.debug("Closing the binlog connection", e);
-        }
-    }
-
-    private boolean isMariaDb() {
-        try (java.sql.Connection connection = jdbc.connect();
-                PreparedStatement query = connection.prepareStatement("SELECT VERSION()");
-                ResultSet result = query.executeQuery()) {
-            result.next();
-            return result.getString(1).toLowerCase(Locale.ROOT).contains("mariadb");
-        } catch (SQLException e) {
-            throw new IllegalStateException(
-                    String.format(
-                            "Cannot ask the server at %s for its version: %s",
-                            jdbc.address(), e.getMessage()),
-                    e);
         }
     }
 
