@@ -10,6 +10,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.TypeConversionException;
 
@@ -38,9 +39,11 @@ public final class ClusterCommand implements Runnable {
 
     private final Path workDir;
 
+    /** Every subcommand inherits it. */
     @Option(
             names = {"-h", "--help"},
             usageHelp = true,
+            scope = ScopeType.INHERIT,
             description = "this help")
     boolean help;
 
@@ -75,11 +78,6 @@ public final class ClusterCommand implements Runnable {
 
     @Command(name = "start", description = "starts a JobManager and a TaskManager JVM")
     void start(
-            @Option(
-                            names = {"-h", "--help"},
-                            usageHelp = true,
-                            description = "this help")
-                    boolean help,
             @Option(
                             names = "--rest-port",
                             converter = Cli.Positive.class,
@@ -134,11 +132,6 @@ public final class ClusterCommand implements Runnable {
                     "uploads the shaded job jar, runs it with the other arguments (--set"
                             + " key=value ...) and waits until it has completed a checkpoint")
     void submit(
-            @Option(
-                            names = {"-h", "--help"},
-                            usageHelp = true,
-                            description = "this help")
-                    boolean help,
             @Option(
                             names = "--jar",
                             paramLabel = "<jar>",
@@ -200,11 +193,6 @@ public final class ClusterCommand implements Runnable {
 
     @Command(name = "savepoint", description = "stop-with-savepoint; prints the path")
     void savepoint(
-            @Option(
-                            names = {"-h", "--help"},
-                            usageHelp = true,
-                            description = "this help")
-                    boolean help,
             @Option(
                             names = "--job",
                             paramLabel = "<job id>",
