@@ -1,6 +1,5 @@
 package io.sluice.job;
 
-import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.Partitioner;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -29,14 +28,16 @@ import io.sluice.functions.encode.internal.GroupSettings;
 import io.sluice.functions.encode.internal.LargeMessageSettings;
 import io.sluice.functions.filter.internal.FilterSettings;
 import io.sluice.functions.normalize.ChangeNormalizer;
-import io.sluice.functions.order.PartitionOwnerFunction;
+import io.sluice.functions.normalize.RoutedChange;
+import io.sluice.functions.normalize.StatementPathOperator;
 import io.sluice.functions.order.PartitionOwnerPartitioner;
+import io.sluice.functions.order.StatementOrderOperator;
+import io.sluice.functions.order.StatementWatermarks;
 import io.sluice.functions.route.ChangePartitioner;
 import io.sluice.functions.route.ChangeRouteFunction;
 import io.sluice.functions.route.PartitionCounts;
 import io.sluice.functions.route.PartitionOptions;
 import io.sluice.functions.route.RouteOptions;
-import io.sluice.functions.route.RoutedChange;
 import io.sluice.functions.route.Routing;
 import io.sluice.functions.route.SelfKeySelector;
 import io.sluice.functions.sink.SinkFactory;
@@ -55,9 +56,10 @@ import io.sluice.serializers.event.ChangeEvent;
 /**
  * The Sluice job: every selected table's snapshot and binlog changes, kept in order per table and
  * primary key, routed, encoded in parallel as Canal messages, and written exactly once, statements
- * in order with their table's rows in every partition: by the single owner of each partition, or,
- * when the whole pipeline runs at the source's parallelism into Kafka, by each source subtask's own
- * writer (see docs/pipeline.md).
+ * in order with the rows around them in every partition: by the single owner of each partition,
+ * which orders messages by the statement count of the source's watermarks ({@link
+ * StatementOrderOperator}), or, when the whole pipeline runs at the source's parallelism into
+ * Kafka, by each source subtask's own writer (see docs/pipeline.md).
  *
  * <p>Source and sink come through the constructor so tests and the demo can plug in their own;
  * {@link #main} only wires the production ones.
@@ -136,8 +138,10 @@ public final class SluiceJob {
     private static SingleOutputStreamOperator<SinkMessage> owned(
             SingleOutputStreamOperator<OrderedMessage> encoded, Parallelism parallelism) {
         return exchange(encoded, new PartitionOwnerPartitioner(), parallelism.sink)
-                .process(new PartitionOwnerFunction())
-                .returns(new SinkMessageTypeInfo())
+                .transform(
+                        "Order statements per partition",
+                        new SinkMessageTypeInfo(),
+                        new StatementOrderOperator())
                 .uid(PARTITION_OWNER_UID)
                 .name("Order statements per partition")
                 .setParallelism(parallelism.sink);
@@ -161,7 +165,7 @@ public final class SluiceJob {
     private SingleOutputStreamOperator<RoutedChange> route(
             StreamExecutionEnvironment env, Parallelism parallelism) {
         SingleOutputStreamOperator<ChangeEvent> changes =
-                env.fromSource(source, WatermarkStrategy.noWatermarks(), "MySQL CDC source")
+                env.fromSource(source, StatementWatermarks.strategy(), "MySQL CDC source")
                         .uid(SOURCE_UID)
                         .name("MySQL CDC source");
         parallelismOptions
@@ -174,11 +178,10 @@ public final class SluiceJob {
         boolean routeChained = parallelism.routeChained();
 
         // Chained to the source: key changes split before keying, so each half keeps its key's
-        // path; statements copied to every route subtask reached through the exchange.
+        // path, and each change is ranked by its own source subtask's statement count.
         SingleOutputStreamOperator<RoutedChange> normalized =
-                changes.flatMap(
+                changes.process(
                                 new ChangeNormalizer(
-                                        routeChained ? 1 : parallelism.route,
                                         !routeChained || parallelism.encodeFannedIn(),
                                         HeartbeatTable.from(sections.source()).orElse(null),
                                         SnapshotEstimate.rows(sections.source())))
@@ -187,31 +190,31 @@ public final class SluiceJob {
                         .name("Normalize changes")
                         .setParallelism(changes.getParallelism());
 
-        // Otherwise keyed by table + primary key (a custom partitioner, so statement copies can be
-        // aimed).
+        // Otherwise keyed by table + primary key, hashed once by Normalize (a custom partitioner).
         DataStream<RoutedChange> toRoute =
                 routeChained
                         ? normalized
                         : exchange(normalized, new ChangePartitioner(), parallelism.route);
-        return toRoute.flatMap(
+        // Behind the exchange, the route stays active for the statement count's sake.
+        return toRoute.transform(
+                        "Route",
+                        new RoutedChangeTypeInfo(),
                         new ChangeRouteFunction(
-                                new Routing(
-                                        RouteOptions.router(sections.route()),
-                                        PartitionOptions.rules(sections.route()),
-                                        sections.route().get(PartitionOptions.DDL_PARTITIONS),
-                                        partitionCounts),
-                                parallelism.route,
-                                !routeChained,
-                                parallelism.encodeFannedIn() ? parallelism.encode : 0,
-                                FilterSettings.from(sections.filter())))
-                .returns(new RoutedChangeTypeInfo())
+                                        new Routing(
+                                                RouteOptions.router(sections.route()),
+                                                PartitionOptions.rules(sections.route()),
+                                                sections.route()
+                                                        .get(PartitionOptions.DDL_PARTITIONS),
+                                                partitionCounts),
+                                        FilterSettings.from(sections.filter()))
+                                .operator(!routeChained))
                 .uid(ROUTE_UID)
                 .name("Route")
                 .setParallelism(parallelism.route);
     }
 
     /**
-     * @param out the messages alone (written in place) or with their ordering fields (to owners)
+     * @param out the messages alone (written in place) or with their ranks (to owners)
      */
     private <OUT> SingleOutputStreamOperator<OUT> encode(
             SingleOutputStreamOperator<RoutedChange> routed,
@@ -227,29 +230,18 @@ public final class SluiceJob {
                 LargeMessageSettings.from(sections.sink(), format, messageLimits);
         FilterSettings filters = FilterSettings.from(sections.filter());
         GroupSettings grouping = GroupSettings.from(sections.encode());
-        SingleOutputStreamOperator<OUT> encoded =
+        // The first step behind a shuffle out of the source stays active (StatementPathOperator):
+        // the encoders when the route is chained to the source and they are not to the route.
+        boolean behindShuffle = parallelism.routeChained() && parallelism.encodeFannedIn();
+        StatementPathOperator<RoutedChange, OUT> encoder =
                 grouping == null
-                        ? toEncode.map(
-                                        new ChangeEventEncodeFunction<>(
-                                                format,
-                                                out,
-                                                parallelism.encode,
-                                                parallelism.encodeFannedIn(),
-                                                largeMessages,
-                                                filters))
-                                .returns(type)
-                        : toEncode.transform(
-                                "Encode " + format,
-                                type,
-                                new GroupingEncodeFunction<>(
-                                                format,
-                                                out,
-                                                parallelism.encode,
-                                                parallelism.encodeFannedIn(),
-                                                largeMessages,
-                                                filters,
-                                                grouping)
-                                        .operator());
+                        ? new ChangeEventEncodeFunction<>(format, out, largeMessages, filters)
+                                .operator(behindShuffle)
+                        : new GroupingEncodeFunction<>(
+                                        format, out, largeMessages, filters, grouping)
+                                .operator(behindShuffle);
+        SingleOutputStreamOperator<OUT> encoded =
+                toEncode.transform("Encode " + format, type, encoder);
         return encoded.uid(ENCODE_UID).name("Encode " + format).setParallelism(parallelism.encode);
     }
 
@@ -290,7 +282,7 @@ public final class SluiceJob {
             return source == route;
         }
 
-        /** Chained route and encode need no exchange, and statements no second fan-out. */
+        /** Encoders behind an exchange from the route rather than chained to it. */
         boolean encodeFannedIn() {
             return encode != route;
         }
@@ -315,7 +307,8 @@ public final class SluiceJob {
         // Changes, routed changes and messages are immutable and their serializers copy by
         // reference: a copying chain would only wrap each record anew at every chained operator.
         pipeline.set(PipelineOptions.OBJECT_REUSE, true);
-        // Statement copies are merged between barriers (PartitionOwnerFunction).
+        // Aligned: every path's statement count (watermark) before a barrier reaches the partition
+        // owners before it, so nothing waits in them at a checkpoint (StatementOrderOperator).
         pipeline.set(CheckpointingOptions.ENABLE_UNALIGNED, false);
         OptionSection job = JobOptions.job(config);
         job.getOptional(JobOptions.CHECKPOINT_STORAGE)

@@ -7,9 +7,11 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.streaming.api.graph.StreamGraph;
 import org.apache.flink.streaming.api.graph.StreamNode;
+import org.apache.flink.streaming.api.operators.SimpleOperatorFactory;
 import org.apache.flink.streaming.api.operators.SimpleUdfStreamOperatorFactory;
 
 import io.sluice.functions.normalize.ChangeNormalizer;
+import io.sluice.functions.normalize.StatementPathOperator;
 import io.sluice.functions.route.PartitionCounts;
 import io.sluice.functions.sink.SinkFactory;
 import io.sluice.functions.source.MySqlSourceFactory;
@@ -41,6 +43,8 @@ class SluiceJobTest {
         assertThat(names(vertices)).containsExactly(SOURCE_TO_ENCODE + " -> Kafka sink: Writer");
         assertThat(vertices.get(0).getParallelism()).isEqualTo(4);
         assertThat(normalizer(4).hashesKeys()).as("no keyed exchange reads the hash").isFalse();
+        assertThat(staysActive("Route", 4)).isFalse();
+        assertThat(staysActive("Encode canal-flat", 4)).isFalse();
     }
 
     @Test
@@ -54,6 +58,9 @@ class SluiceJobTest {
                 .containsExactly(
                         SOURCE + " -> Route", "Encode canal-flat", OWNERS + "Kafka sink: Writer");
         assertThat(normalizer(4, encodeAt3).hashesKeys()).isTrue();
+        // The encoders are the first step behind a shuffle out of the source.
+        assertThat(staysActive("Route", 4, encodeAt3)).isFalse();
+        assertThat(staysActive("Encode canal-flat", 4, encodeAt3)).isTrue();
     }
 
     @Test
@@ -98,6 +105,9 @@ class SluiceJobTest {
         assertThat(names(vertices)).containsExactly(SOURCE, ROUTE, OWNERS + "Kafka sink: Writer");
         assertThat(vertices.get(1).getParallelism()).isEqualTo(3);
         assertThat(normalizer(4, "--set", "parallelism.route=3").hashesKeys()).isTrue();
+        // The route is the first step behind a shuffle out of the source.
+        assertThat(staysActive("Route", 4, "--set", "parallelism.route=3")).isTrue();
+        assertThat(staysActive("Encode canal-flat", 4, "--set", "parallelism.route=3")).isFalse();
     }
 
     @Test
@@ -118,13 +128,27 @@ class SluiceJobTest {
     }
 
     private static ChangeNormalizer normalizer(int parallelism, String... overrides) {
-        StreamNode node =
-                streamGraph(parallelism, overrides).getStreamNodes().stream()
-                        .filter(n -> n.getOperatorName().equals("Normalize changes"))
-                        .findFirst()
-                        .orElseThrow();
         return (ChangeNormalizer)
-                ((SimpleUdfStreamOperatorFactory<?>) node.getOperatorFactory()).getUserFunction();
+                ((SimpleUdfStreamOperatorFactory<?>)
+                                node("Normalize changes", parallelism, overrides)
+                                        .getOperatorFactory())
+                        .getUserFunction();
+    }
+
+    /** Whether the step named {@code name} never reports itself idle. */
+    private static boolean staysActive(String name, int parallelism, String... overrides) {
+        return ((StatementPathOperator<?, ?>)
+                        ((SimpleOperatorFactory<?>)
+                                        node(name, parallelism, overrides).getOperatorFactory())
+                                .getOperator())
+                .staysActive();
+    }
+
+    private static StreamNode node(String name, int parallelism, String... overrides) {
+        return streamGraph(parallelism, overrides).getStreamNodes().stream()
+                .filter(n -> n.getOperatorName().equals(name))
+                .findFirst()
+                .orElseThrow();
     }
 
     @Test

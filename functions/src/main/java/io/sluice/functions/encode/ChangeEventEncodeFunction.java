@@ -2,20 +2,21 @@ package io.sluice.functions.encode;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.api.common.functions.RichMapFunction;
+import org.apache.flink.streaming.api.functions.ProcessFunction;
+import org.apache.flink.util.Collector;
 
 import io.sluice.functions.encode.internal.LargeMessageGuard;
 import io.sluice.functions.encode.internal.LargeMessageSettings;
 import io.sluice.functions.filter.internal.ColumnControl;
 import io.sluice.functions.filter.internal.FilterSettings;
-import io.sluice.functions.route.RoutedChange;
+import io.sluice.functions.normalize.RoutedChange;
+import io.sluice.functions.normalize.StatementPathOperator;
 
 /**
  * Encodes each routed change as one message in the configured format. Runs in parallel: the
- * encoders are per subtask and reuse their buffers. A statement copy stays a copy: when partition
- * owners follow ({@link MessageOut#TO_OWNERS}), the message records the path it took ({@link
- * OrderedMessage#origin()}) and how many copies its partition's owner merges ({@link
- * OrderedMessage#copies()}).
+ * encoders are per subtask and reuse their buffers. When partition owners follow ({@link
+ * MessageOut#TO_OWNERS}), the message keeps the change's rank ({@link RoutedChange#rank()}), which
+ * its partition's owner orders it by.
  *
  * <p>The message id is a per-subtask sequence; Canal's is a batch id with no meaning to consumers
  * beyond ordering within one producer, which this keeps.
@@ -29,7 +30,7 @@ import io.sluice.functions.route.RoutedChange;
  * <p>Metrics in group {@code sluice}: see {@link EncodeMetrics} and {@link LargeMessageGuard}.
  */
 @Internal
-public final class ChangeEventEncodeFunction<OUT> extends RichMapFunction<RoutedChange, OUT> {
+public final class ChangeEventEncodeFunction<OUT> extends ProcessFunction<RoutedChange, OUT> {
 
     private static final long serialVersionUID = 1L;
 
@@ -38,11 +39,8 @@ public final class ChangeEventEncodeFunction<OUT> extends RichMapFunction<Routed
     private transient RoutedEncoding<OUT> encoding;
 
     /**
-     * @param out what is emitted per message: the message alone, or with its path and copies for
-     *     the partition owners
-     * @param parallelism this operator's parallelism
-     * @param fannedIn whether the route operator reaches this one through an exchange (and copies
-     *     statements to every subtask of it) rather than chained
+     * @param out what is emitted per message: the message alone, or with its rank for the partition
+     *     owners
      * @param largeMessages what to do with a message above its sink's limit; null for no check
      *     (tests that write to no broker)
      * @param filters which columns each table's messages carry, masked how; null for all
@@ -50,12 +48,9 @@ public final class ChangeEventEncodeFunction<OUT> extends RichMapFunction<Routed
     public ChangeEventEncodeFunction(
             MessageFormat format,
             MessageOut<OUT> out,
-            int parallelism,
-            boolean fannedIn,
             LargeMessageSettings largeMessages,
             FilterSettings filters) {
-        this.spec =
-                new EncodeSpec<>(format, out, parallelism, fannedIn, largeMessages, filters, null);
+        this.spec = new EncodeSpec<>(format, out, largeMessages, filters, null);
     }
 
     @Override
@@ -70,8 +65,18 @@ public final class ChangeEventEncodeFunction<OUT> extends RichMapFunction<Routed
         }
     }
 
+    /**
+     * The operator that runs this function.
+     *
+     * @param behindShuffle whether the encoders are reached through a shuffle out of the source's
+     *     subtasks ({@link StatementPathOperator})
+     */
+    public StatementPathOperator<RoutedChange, OUT> operator(boolean behindShuffle) {
+        return new StatementPathOperator<>(this, behindShuffle);
+    }
+
     @Override
-    public OUT map(RoutedChange routed) {
-        return encoding.encode(routed);
+    public void processElement(RoutedChange routed, Context context, Collector<OUT> out) {
+        out.collect(encoding.encode(routed));
     }
 }

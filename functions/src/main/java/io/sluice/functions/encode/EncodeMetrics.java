@@ -13,7 +13,7 @@ import java.util.Map;
  * What an encoder produced: {@code rowsIn}, {@code messagesOut}, {@code bytesOut}, {@code
  * queriesOut} (the QUERY messages of DML statements, {@code source.include-queries}), and per topic
  * (sub-group {@code topic} = name) {@code messages} and {@code bytes}. A statement is counted once
- * per copy it is encoded as; a DML statement's QUERY is a message, not a row.
+ * per partition it is written to; a DML statement's QUERY is a message, not a row.
  */
 @Internal
 final class EncodeMetrics {

@@ -20,17 +20,12 @@ final class EncodeSpec<OUT> implements Serializable {
 
     private final MessageFormat format;
     private final MessageOut<OUT> out;
-    private final int parallelism;
-    private final boolean fannedIn;
     @Nullable private final LargeMessageSettings largeMessages;
     @Nullable private final FilterSettings filters;
     @Nullable private final GroupSettings grouping;
 
     /**
      * @param out what is emitted per message
-     * @param parallelism the encode operator's parallelism
-     * @param fannedIn whether the route operator reaches the encoder through an exchange (and
-     *     copies statements to every subtask of it) rather than chained
      * @param largeMessages null for no size check (tests that write to no broker)
      * @param filters null for every column as it is
      * @param grouping null for one row per message
@@ -38,22 +33,17 @@ final class EncodeSpec<OUT> implements Serializable {
     EncodeSpec(
             MessageFormat format,
             MessageOut<OUT> out,
-            int parallelism,
-            boolean fannedIn,
             @Nullable LargeMessageSettings largeMessages,
             @Nullable FilterSettings filters,
             @Nullable GroupSettings grouping) {
         this.format = format;
         this.out = out;
-        this.parallelism = parallelism;
-        this.fannedIn = fannedIn;
         this.largeMessages = largeMessages;
         this.filters = filters == null || !filters.shapesColumns() ? null : filters;
         this.grouping = grouping;
     }
 
     RoutedEncoding<OUT> open(RuntimeContext context) {
-        return new RoutedEncoding<>(
-                context, format, out, parallelism, fannedIn, largeMessages, filters, grouping);
+        return new RoutedEncoding<>(context, format, out, largeMessages, filters, grouping);
     }
 }

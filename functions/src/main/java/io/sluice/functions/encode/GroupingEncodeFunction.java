@@ -11,15 +11,14 @@ import io.sluice.functions.encode.internal.GroupingEncodeOperator;
 import io.sluice.functions.encode.internal.LargeMessageSettings;
 import io.sluice.functions.encode.internal.RowGroups;
 import io.sluice.functions.filter.internal.FilterSettings;
-import io.sluice.functions.route.RoutedChange;
+import io.sluice.functions.normalize.RoutedChange;
 
 /**
  * {@link ChangeEventEncodeFunction} with {@code format.group-rows: event}: the binlog rows of one
- * rows event bound for the same partition on the same path share a message ({@link RowGroups}).
+ * rows event bound for the same partition with the same rank share a message ({@link RowGroups}).
  * Statements, QUERY messages and snapshot rows first write every pending group, then go out alone
- * as before, so a statement copy still follows every earlier row of its path. Runs inside {@link
- * GroupingEncodeOperator}, which writes pending groups before barriers, watermarks, the end of the
- * input and after an idle time.
+ * as before. Runs inside {@link GroupingEncodeOperator}, which writes pending groups before
+ * barriers, watermarks, the end of the input and after an idle time.
  */
 @Internal
 public final class GroupingEncodeFunction<OUT> extends ProcessFunction<RoutedChange, OUT>
@@ -37,20 +36,22 @@ public final class GroupingEncodeFunction<OUT> extends ProcessFunction<RoutedCha
     public GroupingEncodeFunction(
             MessageFormat format,
             MessageOut<OUT> out,
-            int parallelism,
-            boolean fannedIn,
             LargeMessageSettings largeMessages,
             FilterSettings filters,
             GroupSettings grouping) {
-        this.spec =
-                new EncodeSpec<>(
-                        format, out, parallelism, fannedIn, largeMessages, filters, grouping);
+        this.spec = new EncodeSpec<>(format, out, largeMessages, filters, grouping);
         this.grouping = grouping;
     }
 
-    /** The operator that runs this function. */
-    public GroupingEncodeOperator<RoutedChange, OUT, GroupingEncodeFunction<OUT>> operator() {
-        return new GroupingEncodeOperator<>(this);
+    /**
+     * The operator that runs this function.
+     *
+     * @param behindShuffle whether the encoders are reached through a shuffle out of the source's
+     *     subtasks ({@link io.sluice.functions.normalize.StatementPathOperator})
+     */
+    public GroupingEncodeOperator<RoutedChange, OUT, GroupingEncodeFunction<OUT>> operator(
+            boolean behindShuffle) {
+        return new GroupingEncodeOperator<>(this, behindShuffle);
     }
 
     @Override
@@ -93,7 +94,7 @@ public final class GroupingEncodeFunction<OUT> extends ProcessFunction<RoutedCha
     }
 
     @Override
-    public void emit(SinkMessage message, int origin, long rank, int rows) {
-        out.collect(encoding.grouped(message, origin, rank, rows));
+    public void emit(SinkMessage message, long rank, int rows) {
+        out.collect(encoding.grouped(message, rank, rows));
     }
 }

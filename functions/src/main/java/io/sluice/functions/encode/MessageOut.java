@@ -6,7 +6,7 @@ import java.io.Serializable;
 
 /**
  * What an encoder emits for each message: the message alone, when the sink's writers write the
- * encoders' output in place, or an {@link OrderedMessage} with the fields its partition's owner
+ * encoders' output in place, or an {@link OrderedMessage} with the rank its partition's owner
  * orders by, when owners follow.
  *
  * @param <OUT> {@link SinkMessage} or {@link OrderedMessage}
@@ -14,13 +14,14 @@ import java.io.Serializable;
 @Internal
 public interface MessageOut<OUT> extends Serializable {
 
-    /** Messages written in place: the ordering fields are not needed and dropped. */
+    /** Messages written in place: the rank is not needed and dropped. */
     MessageOut<SinkMessage> IN_PLACE = new InPlace();
 
     /** Messages for the partition owners. */
     MessageOut<OrderedMessage> TO_OWNERS = new ToOwners();
 
-    OUT of(SinkMessage message, int origin, int copies, long rank);
+    /** What to emit for {@code message} of {@code rank}. */
+    OUT of(SinkMessage message, long rank);
 
     /** {@link #IN_PLACE}. */
     final class InPlace implements MessageOut<SinkMessage> {
@@ -29,7 +30,7 @@ public interface MessageOut<OUT> extends Serializable {
         private InPlace() {}
 
         @Override
-        public SinkMessage of(SinkMessage message, int origin, int copies, long rank) {
+        public SinkMessage of(SinkMessage message, long rank) {
             return message;
         }
     }
@@ -41,8 +42,8 @@ public interface MessageOut<OUT> extends Serializable {
         private ToOwners() {}
 
         @Override
-        public OrderedMessage of(SinkMessage message, int origin, int copies, long rank) {
-            return new OrderedMessage(message, origin, copies, rank);
+        public OrderedMessage of(SinkMessage message, long rank) {
+            return new OrderedMessage(message, rank);
         }
     }
 }

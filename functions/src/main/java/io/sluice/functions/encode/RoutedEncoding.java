@@ -9,8 +9,7 @@ import io.sluice.functions.encode.internal.LargeMessageSettings;
 import io.sluice.functions.encode.internal.RowGroups;
 import io.sluice.functions.filter.internal.ColumnControl;
 import io.sluice.functions.filter.internal.FilterSettings;
-import io.sluice.functions.route.FanOut;
-import io.sluice.functions.route.RoutedChange;
+import io.sluice.functions.normalize.RoutedChange;
 import io.sluice.serializers.canal.ChangeEncoder;
 import io.sluice.serializers.event.ChangeEvent;
 
@@ -20,15 +19,12 @@ import java.util.List;
 /**
  * What an encoding subtask of the pipeline does with a routed change, shared by the one-row-per-
  * message function ({@link ChangeEventEncodeFunction}) and the grouping one ({@link
- * GroupingEncodeFunction}): shape its columns, encode it, mark its path and copies, apply the
- * large-message policy, count it.
+ * GroupingEncodeFunction}): shape its columns, encode it, keep its rank, apply the large-message
+ * policy, count it.
  */
 final class RoutedEncoding<OUT> {
 
     private final MessageOut<OUT> out;
-    private final int parallelism;
-    private final boolean fannedIn;
-    private final int subtask;
     private final ChangeEncoder encoder;
     private final List<ChangeEvent> one = new ArrayList<>(1);
     private final EncodeMetrics metrics;
@@ -45,16 +41,10 @@ final class RoutedEncoding<OUT> {
             RuntimeContext context,
             MessageFormat format,
             MessageOut<OUT> out,
-            int parallelism,
-            boolean fannedIn,
             LargeMessageSettings largeMessages,
             FilterSettings filters,
             GroupSettings grouping) {
-        FanOut.checkParallelism(context, parallelism, "encode");
         this.out = out;
-        this.parallelism = parallelism;
-        this.fannedIn = fannedIn;
-        this.subtask = context.getTaskInfo().getIndexOfThisSubtask();
         this.encoder = format.newEncoder();
         one.add(null);
         MetricGroup sluice = context.getMetricGroup().addGroup("sluice");
@@ -67,13 +57,12 @@ final class RoutedEncoding<OUT> {
         this.groups = grouping == null ? null : new RowGroups(encoder, guard, grouping.maxBytes());
     }
 
-    /** {@code routed} as one message of its own, with its path and copies. */
+    /** {@code routed} as one message of its own, with its rank. */
     OUT encode(RoutedChange routed) {
         ChangeEvent change = shape(routed);
         one.set(0, change);
         long id = groups == null ? nextId++ : groups.nextId();
         byte[] value = encoder.encode(one, id, System.currentTimeMillis());
-        int copies = fannedIn ? routed.copies() * parallelism : routed.copies();
         SinkMessage message =
                 new SinkMessage(
                         routed.topic(),
@@ -86,7 +75,7 @@ final class RoutedEncoding<OUT> {
             message = guard.check(change, message, id);
         }
         metrics.encoded(change, message.topic(), message.value().length);
-        return out.of(message, origin(routed), copies, 0);
+        return out.of(message, routed.rank());
     }
 
     /** The row groups (only with grouping). */
@@ -103,23 +92,18 @@ final class RoutedEncoding<OUT> {
                 routed.partition(),
                 routed.key(),
                 change.table(),
-                origin(routed),
-                0,
+                routed.rank(),
                 out);
     }
 
     /** Counts a message of {@code rows} rows written by the groups; what to emit for it. */
-    OUT grouped(SinkMessage message, int origin, long rank, int rows) {
+    OUT grouped(SinkMessage message, long rank, int rows) {
         metrics.encodedRows(rows, message.topic(), message.value().length);
-        return out.of(message, origin, 0, rank);
+        return out.of(message, rank);
     }
 
     private ChangeEvent shape(RoutedChange routed) {
         return columns == null ? routed.change() : columns.apply(routed.change());
-    }
-
-    private int origin(RoutedChange routed) {
-        return fannedIn ? routed.origin() * parallelism + subtask : routed.origin();
     }
 
     void close() {

@@ -3,68 +3,43 @@ package io.sluice.functions.normalize;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.api.common.functions.RichFlatMapFunction;
-import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 
-import io.sluice.functions.route.RoutedChange;
 import io.sluice.functions.source.HeartbeatTable;
 import io.sluice.serializers.event.ChangeEvent;
 
 import javax.annotation.Nullable;
 
 /**
- * The first step after the source, chained to it: splits primary-key changes ({@link
- * PrimaryKeyChangeSplitter}), hashes each row's table and primary key once for every later keyed
- * exchange (left 0 when none follows, as in the chained shapes, since nothing reads it), and sends
- * each statement to every route subtask, so that on each path it follows the rows of its table sent
- * before it (one copy when the route is chained to this operator: then this subtask's own path is
- * the only one). Also measures what the source delivers (metric group {@code sluice}): rows,
- * transactions, lag and snapshot progress.
- *
- * <p>With a {@link HeartbeatTable} (written by the source's enumerator), every subtask drops its
- * rows after taking their binlog time for the lag.
+ * The first step after the source, chained to it. For each change: measures it and drops heartbeat
+ * rows ({@link SourceMetrics}), ranks it by the statements this source subtask had read ({@link
+ * StatementRank}: chained to the source, it sees its own path's count), splits a primary-key change
+ * ({@link PrimaryKeyChangeSplitter}), and hashes its table and primary key once for every later
+ * keyed exchange ({@link ChangeEventKeySelector}; left 0 when none follows, as in the chained
+ * shapes, since nothing reads it). A process function, to read the watermark.
  */
 @Internal
-public final class ChangeNormalizer extends RichFlatMapFunction<ChangeEvent, RoutedChange> {
+public final class ChangeNormalizer extends ProcessFunction<ChangeEvent, RoutedChange> {
 
     private static final long serialVersionUID = 1L;
 
-    private final int routeParallelism;
     private final boolean keyed;
     @Nullable private final HeartbeatTable heartbeat;
     private final long snapshotRowsEstimate;
 
     private transient PrimaryKeyChangeSplitter splitter;
-    private transient Collector<RoutedChange> out;
-    private transient Collector<ChangeEvent> rows;
-    private transient SourceProgress progress;
+    private transient SourceMetrics metrics;
+    private transient Halves halves;
 
     /**
-     * @param routeParallelism how many route subtasks each statement must reach
-     */
-    public ChangeNormalizer(int routeParallelism) {
-        this(routeParallelism, true, null, 0);
-    }
-
-    /**
-     * @param routeParallelism how many route subtasks each statement must reach: the route's
-     *     parallelism behind an exchange, 1 when the route is chained to this operator
      * @param keyed whether an exchange keyed by table and primary key follows (to the route, or
-     *     from it to the encoder), which reads each row's hash
+     *     from it to the encoder), which reads each change's hash
      * @param heartbeat the heartbeat table whose rows to drop, or null for none
      * @param snapshotRowsEstimate rows the snapshot is expected to read, reported by subtask 0
      */
     public ChangeNormalizer(
-            int routeParallelism,
-            boolean keyed,
-            @Nullable HeartbeatTable heartbeat,
-            long snapshotRowsEstimate) {
-        if (routeParallelism < 1) {
-            throw new IllegalArgumentException(
-                    "routeParallelism must be at least 1, but was " + routeParallelism);
-        }
-        this.routeParallelism = routeParallelism;
+            boolean keyed, @Nullable HeartbeatTable heartbeat, long snapshotRowsEstimate) {
         this.keyed = keyed;
         this.heartbeat = heartbeat;
         this.snapshotRowsEstimate = snapshotRowsEstimate;
@@ -73,34 +48,30 @@ public final class ChangeNormalizer extends RichFlatMapFunction<ChangeEvent, Rou
     @Override
     public void open(OpenContext context) {
         splitter = new PrimaryKeyChangeSplitter();
-        rows = new RowCollector();
-        MetricGroup group = getRuntimeContext().getMetricGroup().addGroup("sluice");
-        progress = new SourceProgress(group);
+        halves = new Halves();
         boolean first = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask() == 0;
-        // One subtask reports the estimate, so that sums over subtasks stay right.
-        long estimate = first ? snapshotRowsEstimate : 0;
-        group.gauge("snapshotRowsEstimate", () -> estimate);
+        metrics =
+                new SourceMetrics(
+                        getRuntimeContext().getMetricGroup().addGroup("sluice"),
+                        heartbeat,
+                        first ? snapshotRowsEstimate : 0);
     }
 
     @Override
-    public void flatMap(ChangeEvent change, Collector<RoutedChange> out) {
-        if (heartbeat != null && heartbeat.contains(change)) {
-            progress.heartbeat(change);
+    public void processElement(ChangeEvent change, Context context, Collector<RoutedChange> out) {
+        if (!metrics.take(change, System.currentTimeMillis())) {
             return;
         }
-        progress.record(change, System.currentTimeMillis());
+        long rank = StatementRank.of(change, context.timerService().currentWatermark());
         if (change.isDdl()) {
-            int hash = hashOf(change);
-            for (int target = 0; target < routeParallelism; target++) {
-                out.collect(RoutedChange.unrouted(change, hash, target, routeParallelism));
-            }
+            out.collect(RoutedChange.unrouted(change, hashOf(change), rank));
             return;
         }
-        this.out = out;
-        splitter.flatMap(change, rows);
+        halves.to(out, rank);
+        splitter.flatMap(change, halves);
     }
 
-    /** Whether rows carry their key hash: only when a keyed exchange follows. */
+    /** Whether changes carry their key hash: only when a keyed exchange follows. */
     @VisibleForTesting
     public boolean hashesKeys() {
         return keyed;
@@ -110,11 +81,19 @@ public final class ChangeNormalizer extends RichFlatMapFunction<ChangeEvent, Rou
         return keyed ? ChangeEventKeySelector.hashOf(change) : 0;
     }
 
-    /** Wraps each (possibly split) row with its key hash. */
-    private final class RowCollector implements Collector<ChangeEvent> {
+    /** Wraps each (possibly split) row with its key hash and the change's rank. */
+    private final class Halves implements Collector<ChangeEvent> {
+        private Collector<RoutedChange> out;
+        private long rank;
+
+        void to(Collector<RoutedChange> out, long rank) {
+            this.out = out;
+            this.rank = rank;
+        }
+
         @Override
         public void collect(ChangeEvent row) {
-            out.collect(RoutedChange.unrouted(row, hashOf(row), RoutedChange.NO_TARGET, 0));
+            out.collect(RoutedChange.unrouted(row, hashOf(row), rank));
         }
 
         @Override

@@ -9,6 +9,7 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 
 import io.sluice.functions.encode.OrderedMessage;
 import io.sluice.functions.encode.SinkMessage;
+import io.sluice.functions.normalize.StatementRank;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -16,17 +17,17 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The owner of a set of partitions in the SQL door (one writer per partition, see {@code
+ * The owner of a set of partitions, in both doors (one writer per partition, see {@link
  * PartitionOwnerPartitioner}): writes each statement after every row that preceded it in the binlog
- * on any path, and before every row that followed it, without copying statements into SQL rows.
+ * on any path, and before every row that followed it, with each statement sent once, on one path.
  *
  * <p>The source counts statements in its watermarks ({@link StatementWatermarks}), which reach
- * every path in place among the records. Each encoder ranks a message by the count its path had
- * passed: {@link #rowRank} for a row, {@link #statementRank} for a statement (the next count). This
- * operator's watermark is the count every path has passed; a message ranked beyond it follows a
- * statement that some path has not delivered yet, so it waits until every path has. Then waiting
- * messages go out by rank, a statement before the rows that followed it, in arrival order within a
- * rank. Between statements every path has passed the same count and nothing waits.
+ * every path in place among the records, and each change is ranked by the count its path had passed
+ * ({@link StatementRank}). This operator's watermark is the count every path has passed; a message
+ * ranked beyond it follows a statement that some path has not delivered yet, so it waits until
+ * every path has. Then waiting messages go out by rank, a statement before the rows that followed
+ * it, in arrival order within a rank. Between statements every path has passed the same count and
+ * nothing waits. It keeps no state: with aligned checkpoints nothing waits at a barrier.
  */
 @Internal
 public final class StatementOrderOperator extends AbstractStreamOperator<SinkMessage>
@@ -41,25 +42,6 @@ public final class StatementOrderOperator extends AbstractStreamOperator<SinkMes
         chainingStrategy = ChainingStrategy.ALWAYS;
     }
 
-    /** The rank of a row encoded on a path that had passed {@code watermark}. */
-    public static long rowRank(long watermark) {
-        return watermark == Long.MAX_VALUE ? 0 : 2 * statements(watermark) + 1;
-    }
-
-    /** The rank of a statement encoded on a path that had passed {@code watermark}. */
-    public static long statementRank(long watermark) {
-        return watermark == Long.MAX_VALUE ? 0 : 2 * (statements(watermark) + 1);
-    }
-
-    /** The statements every path must have passed before a message of {@code rank} is written. */
-    static long needed(long rank) {
-        return rank / 2;
-    }
-
-    private static long statements(long watermark) {
-        return Math.max(0, watermark);
-    }
-
     @Override
     public void open() throws Exception {
         super.open();
@@ -71,7 +53,7 @@ public final class StatementOrderOperator extends AbstractStreamOperator<SinkMes
     public void processElement(StreamRecord<OrderedMessage> record) {
         OrderedMessage ordered = record.getValue();
         // Anything waiting ranks above what may pass now, so passing now keeps the rank order.
-        if (needed(ordered.rank()) <= passed) {
+        if (StatementRank.needed(ordered.rank()) <= passed) {
             output.collect(record.replace(ordered.message()));
         } else {
             waiting.computeIfAbsent(ordered.rank(), rank -> new ArrayList<>())
@@ -115,7 +97,7 @@ public final class StatementOrderOperator extends AbstractStreamOperator<SinkMes
     }
 
     private void release(long statements) {
-        while (!waiting.isEmpty() && needed(waiting.firstKey()) <= statements) {
+        while (!waiting.isEmpty() && StatementRank.needed(waiting.firstKey()) <= statements) {
             Map.Entry<Long, List<SinkMessage>> rank = waiting.pollFirstEntry();
             for (SinkMessage message : rank.getValue()) {
                 output.collect(new StreamRecord<>(message));

@@ -9,10 +9,11 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import io.sluice.serializers.event.ChangeEvent;
 
 /**
- * The {@code sluice-mysql} source's watermarks: right after each statement (DDL), the count of
- * statements read so far. Flink sends a watermark to every downstream subtask, in place among the
- * records, and the planner's operators pass it on, so it tells every path of the query that the
- * statement is behind it ({@link StatementOrderOperator}). The value is a count, not a time.
+ * The source's watermarks in both doors (the YAML job's source and the {@code sluice-mysql} table):
+ * right after each statement (DDL), the count of statements read so far. Flink sends a watermark to
+ * every downstream subtask, in place among the records, and operators pass it on, so it tells every
+ * path that the statement is behind it ({@link StatementOrderOperator}). The value is a count, not
+ * a time.
  *
  * <p>A split or reader that has read no statement is idle, so the snapshot readers and the readers
  * without a split never hold the count back; the binlog split stays active once it has read one.

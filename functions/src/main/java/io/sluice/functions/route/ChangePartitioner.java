@@ -4,9 +4,11 @@ import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.functions.Partitioner;
 import org.apache.flink.util.MathUtils;
 
+import io.sluice.functions.normalize.RoutedChange;
+
 /**
- * Sends a row to the subtask its table and primary key hash to, so every change of a row takes the
- * same path, and a statement copy to the subtask it names.
+ * Sends a change to the subtask its table and primary key hash to, so every change of a row takes
+ * the same path; a statement takes its table's path.
  */
 @Internal
 public final class ChangePartitioner implements Partitioner<RoutedChange> {
@@ -15,17 +17,6 @@ public final class ChangePartitioner implements Partitioner<RoutedChange> {
 
     @Override
     public int partition(RoutedChange change, int numPartitions) {
-        int target = change.target();
-        if (target >= 0) {
-            if (target >= numPartitions) {
-                throw new IllegalStateException(
-                        "A statement copy is meant for subtask "
-                                + target
-                                + " but there are only "
-                                + numPartitions);
-            }
-            return target;
-        }
         return MathUtils.murmurHash(change.keyHash()) % numPartitions;
     }
 }

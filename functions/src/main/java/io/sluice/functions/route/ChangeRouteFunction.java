@@ -2,20 +2,22 @@ package io.sluice.functions.route;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.api.common.functions.RichFlatMapFunction;
+import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 
 import io.sluice.functions.filter.internal.ChangeFilter;
 import io.sluice.functions.filter.internal.FilterSettings;
+import io.sluice.functions.normalize.RoutedChange;
+import io.sluice.functions.normalize.StatementPathOperator;
 import io.sluice.serializers.event.ChangeEvent;
 import io.sluice.serializers.key.MessageKeyEncoder;
 
 /**
  * Picks each change's topic, partition and message key. A row goes to the partition its table's
- * {@link PartitionRules} hash gives ({@link Routing}); a statement is copied to every partition of
- * its topic, or to partition 0 only ({@link DdlPartitions}), and to every encoder subtask when the
- * encoders are not chained to this operator, so each of those partitions receives it in order with
- * the table's rows.
+ * {@link PartitionRules} hash gives ({@link Routing}); a statement goes to every partition of its
+ * topic, or to partition 0 only ({@link DdlPartitions}), one message each, all on the statement's
+ * own path: the partition owners place it in order with the rows of every path by its rank ({@link
+ * io.sluice.functions.normalize.StatementRank}).
  *
  * <p>A row that carries its DML statement's text ({@link ChangeEvent#query()}, the statement's
  * first row) is preceded by Canal's QUERY message ({@link ChangeEvent#queryOf}) on the row's own
@@ -25,51 +27,31 @@ import io.sluice.serializers.key.MessageKeyEncoder;
  * count.
  *
  * <p>Changes the filter options drop ({@link ChangeFilter}) are dropped here, before they take a
- * path: every copy of a dropped statement goes, and nothing later waits for a dropped change.
+ * path. A dropped statement still counts in the source's watermarks, so nothing waits for it.
  */
 @Internal
-public final class ChangeRouteFunction extends RichFlatMapFunction<RoutedChange, RoutedChange> {
+public final class ChangeRouteFunction extends ProcessFunction<RoutedChange, RoutedChange> {
 
     private static final long serialVersionUID = 1L;
 
     private final Routing routing;
-    private final int parallelism;
-    private final boolean fannedIn;
-    private final int encodeFanOut;
     private final FilterSettings filters;
 
     private transient MessageKeyEncoder keys;
     private transient ChangeFilter filter;
     private transient Routing.Routes routes;
-    private transient int origin;
 
     /**
      * @param routing topic, partition and the partitions a statement goes to
-     * @param parallelism this operator's parallelism, which the upstream fan-out of statements
-     *     assumed
-     * @param fannedIn whether Normalize reaches this operator through the keyed exchange (and
-     *     copies statements to every subtask of it) rather than chained, with one copy per
-     *     statement
-     * @param encodeFanOut the encoders' parallelism when they are reached through an exchange, or 0
-     *     when they are chained to this operator
      * @param filters which changes are dropped; null for none
      */
-    public ChangeRouteFunction(
-            Routing routing,
-            int parallelism,
-            boolean fannedIn,
-            int encodeFanOut,
-            FilterSettings filters) {
+    public ChangeRouteFunction(Routing routing, FilterSettings filters) {
         this.routing = routing;
-        this.parallelism = parallelism;
-        this.fannedIn = fannedIn;
-        this.encodeFanOut = encodeFanOut;
         this.filters = filters;
     }
 
     @Override
     public void open(OpenContext context) {
-        FanOut.checkParallelism(getRuntimeContext(), parallelism, "route");
         keys = new MessageKeyEncoder();
         routes = routing.open();
         // Nothing configured: no per-change check at all.
@@ -77,9 +59,6 @@ public final class ChangeRouteFunction extends RichFlatMapFunction<RoutedChange,
                 filters == null || !(filters.dropsChanges() || filters.shapesColumns())
                         ? null
                         : new ChangeFilter(filters);
-        // A path id counts among the copies Normalize made: chained, it made one, whichever
-        // subtask reads the binlog.
-        origin = fannedIn ? getRuntimeContext().getTaskInfo().getIndexOfThisSubtask() : 0;
     }
 
     @Override
@@ -89,8 +68,18 @@ public final class ChangeRouteFunction extends RichFlatMapFunction<RoutedChange,
         }
     }
 
+    /**
+     * The operator that runs this function.
+     *
+     * @param behindShuffle whether the route is reached through the keyed exchange out of the
+     *     source's subtasks ({@link StatementPathOperator}) rather than chained to them
+     */
+    public StatementPathOperator<RoutedChange, RoutedChange> operator(boolean behindShuffle) {
+        return new StatementPathOperator<>(this, behindShuffle);
+    }
+
     @Override
-    public void flatMap(RoutedChange in, Collector<RoutedChange> out) {
+    public void processElement(RoutedChange in, Context context, Collector<RoutedChange> out) {
         ChangeEvent change = in.change();
         if (filter != null && !filter.keeps(change)) {
             return;
@@ -103,40 +92,18 @@ public final class ChangeRouteFunction extends RichFlatMapFunction<RoutedChange,
                         new RoutedChange(
                                 ChangeEvent.queryOf(change),
                                 in.keyHash(),
-                                RoutedChange.NO_TARGET,
-                                origin,
-                                0,
+                                in.rank(),
                                 topic,
                                 partition,
                                 null));
             }
-            out.collect(
-                    in.routed(
-                            topic,
-                            partition,
-                            keys.keyOf(change),
-                            RoutedChange.NO_TARGET,
-                            origin,
-                            0));
+            out.collect(in.routed(topic, partition, keys.keyOf(change)));
             return;
         }
         for (int partition = 0, to = routes.statementPartitions(topic);
                 partition < to;
                 partition++) {
-            if (encodeFanOut == 0) {
-                out.collect(
-                        in.routed(
-                                topic,
-                                partition,
-                                null,
-                                RoutedChange.NO_TARGET,
-                                origin,
-                                in.copies()));
-            } else {
-                for (int target = 0; target < encodeFanOut; target++) {
-                    out.collect(in.routed(topic, partition, null, target, origin, in.copies()));
-                }
-            }
+            out.collect(in.routed(topic, partition, null));
         }
     }
 }

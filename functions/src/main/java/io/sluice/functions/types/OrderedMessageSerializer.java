@@ -14,8 +14,8 @@ import java.io.IOException;
 
 /**
  * Flink's serializer for {@link OrderedMessage}: the message ({@link SinkMessageSerializer}), then
- * origin, copies and rank. These messages only travel from the encoders to the partition owners,
- * never into state, so the snapshot carries no migration path.
+ * its rank. These messages only travel from the encoders to the partition owners, never into state,
+ * so the snapshot carries no migration path.
  */
 @Internal
 public final class OrderedMessageSerializer extends TypeSerializerSingleton<OrderedMessage> {
@@ -25,7 +25,7 @@ public final class OrderedMessageSerializer extends TypeSerializerSingleton<Orde
     public static final OrderedMessageSerializer INSTANCE = new OrderedMessageSerializer();
 
     private static final OrderedMessage EMPTY =
-            new OrderedMessage(SinkMessageSerializer.INSTANCE.createInstance(), -1, 0, 0);
+            new OrderedMessage(SinkMessageSerializer.INSTANCE.createInstance(), 0);
 
     @Override
     public boolean isImmutableType() {
@@ -55,18 +55,14 @@ public final class OrderedMessageSerializer extends TypeSerializerSingleton<Orde
     @Override
     public void serialize(OrderedMessage ordered, DataOutputView out) throws IOException {
         SinkMessageSerializer.INSTANCE.serialize(ordered.message(), out);
-        out.writeInt(ordered.origin());
-        out.writeInt(ordered.copies());
         out.writeLong(ordered.rank());
     }
 
     @Override
     public OrderedMessage deserialize(DataInputView in) throws IOException {
         SinkMessage message = SinkMessageSerializer.INSTANCE.deserialize(in);
-        int origin = in.readInt();
-        int copies = in.readInt();
         long rank = in.readLong();
-        return new OrderedMessage(message, origin, copies, rank);
+        return new OrderedMessage(message, rank);
     }
 
     @Override

@@ -8,14 +8,15 @@ import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
 import io.sluice.functions.internal.NullableFields;
-import io.sluice.functions.route.RoutedChange;
+import io.sluice.functions.normalize.RoutedChange;
 import io.sluice.serializers.event.ChangeEvent;
 
 import java.io.IOException;
 
 /**
  * Flink's serializer for {@link RoutedChange}: the change through {@link ChangeEventSerializer},
- * then the routing fields. Routed changes only travel between operators, never into state.
+ * then its key hash, rank and routing fields. Routed changes only travel between operators, never
+ * into state.
  */
 @Internal
 public final class RoutedChangeSerializer extends TypeSerializer<RoutedChange> {
@@ -36,7 +37,7 @@ public final class RoutedChangeSerializer extends TypeSerializer<RoutedChange> {
 
     @Override
     public RoutedChange createInstance() {
-        return RoutedChange.unrouted(changes.createInstance(), 0, RoutedChange.NO_TARGET, 0);
+        return RoutedChange.unrouted(changes.createInstance(), 0, 0);
     }
 
     @Override
@@ -58,9 +59,7 @@ public final class RoutedChangeSerializer extends TypeSerializer<RoutedChange> {
     public void serialize(RoutedChange routed, DataOutputView out) throws IOException {
         changes.serialize(routed.change(), out);
         out.writeInt(routed.keyHash());
-        out.writeInt(routed.target());
-        out.writeInt(routed.origin());
-        out.writeInt(routed.copies());
+        out.writeLong(routed.rank());
         NullableFields.writeString(routed.topic(), out);
         out.writeInt(routed.partition());
         NullableFields.writeBytes(routed.key(), out);
@@ -70,13 +69,11 @@ public final class RoutedChangeSerializer extends TypeSerializer<RoutedChange> {
     public RoutedChange deserialize(DataInputView in) throws IOException {
         ChangeEvent change = changes.deserialize(in);
         int keyHash = in.readInt();
-        int target = in.readInt();
-        int origin = in.readInt();
-        int copies = in.readInt();
+        long rank = in.readLong();
         String topic = NullableFields.readString(in);
         int partition = in.readInt();
         byte[] key = NullableFields.readBytes(in);
-        return new RoutedChange(change, keyHash, target, origin, copies, topic, partition, key);
+        return new RoutedChange(change, keyHash, rank, topic, partition, key);
     }
 
     @Override

@@ -3,7 +3,7 @@ package io.sluice.functions.types;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 
-import io.sluice.functions.route.RoutedChange;
+import io.sluice.functions.normalize.RoutedChange;
 
 /** Flink type information for {@link RoutedChange}, backed by {@link RoutedChangeSerializer}. */
 @Internal

@@ -12,7 +12,7 @@ import io.sluice.functions.config.OptionSection;
 import io.sluice.functions.encode.internal.GroupSettings;
 import io.sluice.functions.encode.internal.LargeMessageGuard;
 import io.sluice.functions.encode.internal.LargeMessageSettings;
-import io.sluice.functions.route.RoutedChange;
+import io.sluice.functions.normalize.RoutedChange;
 import io.sluice.functions.types.OrderedMessageSerializer;
 import io.sluice.serializers.event.ChangeEvent;
 import io.sluice.serializers.event.ChangeType;
@@ -153,13 +153,14 @@ class GroupingEncodeFunctionTest {
                             .executeTime(1)
                             .binlog("mysql-bin.000001", 300, 0)
                             .build();
-            harness.harness.processElement(new RoutedChange(alter, 0, -1, 0, 1, TOPIC, 0, null), 0);
+            harness.harness.processElement(new RoutedChange(alter, 0, 2, TOPIC, 0, null), 0);
 
             List<SinkMessage> written = harness.written();
             assertThat(written).hasSize(2);
             assertThat(ids(flat(written.get(0)))).containsExactly("1", "2");
             assertThat(flat(written.get(1)).getIsDdl()).isTrue();
-            assertThat(harness.ordered().get(1).copies()).isOne();
+            // Each message keeps its change's rank, which the partition's owner orders by.
+            assertThat(harness.ordered()).extracting(OrderedMessage::rank).containsExactly(1L, 2L);
         }
     }
 
@@ -172,8 +173,7 @@ class GroupingEncodeFunctionTest {
                                 .after(row(id, "r", "n"))
                                 .executeTime(1)
                                 .build();
-                harness.harness.processElement(
-                        new RoutedChange(read, 0, -1, 0, 0, TOPIC, 0, key(id)), 0);
+                harness.harness.processElement(new RoutedChange(read, 0, 1, TOPIC, 0, key(id)), 0);
             }
             assertThat(harness.written()).hasSize(3);
             assertThat(harness.function.isPending()).isFalse();
@@ -268,20 +268,17 @@ class GroupingEncodeFunctionTest {
                     new GroupingEncodeFunction<>(
                             format,
                             MessageOut.TO_OWNERS,
-                            1,
-                            false,
                             large,
                             null,
                             new GroupSettings(maxBytes, IDLE_MS));
-            harness = new OneInputStreamOperatorTestHarness<>(function.operator());
+            harness = new OneInputStreamOperatorTestHarness<>(function.operator(false));
             harness.setup(OrderedMessageSerializer.INSTANCE);
             harness.open();
         }
 
         void add(ChangeEvent row, int partition) throws Exception {
             int id = Integer.parseInt(row.data().text(0));
-            harness.processElement(
-                    new RoutedChange(row, 0, -1, 0, 0, TOPIC, partition, key(id)), 0);
+            harness.processElement(new RoutedChange(row, 0, 1, TOPIC, partition, key(id)), 0);
         }
 
         List<SinkMessage> written() {

@@ -2,11 +2,11 @@ package io.sluice.functions.normalize;
 
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.metrics.testutils.MetricListener;
-import org.apache.flink.streaming.api.operators.StreamFlatMap;
+import org.apache.flink.streaming.api.operators.ProcessOperator;
+import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 
 import io.sluice.functions.config.OptionSection;
-import io.sluice.functions.route.RoutedChange;
 import io.sluice.functions.source.HeartbeatTable;
 import io.sluice.functions.source.MySqlSourceOptions;
 import io.sluice.functions.types.ChangeEventSerializer;
@@ -53,33 +53,20 @@ class ChangeNormalizerTest {
     }
 
     @Test
-    void statementsGoToEveryRouteSubtaskAndRowsCarryTheirKeyHash() throws Exception {
-        ChangeEvent alter =
-                ChangeEvent.builder(ITEMS, ChangeType.ALTER)
-                        .sql("ALTER TABLE items ADD c INT")
-                        .binlog("bin.000001", 400, 0)
-                        .build();
+    void aStatementTakesOnePathAndRowsCarryTheirKeyHash() throws Exception {
+        ChangeEvent alter = alter();
         ChangeEvent keyChange = keyChange();
         try (OneInputStreamOperatorTestHarness<ChangeEvent, RoutedChange> harness =
-                new OneInputStreamOperatorTestHarness<>(
-                        new StreamFlatMap<>(new ChangeNormalizer(3)),
-                        new ChangeEventSerializer())) {
-            harness.setup(new RoutedChangeSerializer());
-            harness.open();
+                harness(new ChangeNormalizer(true, null, 0))) {
             harness.processElement(alter, 0);
             harness.processElement(keyChange, 0);
 
             List<RoutedChange> out = harness.extractOutputValues();
-            assertThat(out).hasSize(5);
-            assertThat(out.subList(0, 3)).extracting(RoutedChange::target).containsExactly(0, 1, 2);
-            assertThat(out.subList(0, 3)).allSatisfy(c -> assertThat(c.copies()).isEqualTo(3));
-            assertThat(out.subList(3, 5))
+            assertThat(out)
                     .extracting(c -> c.change().type())
-                    .containsExactly(ChangeType.DELETE, ChangeType.INSERT);
-            assertThat(out.subList(3, 5))
-                    .allSatisfy(c -> assertThat(c.target()).isEqualTo(RoutedChange.NO_TARGET));
-            assertThat(out.get(3).keyHash()).isNotEqualTo(out.get(4).keyHash());
-            assertThat(out.subList(3, 5))
+                    .containsExactly(ChangeType.ALTER, ChangeType.DELETE, ChangeType.INSERT);
+            assertThat(out.get(1).keyHash()).isNotEqualTo(out.get(2).keyHash());
+            assertThat(out)
                     .allSatisfy(
                             c ->
                                     assertThat(c.keyHash())
@@ -88,16 +75,41 @@ class ChangeNormalizerTest {
     }
 
     @Test
+    void eachChangeIsRankedByTheStatementsItsSourceSubtaskHadRead() throws Exception {
+        try (OneInputStreamOperatorTestHarness<ChangeEvent, RoutedChange> harness =
+                harness(new ChangeNormalizer(false, null, 0))) {
+            harness.processElement(insert(1, "bin.000001", 100, 0), 0);
+            harness.processElement(alter(), 0);
+            // The source's count comes right after the statement.
+            harness.processWatermark(new Watermark(1));
+            harness.processElement(keyChange(), 0);
+            harness.processElement(alter(), 0);
+            harness.processWatermark(new Watermark(2));
+            harness.processWatermark(new Watermark(Long.MAX_VALUE));
+            harness.processElement(insert(3, "bin.000001", 900, 0), 0);
+
+            assertThat(harness.extractOutputValues())
+                    .extracting(c -> c.change().type() + " " + c.rank())
+                    .containsExactly(
+                            "INSERT " + StatementRank.rowRank(Long.MIN_VALUE),
+                            "ALTER " + StatementRank.statementRank(Long.MIN_VALUE),
+                            // Both halves of a key change share its rank.
+                            "DELETE " + StatementRank.rowRank(1),
+                            "INSERT " + StatementRank.rowRank(1),
+                            "ALTER " + StatementRank.statementRank(1),
+                            "INSERT 0");
+            assertThat(StatementRank.rowRank(Long.MIN_VALUE)).isEqualTo(1);
+            assertThat(StatementRank.statementRank(1)).isEqualTo(4);
+        }
+    }
+
+    @Test
     void withoutAKeyedExchangeRowsAreNotHashed() throws Exception {
-        ChangeEvent keyChange = keyChange();
-        ChangeNormalizer chained = new ChangeNormalizer(1, false, null, 0);
+        ChangeNormalizer chained = new ChangeNormalizer(false, null, 0);
         assertThat(chained.hashesKeys()).isFalse();
         try (OneInputStreamOperatorTestHarness<ChangeEvent, RoutedChange> harness =
-                new OneInputStreamOperatorTestHarness<>(
-                        new StreamFlatMap<>(chained), new ChangeEventSerializer())) {
-            harness.setup(new RoutedChangeSerializer());
-            harness.open();
-            harness.processElement(keyChange, 0);
+                harness(chained)) {
+            harness.processElement(keyChange(), 0);
 
             assertThat(harness.extractOutputValues())
                     .extracting(RoutedChange::keyHash)
@@ -105,10 +117,27 @@ class ChangeNormalizerTest {
         }
     }
 
+    private static OneInputStreamOperatorTestHarness<ChangeEvent, RoutedChange> harness(
+            ChangeNormalizer normalizer) throws Exception {
+        OneInputStreamOperatorTestHarness<ChangeEvent, RoutedChange> harness =
+                new OneInputStreamOperatorTestHarness<>(
+                        new ProcessOperator<>(normalizer), new ChangeEventSerializer());
+        harness.setup(new RoutedChangeSerializer());
+        harness.open();
+        return harness;
+    }
+
+    private static ChangeEvent alter() {
+        return ChangeEvent.builder(ITEMS, ChangeType.ALTER)
+                .sql("ALTER TABLE items ADD c INT")
+                .binlog("bin.000001", 400, 0)
+                .build();
+    }
+
     @Test
     void progressCountsRowsTransactionsSnapshotAndLag() {
         MetricListener metrics = new MetricListener();
-        SourceProgress progress = new SourceProgress(metrics.getMetricGroup());
+        SourceMetrics progress = new SourceMetrics(metrics.getMetricGroup(), null, 0);
         long now = System.currentTimeMillis();
 
         progress.record(insert(1, "", 0, 0), now);
@@ -126,10 +155,11 @@ class ChangeNormalizerTest {
         assertThat(metrics.getCounter("transactions").orElseThrow().getCount()).isEqualTo(2);
         assertThat(metrics.getMeter("transactionsPerSecond")).isPresent();
         // A subtask that only read chunks: snapshotting ends after a quiet spell, too.
-        SourceProgress chunksOnly = new SourceProgress(new MetricListener().getMetricGroup());
+        SourceMetrics chunksOnly =
+                new SourceMetrics(new MetricListener().getMetricGroup(), null, 0);
         chunksOnly.record(insert(6, "", 0, 0), now);
         assertThat(chunksOnly.snapshotting(now + 1_000)).isEqualTo(1);
-        assertThat(chunksOnly.snapshotting(now + SourceProgress.SNAPSHOT_QUIET_MS)).isZero();
+        assertThat(chunksOnly.snapshotting(now + SourceMetrics.SNAPSHOT_QUIET_MS)).isZero();
         assertThat(metrics.<Integer>getGauge("snapshotting").orElseThrow().getValue()).isZero();
         assertThat(metrics.<Long>getGauge("lagMs").orElseThrow().getValue())
                 .isGreaterThanOrEqualTo(30_000);
@@ -157,7 +187,7 @@ class ChangeNormalizerTest {
         // The source's enumerator writes the table; Normalize only reads it back.
         try (OneInputStreamOperatorTestHarness<ChangeEvent, RoutedChange> harness =
                 new OneInputStreamOperatorTestHarness<>(
-                        new StreamFlatMap<>(new ChangeNormalizer(1, false, heartbeat, 0)),
+                        new ProcessOperator<>(new ChangeNormalizer(false, heartbeat, 0)),
                         2,
                         2,
                         1)) {
@@ -171,10 +201,10 @@ class ChangeNormalizerTest {
         }
 
         MetricListener metrics = new MetricListener();
-        SourceProgress progress = new SourceProgress(metrics.getMetricGroup());
-        progress.record(insert(1, "bin.000001", 100, now - 600_000), now);
+        SourceMetrics progress = new SourceMetrics(metrics.getMetricGroup(), heartbeat, 0);
+        assertThat(progress.take(insert(1, "bin.000001", 100, now - 600_000), now)).isTrue();
         assertThat(progress.lagMs()).isGreaterThanOrEqualTo(600_000);
-        progress.heartbeat(beat);
+        assertThat(progress.take(beat, now)).as("a heartbeat row goes no further").isFalse();
         // Below the row's 600 s: only the heartbeat can have moved it.
         assertThat(progress.lagMs()).isGreaterThanOrEqualTo(1_000L).isLessThan(600_000L);
         assertThat(metrics.getCounter("heartbeats").orElseThrow().getCount()).isEqualTo(1);

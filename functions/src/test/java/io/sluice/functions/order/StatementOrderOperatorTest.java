@@ -5,6 +5,7 @@ import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 
 import io.sluice.functions.encode.OrderedMessage;
 import io.sluice.functions.encode.SinkMessage;
+import io.sluice.functions.normalize.StatementRank;
 import io.sluice.functions.types.OrderedMessageSerializer;
 import io.sluice.functions.types.SinkMessageSerializer;
 import org.junit.jupiter.api.Test;
@@ -17,18 +18,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Paths A, B (and C) feed one owner of partitions; a statement travels on A. Each message is ranked
- * by the statements its path had passed (its watermark), as the encoder ranks it.
+ * by the statements its path had passed (its watermark), as {@link StatementRank} ranks it.
  */
 class StatementOrderOperatorTest {
 
     private static final long NONE = Long.MIN_VALUE;
 
     private static OrderedMessage row(String name, long pathWatermark) {
-        return message(name, StatementOrderOperator.rowRank(pathWatermark));
+        return message(name, StatementRank.rowRank(pathWatermark));
     }
 
     private static OrderedMessage statement(String name, long pathWatermark) {
-        return message(name, StatementOrderOperator.statementRank(pathWatermark));
+        return message(name, StatementRank.statementRank(pathWatermark));
     }
 
     private static OrderedMessage message(String name, long rank) {
@@ -39,8 +40,6 @@ class StatementOrderOperatorTest {
         return new OrderedMessage(
                 new SinkMessage(
                         "t", partition, null, name.getBytes(StandardCharsets.UTF_8), 0, "items"),
-                0,
-                0,
                 rank);
     }
 
@@ -100,12 +99,12 @@ class StatementOrderOperatorTest {
 
     @Test
     void aStatementsMessageForEachPartitionTakesItsPlaceInThatPartition() throws Exception {
-        long before = StatementOrderOperator.rowRank(NONE);
-        long alter = StatementOrderOperator.statementRank(NONE);
-        long after = StatementOrderOperator.rowRank(1);
+        long before = StatementRank.rowRank(NONE);
+        long alter = StatementRank.statementRank(NONE);
+        long after = StatementRank.rowRank(1);
         try (OneInputStreamOperatorTestHarness<OrderedMessage, SinkMessage> harness = harness()) {
             harness.processElement(message("p0 a1", 0, before), 0);
-            harness.processElement(message("p0 alter", 0, alter), 0); // A's two copies
+            harness.processElement(message("p0 alter", 0, alter), 0); // one message per partition
             harness.processElement(message("p1 alter", 1, alter), 0);
             harness.processElement(message("p1 b-after", 1, after), 0); // B passed it
             harness.processElement(message("p1 c-before", 1, before), 0); // C has not reached it
@@ -176,13 +175,12 @@ class StatementOrderOperatorTest {
 
     @Test
     void ranksOrderAStatementBetweenTheRowsAroundIt() {
-        assertThat(StatementOrderOperator.rowRank(NONE)).isEqualTo(1);
-        assertThat(StatementOrderOperator.statementRank(NONE)).isEqualTo(2);
-        assertThat(StatementOrderOperator.rowRank(1)).isEqualTo(3);
-        assertThat(StatementOrderOperator.statementRank(1)).isEqualTo(4);
-        assertThat(StatementOrderOperator.needed(StatementOrderOperator.statementRank(1)))
-                .isEqualTo(2);
-        assertThat(StatementOrderOperator.rowRank(Long.MAX_VALUE)).isZero();
-        assertThat(StatementOrderOperator.needed(0)).isZero();
+        assertThat(StatementRank.rowRank(NONE)).isEqualTo(1);
+        assertThat(StatementRank.statementRank(NONE)).isEqualTo(2);
+        assertThat(StatementRank.rowRank(1)).isEqualTo(3);
+        assertThat(StatementRank.statementRank(1)).isEqualTo(4);
+        assertThat(StatementRank.needed(StatementRank.statementRank(1))).isEqualTo(2);
+        assertThat(StatementRank.rowRank(Long.MAX_VALUE)).isZero();
+        assertThat(StatementRank.needed(0)).isZero();
     }
 }

@@ -1,5 +1,7 @@
 package io.sluice.functions.route;
 
+import io.sluice.functions.normalize.ChangeEventKeySelector;
+import io.sluice.functions.normalize.RoutedChange;
 import io.sluice.serializers.event.ChangeEvent;
 import io.sluice.serializers.event.ChangeType;
 import io.sluice.serializers.event.RowImage;
@@ -11,9 +13,8 @@ import java.util.HashSet;
 import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** Every change of a row takes one path; statement copies take the path they name. */
+/** Every change of a row takes one path; a statement takes its table's. */
 class ChangePartitionerTest {
 
     private static final TableSchema ITEMS =
@@ -40,17 +41,15 @@ class ChangePartitionerTest {
     }
 
     @Test
-    void aStatementCopyGoesToTheSubtaskItNames() {
-        for (int target = 0; target < 3; target++) {
-            assertThat(partitioner.partition(copy(target), 3)).isEqualTo(target);
-        }
-    }
-
-    @Test
-    void aCopyForAMissingSubtaskIsRefused() {
-        assertThatThrownBy(() -> partitioner.partition(copy(3), 3))
-                .isInstanceOf(IllegalStateException.class)
-                .hasMessage("A statement copy is meant for subtask 3 but there are only 3");
+    void aStatementTakesItsTablesPathOnce() {
+        ChangeEvent alter =
+                ChangeEvent.builder(ITEMS, ChangeType.ALTER)
+                        .sql("ALTER TABLE items ADD c INT")
+                        .build();
+        int tableHash = ChangeEventKeySelector.hashOf(alter);
+        RoutedChange statement = RoutedChange.unrouted(alter, tableHash, 2);
+        assertThat(partitioner.partition(statement, 3))
+                .isEqualTo(partitioner.partition(row(tableHash), 3));
     }
 
     private static RoutedChange row(int keyHash) {
@@ -58,14 +57,6 @@ class ChangePartitionerTest {
                 ChangeEvent.builder(ITEMS, ChangeType.INSERT)
                         .after(new RowImage.Builder().append(keyHash).build())
                         .build();
-        return RoutedChange.unrouted(insert, keyHash, RoutedChange.NO_TARGET, 0);
-    }
-
-    private static RoutedChange copy(int target) {
-        ChangeEvent alter =
-                ChangeEvent.builder(ITEMS, ChangeType.ALTER)
-                        .sql("ALTER TABLE items ADD c INT")
-                        .build();
-        return RoutedChange.unrouted(alter, 0, target, 3);
+        return RoutedChange.unrouted(insert, keyHash, 1);
     }
 }

@@ -1,11 +1,11 @@
 package io.sluice.functions.route;
 
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.streaming.api.operators.StreamFlatMap;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 
 import io.sluice.functions.config.OptionSection;
 import io.sluice.functions.normalize.ChangeEventKeySelector;
+import io.sluice.functions.normalize.RoutedChange;
 import io.sluice.functions.types.RoutedChangeSerializer;
 import io.sluice.serializers.event.ChangeEvent;
 import io.sluice.serializers.event.ChangeType;
@@ -22,6 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ChangeRouteFunctionTest {
 
     private static final int PARTITIONS = 4;
+    private static final long RANK = 5;
 
     private static final TableSchema ITEMS =
             TableSchema.builder("shop", "items")
@@ -43,9 +44,7 @@ class ChangeRouteFunctionTest {
         assertThat(query.topic()).isEqualTo(row.topic()).isEqualTo("sluice");
         assertThat(query.partition()).isEqualTo(row.partition());
         assertThat(query.keyHash()).isEqualTo(row.keyHash());
-        assertThat(query.origin()).isEqualTo(row.origin());
-        assertThat(query.copies()).isZero();
-        assertThat(query.target()).isEqualTo(RoutedChange.NO_TARGET);
+        assertThat(query.rank()).isEqualTo(row.rank()).isEqualTo(RANK);
         assertThat(query.key()).isNull();
         assertThat(row.change()).isSameAs(first);
         assertThat(row.key()).isNotNull();
@@ -69,23 +68,15 @@ class ChangeRouteFunctionTest {
                                 PartitionOptions.rules(OptionSection.unprefixed(config)),
                                 DdlPartitions.EVERY,
                                 new FixedPartitionCounts(PARTITIONS)),
-                        1,
-                        false,
-                        0,
                         null);
         RoutedChangeSerializer serializer = new RoutedChangeSerializer();
         try (OneInputStreamOperatorTestHarness<RoutedChange, RoutedChange> harness =
-                new OneInputStreamOperatorTestHarness<>(
-                        new StreamFlatMap<>(function), serializer)) {
+                new OneInputStreamOperatorTestHarness<>(function.operator(false), serializer)) {
             harness.setup(serializer);
             harness.open();
             for (ChangeEvent change : changes) {
                 harness.processElement(
-                        RoutedChange.unrouted(
-                                change,
-                                ChangeEventKeySelector.hashOf(change),
-                                RoutedChange.NO_TARGET,
-                                0),
+                        RoutedChange.unrouted(change, ChangeEventKeySelector.hashOf(change), RANK),
                         0);
             }
             return harness.extractOutputValues();

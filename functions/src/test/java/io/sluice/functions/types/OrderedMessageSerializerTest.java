@@ -28,13 +28,10 @@ class OrderedMessageSerializerTest extends SerializerTestBase<OrderedMessage> {
         return new OrderedMessage[] {
             new OrderedMessage(
                     new SinkMessage("t", 2, "k".getBytes(), "{}".getBytes(), 1_700_000_000_000L),
-                    -1,
-                    0,
                     0),
+            new OrderedMessage(new SinkMessage("t", 1, null, "ddl".getBytes(), 7, "orders"), 4),
             new OrderedMessage(
-                    new SinkMessage("t", 1, null, "ddl".getBytes(), 7, "orders"), 2, 3, 0),
-            new OrderedMessage(
-                    new SinkMessage("t", 1, null, "row".getBytes(), 7, "orders"), 1, 0, 5)
+                    new SinkMessage("t", 1, null, "row".getBytes(), 7, "orders"), Long.MAX_VALUE)
         };
     }
 }

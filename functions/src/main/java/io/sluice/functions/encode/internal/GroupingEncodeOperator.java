@@ -4,10 +4,11 @@ import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.operators.ProcessingTimeService.ProcessingTimeCallback;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
-import org.apache.flink.streaming.api.operators.ProcessOperator;
 import org.apache.flink.streaming.api.operators.TimestampedCollector;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+
+import io.sluice.functions.normalize.StatementPathOperator;
 
 /**
  * Runs an encoding function that groups rows ({@link GroupedEncoding}) and makes sure no row waits
@@ -23,7 +24,7 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 @Internal
 public final class GroupingEncodeOperator<
                 IN, OUT, F extends ProcessFunction<IN, OUT> & GroupedEncoding<OUT>>
-        extends ProcessOperator<IN, OUT> implements BoundedOneInput, ProcessingTimeCallback {
+        extends StatementPathOperator<IN, OUT> implements BoundedOneInput, ProcessingTimeCallback {
 
     private static final long serialVersionUID = 1L;
 
@@ -34,8 +35,12 @@ public final class GroupingEncodeOperator<
     private transient long arrivalsAtTimer;
     private transient boolean timerSet;
 
-    public GroupingEncodeOperator(F function) {
-        super(function);
+    /**
+     * @param behindShuffle whether the encoders are the first step behind a shuffle out of the
+     *     source's subtasks ({@link StatementPathOperator})
+     */
+    public GroupingEncodeOperator(F function, boolean behindShuffle) {
+        super(function, behindShuffle);
         this.grouping = function;
     }
 

@@ -13,8 +13,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Collects the rows of one binlog rows event into one message per (topic, partition, path, rank),
- * as Canal writes an event's rows ({@code format.group-rows: event}). One per encoding subtask; it
+ * Collects the rows of one binlog rows event into one message per (topic, partition, rank), as
+ * Canal writes an event's rows ({@code format.group-rows: event}). One per encoding subtask; it
  * shares the subtask's encoder and large-message guard.
  *
  * <p>The open groups all belong to one event: a row of another event writes them all first. A row
@@ -22,7 +22,7 @@ import java.util.List;
  * the event does not follow the last one's: on MariaDB every rows event of a transaction carries
  * the transaction's start position (see {@code ChangeRecordConverter}), and each event counts its
  * rows from 0. The two halves of a split primary-key change share an index and differ in type.
- * Within a group rows keep their arrival order, and one partition has one open group per path, so
+ * Within a group rows keep their arrival order, and one partition has one open group per rank, so
  * every key's changes leave in the order they came. A row that would take its group's row data
  * beyond the size bound, or of another type or table version (a primary-key change split into
  * DELETE and INSERT), writes the group first.
@@ -34,9 +34,9 @@ import java.util.List;
 @Internal
 public final class RowGroups {
 
-    /** Where written messages go, with the path and rank of their group and how many rows. */
+    /** Where written messages go, with the rank of their group and how many rows. */
     public interface Emitter {
-        void emit(SinkMessage message, int origin, long rank, int rows);
+        void emit(SinkMessage message, long rank, int rows);
     }
 
     /** Per column: its name and framing in the message, roughly. */
@@ -83,8 +83,8 @@ public final class RowGroups {
     }
 
     /**
-     * Adds a {@link #groupable} row, bound for {@code topic} and {@code partition} on path {@code
-     * origin} with {@code rank}; writes the groups it closes to {@code out}.
+     * Adds a {@link #groupable} row, bound for {@code topic} and {@code partition} with {@code
+     * rank}; writes the groups it closes to {@code out}.
      *
      * @param row the change as the message carries it
      * @param key the row's message key
@@ -96,7 +96,6 @@ public final class RowGroups {
             int partition,
             byte[] key,
             String tag,
-            int origin,
             long rank,
             Emitter out) {
         if (!open.isEmpty() && !ofOpenEvent(row)) {
@@ -110,10 +109,10 @@ public final class RowGroups {
         lastRow = row.rowInEvent();
         lastType = row.type();
         long bytes = estimate(row);
-        Group group = find(topic, partition, origin, rank);
+        Group group = find(topic, partition, rank);
         if (group == null) {
             group = spare.isEmpty() ? new Group() : spare.remove(spare.size() - 1);
-            group.open(topic, partition, origin, rank, tag);
+            group.open(topic, partition, rank, tag);
             open.add(group);
         } else if (!group.takes(row, bytes, maxBytes)) {
             write(group, out);
@@ -143,13 +142,13 @@ public final class RowGroups {
                 && row.binlogFile().equals(binlogFile);
     }
 
-    private Group find(String topic, int partition, int origin, long rank) {
-        if (last != null && last.is(topic, partition, origin, rank)) {
+    private Group find(String topic, int partition, long rank) {
+        if (last != null && last.is(topic, partition, rank)) {
             return last;
         }
         for (int i = 0, n = open.size(); i < n; i++) {
             Group group = open.get(i);
-            if (group.is(topic, partition, origin, rank)) {
+            if (group.is(topic, partition, rank)) {
                 return group;
             }
         }
@@ -163,11 +162,11 @@ public final class RowGroups {
         byte[] value = encoder.encode(rows, id, System.currentTimeMillis());
         SinkMessage message = group.message(n == 1 ? group.keys.get(0) : null, value);
         if (guard == null) {
-            out.emit(message, group.origin, group.rank, n);
+            out.emit(message, group.rank, n);
         } else if (n == 1) {
-            out.emit(guard.check(rows.get(0), message, id), group.origin, group.rank, 1);
+            out.emit(guard.check(rows.get(0), message, id), group.rank, 1);
         } else if (guard.fits(message)) {
-            out.emit(message, group.origin, group.rank, n);
+            out.emit(message, group.rank, n);
         } else {
             for (int i = 0; i < n; i++) {
                 writeAlone(group, rows.get(i), group.keys.get(i), out);
@@ -185,7 +184,7 @@ public final class RowGroups {
         } finally {
             one.set(0, null);
         }
-        out.emit(guard.check(row, group.message(key, value), id), group.origin, group.rank, 1);
+        out.emit(guard.check(row, group.message(key, value), id), group.rank, 1);
     }
 
     /** About the bytes {@code row} adds to a message: its images and its column names. */
@@ -209,24 +208,19 @@ public final class RowGroups {
         final List<byte[]> keys = new ArrayList<>();
         String topic;
         int partition;
-        int origin;
         long rank;
         String tag;
         long bytes;
 
-        void open(String topic, int partition, int origin, long rank, String tag) {
+        void open(String topic, int partition, long rank, String tag) {
             this.topic = topic;
             this.partition = partition;
-            this.origin = origin;
             this.rank = rank;
             this.tag = tag;
         }
 
-        boolean is(String topic, int partition, int origin, long rank) {
-            return this.partition == partition
-                    && this.origin == origin
-                    && this.rank == rank
-                    && this.topic.equals(topic);
+        boolean is(String topic, int partition, long rank) {
+            return this.partition == partition && this.rank == rank && this.topic.equals(topic);
         }
 
         /** Whether {@code row} may join the rows already here (an empty group takes any). */

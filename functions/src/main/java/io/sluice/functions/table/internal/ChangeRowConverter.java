@@ -2,10 +2,11 @@ package io.sluice.functions.table.internal;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.api.common.functions.RichMapFunction;
+import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RawValueData;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.util.Collector;
 
 import io.sluice.serializers.event.ChangeEvent;
 
@@ -13,10 +14,12 @@ import java.util.List;
 
 /**
  * Makes the SQL row of a change: the event itself in the {@code RAW} column when the query uses it
- * (no copy, no per-column work), then the metadata the query uses, in the planner's order.
+ * (no copy, no per-column work), then the metadata the query uses, in the planner's order. Runs in
+ * a {@link io.sluice.functions.normalize.StatementPathOperator}, which keeps it active when it
+ * follows the source's shuffle.
  */
 @Internal
-public final class ChangeRowConverter extends RichMapFunction<ChangeEvent, RowData> {
+public final class ChangeRowConverter extends ProcessFunction<ChangeEvent, RowData> {
 
     private static final long serialVersionUID = 1L;
 
@@ -36,7 +39,7 @@ public final class ChangeRowConverter extends RichMapFunction<ChangeEvent, RowDa
     }
 
     @Override
-    public RowData map(ChangeEvent change) {
+    public void processElement(ChangeEvent change, Context context, Collector<RowData> out) {
         int offset = withChange ? 1 : 0;
         GenericRowData row = new GenericRowData(offset + metadata.length);
         if (withChange) {
@@ -45,6 +48,6 @@ public final class ChangeRowConverter extends RichMapFunction<ChangeEvent, RowDa
         for (int i = 0; i < metadata.length; i++) {
             row.setField(offset + i, metadata[i].read(change, strings));
         }
-        return row;
+        out.collect(row);
     }
 }

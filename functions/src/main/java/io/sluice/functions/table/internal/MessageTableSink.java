@@ -235,7 +235,9 @@ public final class MessageTableSink implements DynamicTableSink, SupportsWriting
                     (grouping == null
                                     ? rows.process(encode).returns(type)
                                     : rows.transform(
-                                            encodeName, type, new GroupingEncodeOperator<>(encode)))
+                                            encodeName,
+                                            type,
+                                            new GroupingEncodeOperator<>(encode, false)))
                             .name(encodeName)
                             .setParallelism(rows.getParallelism());
             provider.generateUid("encode").ifPresent(messages::uid);

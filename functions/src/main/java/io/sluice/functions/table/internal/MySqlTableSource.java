@@ -19,6 +19,7 @@ import org.apache.flink.table.types.DataType;
 
 import io.sluice.functions.normalize.ChangeEventKeySelector;
 import io.sluice.functions.normalize.PrimaryKeyChangeSplitter;
+import io.sluice.functions.normalize.StatementPathOperator;
 import io.sluice.functions.order.StatementWatermarks;
 import io.sluice.functions.types.ChangeEventTypeInfo;
 import io.sluice.serializers.event.ChangeEvent;
@@ -107,7 +108,7 @@ public final class MySqlTableSource
                         toRows.transform(
                                 "Changes as rows of " + tableName,
                                 rowType,
-                                new ChangeRowOperator(converter, !chained));
+                                new StatementPathOperator<>(converter, !chained));
                 provider.generateUid("change-rows").ifPresent(rows::uid);
                 return rows;
             }

@@ -21,6 +21,7 @@ import io.sluice.functions.encode.internal.RowGroups;
 import io.sluice.functions.filter.internal.ChangeFilter;
 import io.sluice.functions.filter.internal.ColumnControl;
 import io.sluice.functions.filter.internal.FilterSettings;
+import io.sluice.functions.normalize.StatementRank;
 import io.sluice.functions.order.StatementOrderOperator;
 import io.sluice.functions.route.DdlPartitions;
 import io.sluice.functions.route.Routing;
@@ -39,14 +40,15 @@ import java.util.Map;
  * partition rules and key), except that a non-NULL {@code topic} or {@code key} in the row wins.
  * The partition is Canal's hash of the change over the chosen topic's partition count; a statement
  * goes to every partition of the topic, or to partition 0 only ({@link DdlPartitions}), one message
- * each. Each message is ranked by the statements its path had passed (the input's watermark), so
- * that each partition's owner ({@link StatementOrderOperator}) places the statement after every
- * earlier row and before every later one, whichever path brought them. A message above its sink's
- * limit is handled by the large-message policy ({@link LargeMessageGuard}). The sink table's column
- * options cut and mask the message's columns ({@link ColumnControl}) and {@code drop-empty-updates}
- * drops an UPDATE of cut columns alone. With {@code format.group-rows: event} the binlog rows of
- * one rows event bound for one partition with one rank share a message ({@link RowGroups}), run by
- * {@link GroupingEncodeOperator}; statements and snapshot rows first write what is pending.
+ * each. Each message is ranked by the statements its path had passed (the input's watermark, {@link
+ * StatementRank}), so that each partition's owner ({@link StatementOrderOperator}) places the
+ * statement after every earlier row and before every later one, whichever path brought them. A
+ * message above its sink's limit is handled by the large-message policy ({@link
+ * LargeMessageGuard}). The sink table's column options cut and mask the message's columns ({@link
+ * ColumnControl}) and {@code drop-empty-updates} drops an UPDATE of cut columns alone. With {@code
+ * format.group-rows: event} the binlog rows of one rows event bound for one partition with one rank
+ * share a message ({@link RowGroups}), run by {@link GroupingEncodeOperator}; statements and
+ * snapshot rows first write what is pending.
  */
 @Internal
 final class RowMessageEncodeFunction<OUT> extends ProcessFunction<RowData, OUT>
@@ -72,7 +74,6 @@ final class RowMessageEncodeFunction<OUT> extends ProcessFunction<RowData, OUT>
     private transient Counter bytesOut;
     private transient Routing.Routes routes;
     private transient Map<StringData, String> topics;
-    private transient int origin;
     private transient LargeMessageGuard guard;
     private transient ColumnControl columns;
     private transient ChangeFilter filter;
@@ -117,7 +118,6 @@ final class RowMessageEncodeFunction<OUT> extends ProcessFunction<RowData, OUT>
         guard = new LargeMessageGuard(largeMessages, encoder, sluice);
         routes = routing.open();
         topics = new HashMap<>();
-        origin = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
         columns = filters.shapesColumns() ? new ColumnControl(filters) : null;
         filter = filters.dropsChanges() ? new ChangeFilter(filters) : null;
         groups = grouping == null ? null : new RowGroups(encoder, guard, grouping.maxBytes());
@@ -148,7 +148,7 @@ final class RowMessageEncodeFunction<OUT> extends ProcessFunction<RowData, OUT>
         } else {
             key = change.isDdl() ? null : keys.keyOf(change);
         }
-        long passed = context.timerService().currentWatermark();
+        long rank = StatementRank.of(change, context.timerService().currentWatermark());
         this.out = out;
         if (groups != null) {
             if (RowGroups.groupable(change)) {
@@ -158,8 +158,7 @@ final class RowMessageEncodeFunction<OUT> extends ProcessFunction<RowData, OUT>
                         routes.partitionOf(change, topic),
                         key,
                         change.schema().table(),
-                        origin,
-                        StatementOrderOperator.rowRank(passed),
+                        rank,
                         this);
                 return;
             }
@@ -170,15 +169,9 @@ final class RowMessageEncodeFunction<OUT> extends ProcessFunction<RowData, OUT>
         byte[] value = encoder.encode(one, id, System.currentTimeMillis());
         if (!change.isDdl()) {
             int partition = routes.partitionOf(change, topic);
-            emit(
-                    shaped,
-                    message(topic, partition, key, value, change),
-                    StatementOrderOperator.rowRank(passed),
-                    id,
-                    out);
+            emit(shaped, message(topic, partition, key, value, change), rank, id, out);
             return;
         }
-        long rank = StatementOrderOperator.statementRank(passed);
         for (int partition = 0, to = routes.statementPartitions(topic);
                 partition < to;
                 partition++) {
@@ -205,9 +198,9 @@ final class RowMessageEncodeFunction<OUT> extends ProcessFunction<RowData, OUT>
 
     /** A message the row groups wrote, already judged by the large-message policy. */
     @Override
-    public void emit(SinkMessage message, int origin, long rank, int rows) {
+    public void emit(SinkMessage message, long rank, int rows) {
         bytesOut.inc(message.value().length);
-        out.collect(stamp.of(message, origin, 0, rank));
+        out.collect(stamp.of(message, rank));
     }
 
     /** {@code message}, or what the large-message policy makes of it if it is too large. */
@@ -215,7 +208,7 @@ final class RowMessageEncodeFunction<OUT> extends ProcessFunction<RowData, OUT>
             ChangeEvent change, SinkMessage message, long rank, long id, Collector<OUT> out) {
         SinkMessage checked = guard.check(change, message, id);
         bytesOut.inc(checked.value().length);
-        out.collect(stamp.of(checked, origin, 0, rank));
+        out.collect(stamp.of(checked, rank));
     }
 
     private static SinkMessage message(

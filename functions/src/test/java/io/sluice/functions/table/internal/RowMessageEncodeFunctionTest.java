@@ -19,7 +19,7 @@ import io.sluice.functions.encode.internal.GroupSettings;
 import io.sluice.functions.encode.internal.GroupingEncodeOperator;
 import io.sluice.functions.encode.internal.LargeMessageSettings;
 import io.sluice.functions.filter.internal.FilterSettings;
-import io.sluice.functions.order.StatementOrderOperator;
+import io.sluice.functions.normalize.StatementRank;
 import io.sluice.functions.route.DdlPartitions;
 import io.sluice.functions.route.PartitionCounts;
 import io.sluice.functions.route.PartitionOptions;
@@ -64,9 +64,8 @@ class RowMessageEncodeFunctionTest {
                             assertThat(s.message().key()).isNull();
                             assertThat(s.message().value())
                                     .isSameAs(statements.get(0).message().value());
-                            assertThat(s.isCopy()).as("no path copies to merge").isFalse();
                             assertThat(s.rank())
-                                    .isEqualTo(StatementOrderOperator.statementRank(1))
+                                    .isEqualTo(StatementRank.statementRank(1))
                                     .isGreaterThan(before.rank())
                                     .isLessThan(after.rank());
                         });
@@ -78,7 +77,7 @@ class RowMessageEncodeFunctionTest {
 
         assertThat(out).hasSize(3);
         assertThat(out.get(1).message().partition()).isZero();
-        assertThat(out.get(1).rank()).isEqualTo(StatementOrderOperator.statementRank(1));
+        assertThat(out.get(1).rank()).isEqualTo(StatementRank.statementRank(1));
     }
 
     @Test
@@ -102,7 +101,8 @@ class RowMessageEncodeFunctionTest {
                         -1,
                         new GroupSettings(1 << 20, 20));
         try (OneInputStreamOperatorTestHarness<RowData, OrderedMessage> harness =
-                new OneInputStreamOperatorTestHarness<>(new GroupingEncodeOperator<>(function))) {
+                new OneInputStreamOperatorTestHarness<>(
+                        new GroupingEncodeOperator<>(function, false))) {
             harness.setup(OrderedMessageSerializer.INSTANCE);
             harness.open();
             harness.processWatermark(new Watermark(1));
@@ -122,7 +122,7 @@ class RowMessageEncodeFunctionTest {
                 List<Integer> ids = new ArrayList<>();
                 flat.getData().forEach(r -> ids.add(Integer.parseInt(r.get("id"))));
                 assertThat(ids).isSorted();
-                assertThat(message.rank()).isEqualTo(StatementOrderOperator.rowRank(1));
+                assertThat(message.rank()).isEqualTo(StatementRank.rowRank(1));
                 if (ids.size() > 1) {
                     assertThat(message.message().key()).isNull();
                 }

@@ -5,24 +5,28 @@ import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MeterView;
 import org.apache.flink.metrics.MetricGroup;
 
+import io.sluice.functions.source.HeartbeatTable;
 import io.sluice.serializers.event.ChangeEvent;
 
+import javax.annotation.Nullable;
+
 /**
- * What the source has delivered: rows, snapshot rows, transactions, and the binlog time of the
- * latest change, for the lag.
+ * What the source has delivered (metric group {@code sluice}): rows, snapshot rows, transactions,
+ * the binlog time of the latest change, for the lag, and the snapshot's expected size. Heartbeat
+ * rows ({@link HeartbeatTable}) are counted here and dropped: nothing after the source sees them.
  *
  * <p>A transaction is counted when the GTID changes or, without GTIDs, when the change's binlog
  * position does (Debezium reports a transaction's start position for all of its rows on MariaDB; on
  * MySQL with GTIDs the GTID decides). Lag is now minus the newest binlog execute time seen, and 0
- * before any binlog change, while snapshotting. Heartbeat rows ({@link
- * io.sluice.functions.source.HeartbeatTable}) move that time too, so the lag stays true while the
- * captured tables are idle; without them it grows while the database is idle.
+ * before any binlog change, while snapshotting. Heartbeat rows move that time too, so the lag stays
+ * true while the captured tables are idle; without them it grows while the database is idle.
  */
 @Internal
-final class SourceProgress {
+final class SourceMetrics {
 
     static final long SNAPSHOT_QUIET_MS = 10_000;
 
+    @Nullable private final HeartbeatTable heartbeat;
     private final Counter rowsIn;
     private final Counter snapshotRows;
     private final Counter transactions;
@@ -36,7 +40,15 @@ final class SourceProgress {
     /** When this subtask last emitted a snapshot row, or 0 once it saw a binlog change. */
     private volatile long lastSnapshotRow;
 
-    SourceProgress(MetricGroup group) {
+    /**
+     * @param heartbeat the heartbeat table whose rows to drop, or null for none
+     * @param snapshotRowsEstimate rows the snapshot is expected to read, as this subtask reports
+     *     them (one subtask reports the estimate, so that sums over subtasks stay right)
+     */
+    SourceMetrics(
+            MetricGroup group, @Nullable HeartbeatTable heartbeat, long snapshotRowsEstimate) {
+        this.heartbeat = heartbeat;
+        group.gauge("snapshotRowsEstimate", () -> snapshotRowsEstimate);
         rowsIn = group.counter("rowsIn");
         snapshotRows = group.counter("snapshotRows");
         transactions = group.counter("transactions");
@@ -44,6 +56,19 @@ final class SourceProgress {
         group.meter("transactionsPerSecond", new MeterView(transactions));
         group.gauge("lagMs", this::lagMs);
         group.gauge("snapshotting", this::snapshotting);
+    }
+
+    /**
+     * Records what {@code change} tells of the source's progress; false for a heartbeat row, which
+     * goes no further.
+     */
+    boolean take(ChangeEvent change, long now) {
+        if (heartbeat != null && heartbeat.contains(change)) {
+            heartbeat(change);
+            return false;
+        }
+        record(change, now);
+        return true;
     }
 
     void record(ChangeEvent change, long now) {
@@ -73,7 +98,7 @@ final class SourceProgress {
     }
 
     /** A heartbeat row: proof that the binlog has been read up to its execute time. */
-    void heartbeat(ChangeEvent change) {
+    private void heartbeat(ChangeEvent change) {
         if (change.binlogFile().isEmpty()) {
             return; // the heartbeat table's snapshot row says nothing about the binlog
         }
