@@ -152,7 +152,7 @@ class BinlogOnAnySubtaskITCase {
                         partition.getKey(), partition.getValue(), statements, 1);
                 rows += partition.getValue().size();
             }
-            assertThat(rows).as("every row and statement copy exactly once").isEqualTo(expected);
+            assertThat(rows).as("every row and statement message exactly once").isEqualTo(expected);
             assertThat(byPartition.values().stream().flatMap(List::stream))
                     .filteredOn(row -> row.table.equals("items") && !row.ddl)
                     .extracting(row -> row.data.get("id") + "@" + row.data.get("v"))
