@@ -7,6 +7,7 @@ import org.apache.flink.test.junit5.InjectClusterRESTAddress;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 
 import io.sluice.functions.encode.MessageFormat;
+import io.sluice.functions.route.DdlPartitions;
 import io.sluice.it.canal.AddedColumnOrder;
 import io.sluice.it.canal.CanalMessages;
 import io.sluice.it.canal.CanalMessages.Row;
@@ -38,9 +39,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * route and 3 encode subtasks (route behind a keyed exchange, encode not chained to it); source and
  * route run chained on 2 subtasks, encode on 3 behind an exchange; or source, route and encode run
  * as one chained task on 2 subtasks. The partition owners order each statement by the source's
- * statement count in every layout. Each ALTER adds a column, so a row's column count tells which
- * statements preceded it in the database; in every partition that must equal the statements that
- * preceded it there. Also checks the excluded table stays out and Sluice's metrics move.
+ * statement count in every layout. With {@code route.ddl-partitions: zero} (Canal's placement) the
+ * statements reach partition 0 only, still in order there. Each ALTER adds a column, so a row's
+ * column count tells which statements preceded it in the database; in every partition that must
+ * equal the statements that preceded it there. Also checks the excluded table stays out and
+ * Sluice's metrics move.
  */
 class DdlOrderITCase {
 
@@ -53,10 +56,14 @@ class DdlOrderITCase {
     private static final int PARTITIONS = 3;
     private static final int STATEMENTS = 3;
 
-    @ParameterizedTest(name = "source {0}, route {1}, encode {2}, sink 2")
-    @CsvSource({"1, 2, 3", "2, 2, 3", "2, 2, 2"})
+    @ParameterizedTest(name = "source {0}, route {1}, encode {2}, sink 2, ddl-partitions {3}")
+    @CsvSource({"1, 2, 3, EVERY", "2, 2, 3, EVERY", "2, 2, 2, EVERY", "1, 2, 3, ZERO"})
     void statementsAreOrderedWithTheirTableInEveryPartition(
-            int source, int route, int encode, @InjectClusterRESTAddress URI rest)
+            int source,
+            int route,
+            int encode,
+            DdlPartitions ddl,
+            @InjectClusterRESTAddress URI rest)
             throws Exception {
         MariaDbServer mariaDb = MARIADB.server();
         String database = mariaDb.createDatabase("ddl", null);
@@ -89,7 +96,8 @@ class DdlOrderITCase {
                         "parallelism.source=" + source,
                         "parallelism.route=" + route,
                         "parallelism.encode=" + encode,
-                        "parallelism.sink=2");
+                        "parallelism.sink=2",
+                        "route.ddl-partitions=" + ddl);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(2);
         JobClient job = EmbeddedJobs.start(env, config, "ddl-order-" + database);
@@ -110,7 +118,8 @@ class DdlOrderITCase {
             }
 
             int notes = (STATEMENTS + 1) * (KEYS / 10);
-            int expected = KEYS + (STATEMENTS + 1) * KEYS + notes + STATEMENTS * PARTITIONS;
+            int withStatements = ddl.of(PARTITIONS);
+            int expected = KEYS + (STATEMENTS + 1) * KEYS + notes + STATEMENTS * withStatements;
             List<ConsumerRecord<byte[], byte[]>> records =
                     KAFKA.server().drainReadCommitted(topic, expected, WAIT);
             assertThat(records).hasSize(expected);
@@ -123,8 +132,16 @@ class DdlOrderITCase {
             }
             assertThat(byPartition).hasSize(PARTITIONS);
             for (Map.Entry<Integer, List<Row>> partition : byPartition.entrySet()) {
+                boolean statements = partition.getKey() < withStatements;
                 AddedColumnOrder.assertPartition(
-                        partition.getKey(), partition.getValue(), STATEMENTS);
+                        partition.getKey(), partition.getValue(), statements ? STATEMENTS : 0);
+                if (!statements) {
+                    assertThat(partition.getValue())
+                            .as(
+                                    "partition %d: no statement (Canal's placement)",
+                                    partition.getKey())
+                            .noneMatch(row -> row.ddl);
+                }
             }
             assertThat(byPartition.values().stream().flatMap(List::stream))
                     .as("the excluded table never arrives")
