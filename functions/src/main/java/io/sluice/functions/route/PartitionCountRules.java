@@ -1,5 +1,7 @@
 package io.sluice.functions.route;
 
+import io.sluice.functions.internal.NamePattern;
+
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;

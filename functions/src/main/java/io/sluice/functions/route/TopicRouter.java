@@ -1,6 +1,7 @@
 package io.sluice.functions.route;
 
 import io.sluice.functions.internal.IdentityCache;
+import io.sluice.functions.internal.NamePattern;
 import io.sluice.serializers.event.TableSchema;
 
 import java.io.Serializable;

@@ -2,6 +2,7 @@ package io.sluice.functions.sink;
 
 import org.apache.flink.annotation.Internal;
 
+import io.sluice.functions.route.BrokerPartitionCounts;
 import io.sluice.functions.route.PartitionCountRules;
 import io.sluice.functions.route.PartitionCounts;
 import org.apache.kafka.clients.admin.Admin;
@@ -9,27 +10,21 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Partition counts per topic: configured ones first, else read once from the broker when the topic
- * is first written and kept for the life of the operator (a count that changed under a running job
- * would move keys between partitions).
+ * Partition counts per topic: configured ones first, else the Kafka broker's (its admin client).
  */
 @Internal
-public final class KafkaPartitionCounts implements PartitionCounts {
+public final class KafkaPartitionCounts extends BrokerPartitionCounts {
 
     private static final Duration LOOKUP_TIMEOUT = Duration.ofSeconds(30);
 
-    private final PartitionCountRules configured;
     private final Properties client;
-    private final Map<String, Integer> known = new HashMap<>();
     private Admin admin;
 
     /**
@@ -37,7 +32,7 @@ public final class KafkaPartitionCounts implements PartitionCounts {
      *     once a count is not configured
      */
     public KafkaPartitionCounts(PartitionCountRules configured, Properties client) {
-        this.configured = configured;
+        super(configured);
         this.client = new Properties();
         this.client.putAll(client);
     }
@@ -49,19 +44,7 @@ public final class KafkaPartitionCounts implements PartitionCounts {
     }
 
     @Override
-    public int countOf(String topic) {
-        Integer count = known.get(topic);
-        if (count == null) {
-            count = configured.countOf(topic);
-            if (count == PartitionCountRules.UNKNOWN) {
-                count = describe(topic);
-            }
-            known.put(topic, count);
-        }
-        return count;
-    }
-
-    private int describe(String topic) {
+    protected int lookUp(String topic) {
         if (admin == null) {
             admin = Admin.create(client);
         }

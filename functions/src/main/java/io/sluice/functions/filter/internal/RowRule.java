@@ -2,7 +2,7 @@ package io.sluice.functions.filter.internal;
 
 import org.apache.flink.annotation.Internal;
 
-import io.sluice.functions.route.NamePattern;
+import io.sluice.functions.internal.NamePattern;
 
 import java.io.Serializable;
 import java.util.ArrayList;

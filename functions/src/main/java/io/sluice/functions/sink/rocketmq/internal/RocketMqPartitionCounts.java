@@ -2,29 +2,23 @@ package io.sluice.functions.sink.rocketmq.internal;
 
 import org.apache.flink.annotation.Internal;
 
+import io.sluice.functions.route.BrokerPartitionCounts;
 import io.sluice.functions.route.PartitionCountRules;
 import io.sluice.functions.route.PartitionCounts;
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 
 import java.io.IOException;
-import java.util.HashMap;
-import java.util.Map;
 
-/**
- * Queue counts per topic: configured ones first, else the number of write queues the name server
- * routes, read once when the topic is first written and kept for the operator's life.
- */
+/** Queue counts per topic: configured ones first, else the write queues the name server routes. */
 @Internal
-public final class RocketMqPartitionCounts implements PartitionCounts {
+public final class RocketMqPartitionCounts extends BrokerPartitionCounts {
 
-    private final PartitionCountRules configured;
     private final ClientSettings settings;
-    private final Map<String, Integer> known = new HashMap<>();
     private DefaultMQProducer producer;
 
     public RocketMqPartitionCounts(PartitionCountRules configured, ClientSettings settings) {
-        this.configured = configured;
+        super(configured);
         this.settings = settings;
     }
 
@@ -34,19 +28,7 @@ public final class RocketMqPartitionCounts implements PartitionCounts {
     }
 
     @Override
-    public int countOf(String topic) {
-        Integer count = known.get(topic);
-        if (count == null) {
-            count = configured.countOf(topic);
-            if (count == PartitionCountRules.UNKNOWN) {
-                count = lookUp(topic);
-            }
-            known.put(topic, count);
-        }
-        return count;
-    }
-
-    private int lookUp(String topic) {
+    protected int lookUp(String topic) {
         try {
             if (producer == null) {
                 DefaultMQProducer started = settings.newProducer("queue-counts");

@@ -1,4 +1,4 @@
-package io.sluice.functions.route;
+package io.sluice.functions.internal;
 
 import org.apache.flink.annotation.Internal;
 
@@ -49,7 +49,7 @@ public final class NamePattern implements Serializable {
         }
     }
 
-    static boolean isRegex(String text) {
+    public static boolean isRegex(String text) {
         for (int i = 0; i < text.length(); i++) {
             if (REGEX_CHARS.indexOf(text.charAt(i)) >= 0) {
                 return true;
@@ -58,12 +58,12 @@ public final class NamePattern implements Serializable {
         return false;
     }
 
-    boolean isRegex() {
+    public boolean isRegex() {
         return regex != null;
     }
 
     /** Whether this regex is meant for {@code schema.table} names: its text contains {@code \.}. */
-    boolean isTableRegex() {
+    public boolean isTableRegex() {
         return regex != null && text.contains("\\.");
     }
 
