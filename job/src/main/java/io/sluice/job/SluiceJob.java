@@ -137,6 +137,19 @@ public final class SluiceJob {
     /** One owner per partition, chained to the writer of that partition. */
     private static SingleOutputStreamOperator<SinkMessage> owned(
             SingleOutputStreamOperator<OrderedMessage> encoded, Parallelism parallelism) {
+        long interval = encoded.getExecutionEnvironment().getConfig().getAutoWatermarkInterval();
+        if (interval <= 0) {
+            // Idle splits say so only when asked periodically; without that, the snapshot readers
+            // would hold every statement back until the next checkpoint, out of its place.
+            throw new IllegalArgumentException(
+                    "Option '"
+                            + PipelineOptions.AUTO_WATERMARK_INTERVAL.key()
+                            + "' is "
+                            + interval
+                            + " ms, but partition owners order statements by the source's"
+                            + " watermarks and need a positive interval: remove the setting"
+                            + " (default 200 ms) or set it above 0");
+        }
         return exchange(encoded, new PartitionOwnerPartitioner(), parallelism.sink)
                 .transform(
                         "Order statements per partition",

@@ -27,6 +27,7 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.as;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The job graph {@link SluiceJob} builds: which operators share a task, at what parallelism. */
 class SluiceJobTest {
@@ -82,6 +83,26 @@ class SluiceJobTest {
         assertThat(vertices.get(1).getParallelism()).isEqualTo(2);
         // The owners are keyed by topic and partition, not by the row's hash.
         assertThat(normalizer(4, "--set", "parallelism.sink=2").hashesKeys()).isFalse();
+    }
+
+    @Test
+    void partitionOwnersRefuseAJobWithoutPeriodicWatermarks() {
+        Configuration config = config("--set", "parallelism.sink=2");
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(4);
+        SluiceJob.configure(env, config);
+        env.getConfig().setAutoWatermarkInterval(0);
+        SluiceJob job =
+                new SluiceJob(
+                        MySqlSourceFactory.changeEventSource(config),
+                        new DiscardingSink<>(),
+                        (PartitionCounts.Factory) () -> null,
+                        config);
+
+        assertThatThrownBy(() -> job.build(env))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'pipeline.auto-watermark-interval' is 0 ms")
+                .hasMessageContaining("need a positive interval");
     }
 
     @Test
