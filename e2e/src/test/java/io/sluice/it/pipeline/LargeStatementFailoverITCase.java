@@ -9,6 +9,7 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 import com.alibaba.fastjson2.JSON;
 import com.alibaba.otter.canal.protocol.FlatMessage;
 import io.sluice.functions.encode.MessageFormat;
+import io.sluice.functions.source.SourceReaderKind;
 import io.sluice.it.flink.FlinkMiniCluster;
 import io.sluice.it.job.EmbeddedJobs;
 import io.sluice.it.server.KafkaExtension;
@@ -46,8 +47,10 @@ import static org.assertj.core.api.Assertions.fail;
  * split resumes at the transaction's start and skips the events and rows its offset counts. Flink
  * CDC 3.5.0 compares such offsets without the rows when both carry a GTID set (FLINK-38531), and
  * drops the rest of the event the checkpoint fell in; MariaDB offsets carry no GTID set (Debezium
- * 1.9.8 reads none), so the comparison goes by file, position, events and rows. The read_committed
- * drain must hold every row of the load exactly once, each key's changes in order.
+ * 1.9.8 reads none), so the comparison goes by file, position, events and rows. The same with
+ * Sluice's binlog reader ({@code source.reader: sluice}, from a binlog position), whose checkpoint
+ * falls wherever a handed-over batch ends. The read_committed drain must hold every row of the load
+ * exactly once, each key's changes in order.
  */
 class LargeStatementFailoverITCase {
 
@@ -77,16 +80,23 @@ class LargeStatementFailoverITCase {
     }
 
     static Stream<Arguments> cases() {
-        return Stream.of(
-                Arguments.of(Load.STATEMENT, 0.2),
-                Arguments.of(Load.STATEMENT, 0.6),
-                Arguments.of(Load.TRANSACTION, 0.5));
+        return Stream.of(SourceReaderKind.values())
+                .flatMap(
+                        reader ->
+                                Stream.of(
+                                        Arguments.of(reader, Load.STATEMENT, 0.2),
+                                        Arguments.of(reader, Load.STATEMENT, 0.6),
+                                        Arguments.of(reader, Load.TRANSACTION, 0.5)));
     }
 
-    @ParameterizedTest(name = "{0}, TaskManager lost at {1} of its rows committed")
+    @ParameterizedTest(name = "{0} reader, {1}, TaskManager lost at {2} of its rows committed")
     @MethodSource("cases")
     void everyRowOnceAfterFailureInsideTheTransaction(
-            Load load, double killAt, @InjectMiniCluster MiniCluster cluster) throws Exception {
+            SourceReaderKind reader,
+            Load load,
+            double killAt,
+            @InjectMiniCluster MiniCluster cluster)
+            throws Exception {
         MariaDbServer mariaDb = MARIADB.server();
         String database = mariaDb.createDatabase("bigstmt", "ddl/counters.sql");
         String topic = "bigstmt-" + database;
@@ -94,8 +104,8 @@ class LargeStatementFailoverITCase {
         List<String> want = expected(load);
         int total = want.size();
 
-        // An empty snapshot, then the binlog phase.
-        JobClient job = startJob(mariaDb, database, topic);
+        // Flink CDC's: an empty snapshot, then the binlog phase; Sluice's: from the binlog's end.
+        JobClient job = startJob(mariaDb, database, topic, reader);
         try (RowCount written = new RowCount(topic, "read_uncommitted");
                 RowCount committed = new RowCount(topic, "read_committed")) {
             RunningTasks.awaitAll(cluster, job.getJobID(), WAIT);
@@ -127,9 +137,9 @@ class LargeStatementFailoverITCase {
             liveTaskManager++;
             String story =
                     String.format(
-                            "%s over %d rows events, TaskManager lost with %d of %d load rows committed"
-                                    + " and %d written",
-                            load, rowsEvents, loadCommitted, total, loadWritten);
+                            "%s reader, %s over %d rows events, TaskManager lost with %d of %d"
+                                    + " load rows committed and %d written",
+                            reader, load, rowsEvents, loadCommitted, total, loadWritten);
 
             // Waiting for the load's rows committed, then a fresh read_committed drain, with its
             // grace period for duplicates.
@@ -300,10 +310,26 @@ class LargeStatementFailoverITCase {
         return events;
     }
 
-    private static JobClient startJob(MariaDbServer mariaDb, String database, String topic)
+    private static JobClient startJob(
+            MariaDbServer mariaDb, String database, String topic, SourceReaderKind reader)
             throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(2);
+        List<String> options =
+                new ArrayList<>(
+                        List.of(
+                                "job.checkpoint-interval=1s",
+                                "parallelism.source=1",
+                                "parallelism.encode=2",
+                                "parallelism.sink=2",
+                                "source.reader=" + reader));
+        if (reader == SourceReaderKind.SLUICE) {
+            // From a position taken now, so the marker row is read whenever the reader starts.
+            String[] start = binlogPosition(mariaDb);
+            options.add("source.startup.mode=binlog-position");
+            options.add("source.startup.binlog-file=" + start[0]);
+            options.add("source.startup.binlog-position=" + start[1]);
+        }
         return EmbeddedJobs.start(
                 env,
                 EmbeddedJobs.config(
@@ -311,10 +337,7 @@ class LargeStatementFailoverITCase {
                         KAFKA.server(),
                         database + ".counters",
                         topic,
-                        "job.checkpoint-interval=1s",
-                        "parallelism.source=1",
-                        "parallelism.encode=2",
-                        "parallelism.sink=2"),
+                        options.toArray(new String[0])),
                 "large-statement-" + database);
     }
 

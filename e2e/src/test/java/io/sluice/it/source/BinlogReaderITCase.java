@@ -7,10 +7,15 @@ import io.sluice.functions.source.binlog.BinlogPosition;
 import io.sluice.functions.source.binlog.BinlogReader;
 import io.sluice.functions.source.binlog.BinlogReaderException;
 import io.sluice.functions.source.binlog.TableDecoders;
+import io.sluice.functions.source.binlog.TableSchemas;
+import io.sluice.functions.source.binlog.TableSchemasSerializer;
+import io.sluice.functions.source.internal.ColumnTypeStyle;
 import io.sluice.functions.source.internal.SourceJdbc;
 import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
 import io.sluice.serializers.event.ChangeEvent;
+import io.sluice.serializers.event.RowImage;
+import io.sluice.serializers.event.TableSchema;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -27,11 +32,13 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
+import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -324,6 +331,191 @@ class BinlogReaderITCase {
         assertThatThrownBy(() -> reader.run(start))
                 .isInstanceOf(BinlogReaderException.class)
                 .hasMessageContaining("has 3 columns but the schema Sluice holds has 4");
+    }
+
+    /**
+     * DDL read live by one reader whose decoders are {@link TableSchemas}: each statement reaches
+     * the schemas before the table maps after it, so every row comes with the columns of its own
+     * point; and the reader's checkpoint (the position after a change and the schemas as of the
+     * last statement before it) resumes with exactly the rest, where today's information_schema
+     * cannot.
+     */
+    @Test
+    void followsDdlLiveAndResumesFromAPositionAndItsSchemas() throws Exception {
+        MariaDbServer mariaDb = MARIADB.server();
+        mariaDb.execute(null, "SET GLOBAL binlog_row_metadata = MINIMAL");
+        String database = mariaDb.createDatabase("reader_ddl", null);
+        mariaDb.execute(
+                database, "CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(10), n INT)", MARKER);
+        BinlogPosition start = current(mariaDb);
+        TableSchemas atStart = schemasNow(mariaDb, database);
+        FutureTask<List<Checkpointed>> live =
+                new FutureTask<>(() -> readWithSchemas(mariaDb, database, atStart, start));
+        new Thread(live, "binlog-reader-live").start();
+        mariaDb.execute(
+                database,
+                "INSERT INTO t VALUES (1, 'a', 10)",
+                "ALTER TABLE t ADD COLUMN w VARCHAR(5) AFTER v",
+                "INSERT INTO t VALUES (2, 'b', 'x', 20)",
+                "ALTER TABLE t DROP COLUMN n",
+                "INSERT INTO t VALUES (3, 'c', 'y')",
+                "BEGIN",
+                "INSERT INTO t VALUES (4, 'd', 'z')",
+                "UPDATE t SET w = 'q' WHERE id <= 2",
+                "COMMIT",
+                "ALTER TABLE t MODIFY id BIGINT, MODIFY v VARCHAR(30) CHARACTER SET latin1",
+                "UPDATE t SET v = 'é' WHERE id = 1",
+                "RENAME TABLE t TO t2",
+                "INSERT INTO t2 VALUES (5, 'e', NULL)",
+                "DELETE FROM t2 WHERE id = 2",
+                "INSERT INTO marker VALUES (1)");
+        List<Checkpointed> first = live.get(3, TimeUnit.MINUTES);
+        String v1 = "t (id int(11) key, v varchar(10), n int(11))";
+        String v2 = "t (id int(11) key, v varchar(10), w varchar(5), n int(11))";
+        String v3 = "t (id int(11) key, v varchar(10), w varchar(5))";
+        String v4 = "t (id bigint(20) key, v varchar(30), w varchar(5))";
+        String v5 = "t2 (id bigint(20) key, v varchar(30), w varchar(5))";
+        assertThat(first)
+                .extracting(c -> c.change)
+                .containsExactly(
+                        v1 + " INSERT after [1, a, 10]",
+                        v2 + " INSERT after [2, b, x, 20]",
+                        v3 + " INSERT after [3, c, y]",
+                        v3 + " INSERT after [4, d, z]",
+                        v3 + " UPDATE before [1, a, null] after [1, a, q]",
+                        v3 + " UPDATE before [2, b, x] after [2, b, q]",
+                        v4 + " UPDATE before [1, a, q] after [1, é, q]",
+                        v5 + " INSERT after [5, e, null]",
+                        v5 + " DELETE before [2, b, q]",
+                        "marker (id int(11) key) INSERT after [1]");
+
+        for (int i = 0; i < first.size() - 1; i++) {
+            Checkpointed at = first.get(i);
+            // The checkpoint as it is stored: the schemas serialized and read back.
+            TableSchemas.State stored =
+                    TableSchemasSerializer.INSTANCE.deserialize(
+                            TableSchemasSerializer.INSTANCE.getVersion(),
+                            TableSchemasSerializer.INSTANCE.serialize(at.schemas));
+            TableSchemas restored =
+                    TableSchemas.restore(
+                            stored,
+                            (db, table) -> db.equals(database),
+                            ColumnTypeStyle.MARIADB,
+                            ZoneId.of("UTC"));
+            assertThat(readWithSchemas(mariaDb, database, restored, at.after))
+                    .as("resumed after change %d at %s", i, at.after)
+                    .extracting(c -> c.change + " @ " + c.after)
+                    .containsExactlyElementsOf(
+                            first.subList(i + 1, first.size()).stream()
+                                    .map(c -> c.change + " @ " + c.after)
+                                    .collect(Collectors.toList()));
+        }
+
+        // Today's information_schema knows t2 only: rows of t before the rename cannot be read.
+        Checkpointed afterDrop = first.get(2);
+        assertThatThrownBy(
+                        () ->
+                                readWithSchemas(
+                                        mariaDb,
+                                        database,
+                                        schemasNow(mariaDb, database),
+                                        afterDrop.after))
+                .hasStackTraceContaining("whose schema Sluice does not know at this point");
+    }
+
+    /** A change as rendered with its columns, the position after it and the schemas there. */
+    private static final class Checkpointed {
+        final String change;
+        final BinlogPosition after;
+        final TableSchemas.State schemas;
+
+        Checkpointed(String change, BinlogPosition after, TableSchemas.State schemas) {
+            this.change = change;
+            this.after = after;
+            this.schemas = schemas;
+        }
+    }
+
+    /**
+     * Every change of {@code database} from {@code start} up to the marker row's, read with {@code
+     * schemas}, each with the reader's checkpoint after it.
+     */
+    private static List<Checkpointed> readWithSchemas(
+            MariaDbServer mariaDb, String database, TableSchemas schemas, BinlogPosition start) {
+        List<Checkpointed> seen = Collections.synchronizedList(new ArrayList<>());
+        AtomicReference<BinlogReader> self = new AtomicReference<>();
+        TableSchemas.State[] last = {schemas.snapshot()};
+        BinlogReader reader =
+                reader(mariaDb, database)
+                        .build(
+                                schemas,
+                                new BinlogReader.Output() {
+                                    @Override
+                                    public void change(ChangeEvent change, BinlogPosition after) {
+                                        seen.add(
+                                                new Checkpointed(
+                                                        withColumns(change), after, last[0]));
+                                        if (change.table().equals("marker")) {
+                                            self.get().close();
+                                        }
+                                    }
+
+                                    @Override
+                                    public void ddl(
+                                            String statement, String db, BinlogPosition after) {
+                                        last[0] = schemas.snapshot();
+                                    }
+                                });
+        self.set(reader);
+        FutureTask<Void> run = new FutureTask<>(() -> reader.run(start), null);
+        new Thread(run, "binlog-reader-test").start();
+        try {
+            run.get(3, TimeUnit.MINUTES);
+        } catch (Exception e) {
+            reader.close();
+            throw new IllegalStateException(
+                    "The reader from " + start + " failed or did not reach the marker", e);
+        }
+        return new ArrayList<>(seen);
+    }
+
+    private static String withColumns(ChangeEvent change) {
+        TableSchema schema = change.schema();
+        StringBuilder text = new StringBuilder(schema.table()).append(" (");
+        for (int c = 0; c < schema.columnCount(); c++) {
+            text.append(c == 0 ? "" : ", ")
+                    .append(schema.name(c))
+                    .append(' ')
+                    .append(schema.mysqlType(c))
+                    .append(schema.isKey(c) ? " key" : "");
+        }
+        text.append(") ").append(change.type());
+        if (change.before() != null) {
+            text.append(" before ").append(values(change.before()));
+        }
+        if (change.after() != null) {
+            text.append(" after ").append(values(change.after()));
+        }
+        return text.toString();
+    }
+
+    private static List<String> values(RowImage image) {
+        List<String> values = new ArrayList<>();
+        for (int c = 0; c < image.columnCount(); c++) {
+            values.add(image.isNull(c) ? null : image.text(c));
+        }
+        return values;
+    }
+
+    private static TableSchemas schemasNow(MariaDbServer mariaDb, String database)
+            throws Exception {
+        try (Connection connection = mariaDb.connect(null)) {
+            return TableSchemas.read(
+                    connection,
+                    (db, table) -> db.equals(database),
+                    ColumnTypeStyle.MARIADB,
+                    ZoneId.of("UTC"));
+        }
     }
 
     /** Resumed after change {@code i}, the reader gives exactly the changes after it. */

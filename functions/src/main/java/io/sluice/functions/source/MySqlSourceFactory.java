@@ -13,6 +13,7 @@ import org.apache.flink.table.catalog.ObjectPath;
 
 import io.sluice.functions.config.OptionSection;
 import io.sluice.functions.config.PipelineSections;
+import io.sluice.functions.source.binlog.BinlogSource;
 import io.sluice.functions.source.internal.CheckedSource;
 import io.sluice.functions.source.internal.HeartbeatWritingSource;
 import io.sluice.functions.source.internal.SourceJdbc;
@@ -50,7 +51,8 @@ public final class MySqlSourceFactory {
      * MySqlSourceOptions#HEARTBEAT_TABLE} set, it also captures that table, which it creates here
      * if missing, and its enumerator writes it every heartbeat interval. When the job starts it
      * checks the database ({@link SourceServerCheck}) and fails the job, without restarts, if the
-     * source cannot read as configured.
+     * source cannot read as configured. With {@link MySqlSourceOptions#READER} {@code sluice}, the
+     * binlog split is read by Sluice's own reader ({@link BinlogSource}).
      */
     public static Source<ChangeEvent, ?, ?> changeEventSource(ReadableConfig job) {
         return changeEventSource(PipelineSections.of(job).source());
@@ -58,18 +60,58 @@ public final class MySqlSourceFactory {
 
     /** {@link #changeEventSource(ReadableConfig)} from the source's own options. */
     public static Source<ChangeEvent, ?, ?> changeEventSource(OptionSection config) {
-        Source<ChangeEvent, ?, ?> checked =
-                CheckedSource.of(
-                        source(
-                                config,
-                                new ChangeEventDeserializationSchema(
-                                        timestampZone(config),
-                                        config.get(MySqlSourceOptions.INCLUDE_QUERIES),
-                                        SourceJdbc.from(config))),
-                        serverCheck(config));
+        MySqlSource<ChangeEvent> flinkCdc =
+                source(
+                        config,
+                        new ChangeEventDeserializationSchema(
+                                timestampZone(config),
+                                config.get(MySqlSourceOptions.INCLUDE_QUERIES),
+                                SourceJdbc.from(config)));
+        Source<ChangeEvent, ?, ?> reading =
+                config.get(MySqlSourceOptions.READER) == SourceReaderKind.SLUICE
+                        ? sluiceReader(config, flinkCdc)
+                        : flinkCdc;
+        Source<ChangeEvent, ?, ?> checked = CheckedSource.of(reading, serverCheck(config));
         return HeartbeatTable.from(config)
                 .<Source<ChangeEvent, ?, ?>>map(table -> HeartbeatWritingSource.of(checked, table))
                 .orElse(checked);
+    }
+
+    /**
+     * Flink CDC's enumerator with Sluice's binlog reader ({@link BinlogSource}), for the startup
+     * modes that start in the binlog.
+     */
+    private static Source<ChangeEvent, ?, ?> sluiceReader(
+            OptionSection config, MySqlSource<ChangeEvent> flinkCdc) {
+        StartupMode mode = config.get(MySqlSourceOptions.STARTUP_MODE);
+        checkArgument(
+                mode != StartupMode.INITIAL && mode != StartupMode.GTID,
+                "Option '%s' = '%s' starts in the binlog only (startup modes latest,"
+                        + " binlog-position, timestamp), but '%s' is '%s'; %s",
+                config.key(MySqlSourceOptions.READER),
+                SourceReaderKind.SLUICE,
+                config.key(MySqlSourceOptions.STARTUP_MODE),
+                mode,
+                mode == StartupMode.INITIAL
+                        ? "for a snapshot first, set '"
+                                + config.key(MySqlSourceOptions.READER)
+                                + "' to 'flink-cdc'"
+                        : "for a start at a GTID set, set '"
+                                + config.key(MySqlSourceOptions.READER)
+                                + "' to 'flink-cdc', or start at a binlog-position");
+        checkArgument(
+                !config.get(MySqlSourceOptions.INCLUDE_QUERIES),
+                "Option '%s' = '%s' does not write DML statements as QUERY messages yet, but '%s'"
+                        + " is true; set it to false, or '%s' to 'flink-cdc'",
+                config.key(MySqlSourceOptions.READER),
+                SourceReaderKind.SLUICE,
+                config.key(MySqlSourceOptions.INCLUDE_QUERIES),
+                config.key(MySqlSourceOptions.READER));
+        return BinlogSource.of(
+                flinkCdc,
+                timestampZone(config),
+                config.get(MySqlSourceOptions.HEARTBEAT_INTERVAL),
+                capturedDatabases(config));
     }
 
     /** What {@link #changeEventSource} checks of the database, for {@code ./sluice validate}. */

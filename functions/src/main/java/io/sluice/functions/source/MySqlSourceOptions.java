@@ -138,6 +138,18 @@ public final class MySqlSourceOptions {
                                     + " annotate-rows events cannot be read by the CDC source, so"
                                     + " on MariaDB the job refuses to start with this on.");
 
+    public static final ConfigOption<SourceReaderKind> READER =
+            ConfigOptions.key("reader")
+                    .enumType(SourceReaderKind.class)
+                    .defaultValue(SourceReaderKind.FLINK_CDC)
+                    .withDescription(
+                            "Which reader follows the binlog: flink-cdc (Flink CDC's, Debezium"
+                                    + " inside) or sluice (Sluice's own binlog reader, with Flink"
+                                    + " CDC's split enumerator). sluice takes the startup modes"
+                                    + " that start in the binlog (latest, binlog-position,"
+                                    + " timestamp), not yet initial or gtid, and not"
+                                    + " include-queries.");
+
     public static final ConfigOption<StartupMode> STARTUP_MODE =
             ConfigOptions.key("startup.mode")
                     .enumType(StartupMode.class)

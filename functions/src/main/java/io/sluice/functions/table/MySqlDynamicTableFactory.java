@@ -62,6 +62,7 @@ public final class MySqlDynamicTableFactory implements DynamicTableSourceFactory
                 TIMESTAMP_TIME_ZONE,
                 INCLUDE_SCHEMA_CHANGES,
                 STARTUP_MODE,
+                READER,
                 STARTUP_TIMESTAMP,
                 STARTUP_BINLOG_FILE,
                 STARTUP_BINLOG_POSITION,

@@ -197,4 +197,29 @@ class DeclaredTypeTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("enum('a','b'");
     }
+
+    /** A default display width is left to the parser, which then gives it back as MariaDB does. */
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "int(11)|int",
+                "int(10) unsigned|int unsigned",
+                "bigint(20) unsigned|bigint unsigned",
+                "tinyint(4)|tinyint",
+                "int(5)|int(5)",
+                "tinyint(1)|tinyint(1)",
+                "int(10) unsigned zerofill|int(10) unsigned zerofill",
+                "varchar(10)|varchar(10)",
+                "year(4)|year(4)"
+            })
+    void ddlTypeLeavesOutADefaultDisplayWidth(String columnType, String ddlType) {
+        assertThat(DeclaredType.ofColumnType(columnType).ddlType()).isEqualTo(ddlType);
+        if (!ddlType.contains("(")) {
+            assertThat(DeclaredType.of(ddlType, null, null, null, ColumnTypeStyle.MARIADB))
+                    .as("the parser's type, without a width, in MariaDB's form")
+                    .extracting(DeclaredType::mysqlType)
+                    .isEqualTo(columnType);
+        }
+    }
 }

@@ -62,6 +62,45 @@ class MySqlSourceFactoryTest {
     }
 
     @Test
+    void sluicesReaderStartsInTheBinlogOnly() {
+        Configuration initial = readerOptions("sluice");
+        assertThatThrownBy(() -> MySqlSourceFactory.changeEventSource(source(initial)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("Option 'source.reader' = 'sluice' starts in the binlog")
+                .hasMessageContaining("'source.startup.mode' is 'initial'")
+                .hasMessageContaining("set 'source.reader' to 'flink-cdc'");
+
+        Configuration gtid = readerOptions("sluice");
+        gtid.setString(MySqlSourceOptions.STARTUP_MODE.key(), "gtid");
+        gtid.set(MySqlSourceOptions.STARTUP_GTID_SET, "0-1-42");
+        assertThatThrownBy(() -> MySqlSourceFactory.changeEventSource(source(gtid)))
+                .hasMessageContaining("'source.startup.mode' is 'gtid'");
+
+        Configuration queries = readerOptions("sluice");
+        queries.setString(MySqlSourceOptions.STARTUP_MODE.key(), "latest");
+        queries.set(MySqlSourceOptions.INCLUDE_QUERIES, true);
+        assertThatThrownBy(() -> MySqlSourceFactory.changeEventSource(source(queries)))
+                .hasMessageContaining("'source.include-queries' is true");
+
+        Configuration latest = readerOptions("sluice");
+        latest.setString(MySqlSourceOptions.STARTUP_MODE.key(), "latest");
+        assertThat(MySqlSourceFactory.changeEventSource(source(latest))).isNotNull();
+        assertThat(MySqlSourceFactory.changeEventSource(source(readerOptions("flink-cdc"))))
+                .isNotNull();
+        assertThat(readerOptions("flink-cdc").get(MySqlSourceOptions.READER))
+                .isEqualTo(MySqlSourceOptions.READER.defaultValue())
+                .isEqualTo(SourceReaderKind.FLINK_CDC);
+    }
+
+    private static Configuration readerOptions(String reader) {
+        Configuration options = new Configuration();
+        options.set(MySqlSourceOptions.PASSWORD, "secret");
+        options.set(MySqlSourceOptions.TABLES, java.util.List.of("shop.orders"));
+        options.setString(MySqlSourceOptions.READER.key(), reader);
+        return options;
+    }
+
+    @Test
     void missingCompanionOptionIsNamedWithTheMode() {
         assertThatThrownBy(() -> MySqlSourceFactory.startupOptions(source(mode("binlog-position"))))
                 .hasMessageContaining("Option 'source.startup.binlog-file'")

@@ -155,7 +155,7 @@ final class BinlogEvents {
                 }
                 break;
             case QUERY:
-                query(at, (QueryEventData) data);
+                query(at, header, (QueryEventData) data);
                 break;
             case XID:
                 commit();
@@ -188,7 +188,7 @@ final class BinlogEvents {
         }
     }
 
-    private void query(long at, QueryEventData query) {
+    private void query(long at, EventHeaderV4 header, QueryEventData query) {
         String sql = query.getSql().trim();
         String head = sql.length() > 9 ? sql.substring(0, 9) : sql;
         String upper = head.toUpperCase(Locale.ROOT);
@@ -205,9 +205,17 @@ final class BinlogEvents {
             // A statement inside a transaction (not ROW format): not a schema change.
         } else {
             openIfNeeded(at);
+            String gtid = gtids.current();
             commit(); // A DDL statement is its own transaction.
+            // The schemas follow the statement before the table maps after it are read.
+            decoders.applyDdl(sql, query.getDatabase(), file + ":" + at);
             decodersById.clear(); // Ask for the tables' decoders again after it.
-            out.ddl(sql, query.getDatabase(), committed());
+            out.ddl(
+                    sql,
+                    query.getDatabase(),
+                    new RowsEventOrigin(
+                            file, at, header.getTimestamp(), header.getServerId(), gtid),
+                    committed());
         }
     }
 

@@ -31,6 +31,13 @@ import java.util.Objects;
  * is silent for {@code readTimeout} (the server sends a heartbeat every {@code heartbeatInterval}
  * when idle) counts as lost.
  *
+ * <p>Each DDL statement goes to the {@link TableDecoders} ({@link TableDecoders#applyDdl}) before
+ * the table maps after it, so with {@link TableSchemas} the rows after an ALTER TABLE are read with
+ * its columns. A checkpoint of the reader is the position after the last change it gave out and
+ * {@link TableSchemas#snapshot()} as of the last DDL statement before it (taken in {@link
+ * Output#ddl}, on the reading thread); {@link TableSchemas#restore} and that position go on from
+ * there.
+ *
  * <p>{@link #run} reads on the calling thread until {@link #close}; every callback runs on it.
  */
 public final class BinlogReader implements AutoCloseable {
@@ -49,6 +56,15 @@ public final class BinlogReader implements AutoCloseable {
 
         /** A statement that is not a row change (DDL), with its default database and after it. */
         default void ddl(String statement, String database, BinlogPosition after) {}
+
+        /**
+         * The same, with where the statement is and when it ran ({@code origin}); by default the
+         * call above. The reader's {@link TableDecoders} has applied the statement already.
+         */
+        default void ddl(
+                String statement, String database, RowsEventOrigin origin, BinlogPosition after) {
+            ddl(statement, database, after);
+        }
 
         /** The server's heartbeat on an idle connection: the reader is at {@code at}. */
         default void heartbeat(BinlogPosition at) {}
@@ -297,8 +313,9 @@ public final class BinlogReader implements AutoCloseable {
         }
 
         @Override
-        public void ddl(String statement, String database, BinlogPosition after) {
-            out.ddl(statement, database, after);
+        public void ddl(
+                String statement, String database, RowsEventOrigin origin, BinlogPosition after) {
+            out.ddl(statement, database, origin, after);
             moved(after);
         }
 

@@ -1,8 +1,8 @@
 package io.sluice.functions.source.binlog;
 
 /**
- * Where a rows event sits in the binlog and where it came from: what every change decoded from it
- * carries besides its row.
+ * Where a rows event (or a DDL statement) sits in the binlog and where it came from: what every
+ * change decoded from it carries besides its row.
  */
 public final class RowsEventOrigin {
 

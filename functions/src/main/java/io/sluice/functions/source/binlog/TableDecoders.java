@@ -12,9 +12,9 @@ import java.util.function.BiPredicate;
 
 /**
  * The decoder of a table's rows events at the current binlog point, asked for once per table map id
- * and again after each DDL by {@link BinlogReader}: {@link TableSchemas} (each table's schema at
- * each point of the binlog), or {@code information_schema} at the time of asking ({@link
- * #fromInformationSchema}).
+ * and again after each DDL (which it is given first, {@link #applyDdl}) by {@link BinlogReader}:
+ * {@link TableSchemas} (each table's schema at each point of the binlog), or {@code
+ * information_schema} at the time of asking ({@link #fromInformationSchema}).
  */
 @FunctionalInterface
 public interface TableDecoders {
@@ -25,6 +25,14 @@ public interface TableDecoders {
      */
     @Nullable
     RowsEventDecoder decoder(String database, String table, TableMapEventData tableMap);
+
+    /**
+     * A DDL statement of the binlog, given before the table maps after it ({@link TableSchemas}
+     * follows it; nothing else does).
+     *
+     * @param position where the statement is, for messages
+     */
+    default void applyDdl(String sql, String database, String position) {}
 
     /**
      * Each captured table's current columns from {@code information_schema} ({@link

@@ -7,6 +7,7 @@ import io.debezium.relational.Table;
 import io.debezium.relational.TableEditor;
 import io.debezium.relational.TableId;
 import io.debezium.relational.Tables;
+import io.debezium.relational.history.TableChanges;
 import io.sluice.functions.source.ChangeEventConversionException;
 import io.sluice.functions.source.internal.ColumnTypeStyle;
 import io.sluice.functions.source.internal.DdlClassifier;
@@ -21,6 +22,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.ZoneId;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -142,6 +144,16 @@ public final class TableSchemas implements TableDecoders {
         return schemas;
     }
 
+    /**
+     * Puts {@code known} (a checkpoint's tables, which name the schema at its position) in place of
+     * what this holds for the same tables.
+     */
+    public TableSchemas overwrite(Collection<Table> known) {
+        known.forEach(tables::overwriteTable);
+        versions.clear();
+        return this;
+    }
+
     /** What this holds now, for a checkpoint. */
     public State snapshot() {
         List<Table> all = new ArrayList<>();
@@ -160,6 +172,7 @@ public final class TableSchemas implements TableDecoders {
      * @throws IllegalStateException if a statement on a captured table cannot be parsed (the
      *     message names the statement and its position)
      */
+    @Override
     public void applyDdl(String sql, String database, String position) {
         String current = database == null ? "" : database;
         DdlClassifier.Statement statement = DdlClassifier.classify(sql, current);
@@ -327,7 +340,7 @@ public final class TableSchemas implements TableDecoders {
         ddl.append(quote(database)).append('.').append(quote(table)).append(" (");
         List<String> keys = new ArrayList<>();
         for (BinlogColumn column : columns) {
-            ddl.append(quote(column.name())).append(' ').append(column.type().mysqlType());
+            ddl.append(quote(column.name())).append(' ').append(column.type().ddlType());
             if (column.mysqlCharset() != null) {
                 ddl.append(" CHARACTER SET ").append(column.mysqlCharset());
             }
@@ -407,6 +420,20 @@ public final class TableSchemas implements TableDecoders {
         /** The tables, as Debezium's model holds them. */
         public List<Table> tables() {
             return tables;
+        }
+
+        /**
+         * The tables as Flink CDC's binlog split carries its reader's schemas ({@code
+         * MySqlBinlogSplit.getTableSchemas()}); the charsets are not in it.
+         */
+        public Map<TableId, TableChanges.TableChange> asTableChanges() {
+            Map<TableId, TableChanges.TableChange> changes = new HashMap<>();
+            for (Table table : tables) {
+                changes.put(
+                        table.id(),
+                        new TableChanges.TableChange(TableChanges.TableChangeType.CREATE, table));
+            }
+            return changes;
         }
 
         @Override

@@ -259,17 +259,37 @@ public final class ChangeRecordConverter {
         if (currentDatabase == null || currentDatabase.isEmpty()) {
             currentDatabase = sourceFields.db(source);
         }
-        DdlClassifier.Statement statement = DdlClassifier.classify(ddl, currentDatabase);
-        String gtid = sourceFields.gtid(source);
+        return statement(
+                DdlClassifier.classify(ddl, currentDatabase),
+                ddl,
+                sourceFields.tsMs(source),
+                sourceFields.gtid(source),
+                sourceFields.file(source),
+                Math.max(0L, sourceFields.pos(source)),
+                sourceFields.serverId(source));
+    }
+
+    /**
+     * The event of a statement (DDL), classified ({@link DdlClassifier}), as both binlog readers
+     * give it.
+     */
+    public static ChangeEvent statement(
+            DdlClassifier.Statement statement,
+            String ddl,
+            long executeTime,
+            String gtid,
+            String file,
+            long position,
+            long serverId) {
         return ChangeEvent.builder(
                         TableSchema.builder(statement.database(), statement.table()).build(),
                         statement.type())
                 .sql(ddl)
-                .executeTime(sourceFields.tsMs(source))
+                .executeTime(executeTime)
                 .gtid(gtid)
                 .transactionId(gtid)
-                .binlog(sourceFields.file(source), Math.max(0L, sourceFields.pos(source)), 0)
-                .serverId(sourceFields.serverId(source))
+                .binlog(file, position, 0)
+                .serverId(serverId)
                 .build();
     }
 }

@@ -318,6 +318,22 @@ public final class DeclaredType {
         return mysqlType;
     }
 
+    /**
+     * This type for a column definition a DDL parser reads: an integer's display width is left out
+     * when it is the server's default, because Debezium's parser keeps a stated width through a
+     * later {@code MODIFY} to another integer type (MariaDB's {@code int(11)} modified to {@code
+     * BIGINT} would stay {@code bigint(11)}, where the server says {@code bigint(20)}).
+     */
+    public String ddlType() {
+        if (!zerofill
+                && length >= 0
+                && !base.equals("year")
+                && length == defaultWidth(base, unsigned)) {
+            return new DeclaredType(base, unsigned, false, -1, scale, labels).mysqlType;
+        }
+        return mysqlType;
+    }
+
     /** The {@code java.sql.Types} code Canal reports for a non-null value of this type. */
     public int sqlType() {
         return sqlType;

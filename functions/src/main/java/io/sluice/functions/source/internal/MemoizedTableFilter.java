@@ -22,7 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class MemoizedTableFilter implements Tables.TableFilter {
 
     /** Distinct tables whose answer is kept, per source configuration. */
-    static final int MAX_TABLES = 10_000;
+    public static final int MAX_TABLES = 10_000;
 
     private final Tables.TableFilter filter;
     private final int maxTables;

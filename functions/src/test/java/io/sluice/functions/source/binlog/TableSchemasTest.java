@@ -1,5 +1,10 @@
 package io.sluice.functions.source.binlog;
 
+import org.apache.flink.cdc.connectors.mysql.source.offset.BinlogOffset;
+import org.apache.flink.cdc.connectors.mysql.source.split.MySqlBinlogSplit;
+import org.apache.flink.cdc.connectors.mysql.source.split.MySqlSplitSerializer;
+
+import io.debezium.relational.history.TableChanges;
 import io.sluice.functions.source.internal.ColumnTypeStyle;
 import org.junit.jupiter.api.Test;
 
@@ -99,6 +104,49 @@ class TableSchemasTest {
                 .hasMessageContaining("bin.000001:42")
                 .hasMessageContaining("shop.t")
                 .hasMessageContaining("ALTER TABLE t ADD (");
+    }
+
+    /**
+     * The schemas as a checkpoint stores them: in Flink CDC's binlog split, serialized by its split
+     * serializer, and put over the schemas a restore reads.
+     */
+    @Test
+    void schemasGoThroughFlinkCdcsBinlogSplit() throws Exception {
+        TableSchemas schemas = empty();
+        schemas.applyDdl(
+                "CREATE TABLE t (id BIGINT UNSIGNED PRIMARY KEY, v VARCHAR(10) CHARACTER SET"
+                        + " latin1, e ENUM('a','it''s'), d DECIMAL(10,2), dt DATETIME(3), j JSON,"
+                        + " b BLOB)",
+                "shop",
+                "test:1");
+        schemas.applyDdl("ALTER TABLE t ADD COLUMN n INT AFTER id", "shop", "test:2");
+        schemas.applyDdl("CREATE TABLE u (k CHAR(2) PRIMARY KEY)", "shop", "test:3");
+        MySqlBinlogSplit split =
+                new MySqlBinlogSplit(
+                        "binlog-split",
+                        BinlogOffset.ofBinlogFilePosition("mysql-bin.000001", 4),
+                        BinlogOffset.ofNonStopping(),
+                        List.of(),
+                        schemas.snapshot().asTableChanges(),
+                        0,
+                        false);
+        MySqlSplitSerializer serializer = MySqlSplitSerializer.INSTANCE;
+        MySqlBinlogSplit read =
+                serializer
+                        .deserialize(serializer.getVersion(), serializer.serialize(split))
+                        .asBinlogSplit();
+
+        TableSchemas restored = empty();
+        restored.applyDdl("CREATE TABLE t (id INT PRIMARY KEY)", "shop", "test:0");
+        restored.overwrite(
+                read.getTableSchemas().values().stream()
+                        .map(TableChanges.TableChange::getTable)
+                        .collect(Collectors.toList()));
+        assertThat(describe(restored, "t")).isEqualTo(describe(schemas, "t"));
+        assertThat(describe(restored, "u")).isEqualTo(describe(schemas, "u"));
+        assertThat(describe(restored, "t"))
+                .startsWith("id bigint(20) unsigned key", "n int(11)", "v varchar(10) latin1")
+                .contains("e enum('a','it''s') utf8mb4");
     }
 
     /** A model that knows no table yet, with utf8mb4 as the server's and shop's charset. */

@@ -1,0 +1,267 @@
+package io.sluice.it.pipeline;
+
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.runtime.jobgraph.SavepointRestoreSettings;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+
+import io.sluice.functions.encode.MessageFormat;
+import io.sluice.it.flink.FlinkMiniCluster;
+import io.sluice.it.job.EmbeddedJobs;
+import io.sluice.it.server.KafkaExtension;
+import io.sluice.it.server.MariaDbExtension;
+import io.sluice.it.server.MariaDbServer;
+import io.sluice.it.server.Waits;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The whole job with {@code source.reader: sluice} from a binlog position: inserts, updates and
+ * deletes, in statements and in a transaction, around ALTER TABLE statements (a column added, then
+ * dropped with another one widened) reach Kafka exactly as written: the read_committed drain holds
+ * every change once, each key's changes in order in Canal's partition for the key, each row with
+ * the columns and mysqlType of its point in the binlog, and each ALTER once per partition. The job
+ * is stopped with a savepoint after the column was added and restored after it was dropped: the
+ * rows between can only be read with the table schemas the savepoint holds, not with
+ * information_schema's.
+ */
+class SluiceReaderPipelineITCase {
+
+    @RegisterExtension static final MariaDbExtension MARIADB = new MariaDbExtension();
+    @RegisterExtension static final KafkaExtension KAFKA = new KafkaExtension();
+
+    @RegisterExtension static final MiniClusterExtension FLINK = FlinkMiniCluster.extension(2);
+
+    private static final int PARTITIONS = 3;
+    private static final Duration WAIT = Duration.ofMinutes(3);
+    private static final MessageFormat FORMAT = MessageFormat.CANAL_FLAT;
+    private static final String ADD = "ALTER TABLE counters ADD COLUMN extra VARCHAR(8) AFTER note";
+    private static final String DROP =
+            "ALTER TABLE counters DROP COLUMN extra, MODIFY note VARCHAR(64)";
+
+    /** Each key's changes as written: {@code TYPE version note-type extra}. */
+    private final Map<Integer, List<String>> written = new TreeMap<>();
+
+    private int changes;
+
+    @Test
+    void everyChangeOnceWithTheColumnsOfItsPointAcrossASavepoint(@TempDir Path savepoints)
+            throws Exception {
+        MariaDbServer mariaDb = MARIADB.server();
+        String database = mariaDb.createDatabase("sluicereader", "ddl/counters.sql");
+        String topic = "sluicereader-" + database;
+        KAFKA.server().createTopic(topic, PARTITIONS);
+        String[] start = binlogPosition(mariaDb);
+        Configuration config =
+                EmbeddedJobs.config(
+                        mariaDb,
+                        KAFKA.server(),
+                        database + ".counters",
+                        topic,
+                        "job.checkpoint-interval=1s",
+                        "source.reader=sluice",
+                        "source.startup.mode=binlog-position",
+                        "source.startup.binlog-file=" + start[0],
+                        "source.startup.binlog-position=" + start[1],
+                        "parallelism.source=2",
+                        "parallelism.encode=2",
+                        "parallelism.sink=2");
+        String note = "varchar(32)";
+        JobClient first = start(new Configuration(), config, "sluice-reader-" + database);
+        String savepoint;
+        try {
+            insert(mariaDb, database, 1, 50, note, null);
+            update(mariaDb, database, "id <= 25", 1, 25, 2, note, null);
+            delete(mariaDb, database, "id >= 40", 40, 50, 1, note, null);
+            // The reader read its start schemas from information_schema before the ALTER: a
+            // fresh start behind a DDL statement would read the older rows with the newer columns.
+            assertThat(Delivered.drain(KAFKA.server(), topic, FORMAT, changes, WAIT))
+                    .as("the changes before the ALTER, committed")
+                    .hasSize(changes);
+            mariaDb.execute(database, ADD);
+            insert(mariaDb, database, 51, 70, note, "y");
+            // The ALTER goes to every partition, before the table's rows there.
+            assertThat(Delivered.drain(KAFKA.server(), topic, FORMAT, changes + PARTITIONS, WAIT))
+                    .as("the changes before the savepoint, committed")
+                    .hasSize(changes + PARTITIONS);
+            savepoint =
+                    first.stopWithSavepoint(
+                                    false,
+                                    savepoints.toUri().toString(),
+                                    SavepointFormatType.DEFAULT)
+                            .get(2, TimeUnit.MINUTES);
+        } catch (Exception | AssertionError e) {
+            first.cancel().get(1, TimeUnit.MINUTES);
+            throw e;
+        }
+
+        // While the job is stopped: rows with the added column, then the columns change again,
+        // so information_schema no longer has the columns of the savepoint's position.
+        update(mariaDb, database, "id BETWEEN 51 AND 60", 51, 60, 3, note, "y");
+        mariaDb.execute(database, DROP);
+        note = "varchar(64)";
+        update(mariaDb, database, "id <= 10", 1, 10, 4, note, null);
+
+        Configuration restore = new Configuration();
+        SavepointRestoreSettings.toConfiguration(
+                SavepointRestoreSettings.forPath(savepoint, false), restore);
+        JobClient second = start(restore, config, "sluice-reader-restored-" + database);
+        try {
+            delete(mariaDb, database, "id BETWEEN 61 AND 63", 61, 63, 1, note, null);
+            try (Connection connection = mariaDb.connect(database);
+                    Statement statement = connection.createStatement()) {
+                connection.setAutoCommit(false);
+                statement.execute("INSERT INTO counters SELECT seq, 1, 'tx' FROM seq_71_to_80");
+                statement.execute("UPDATE counters SET version = 5 WHERE id BETWEEN 71 AND 75");
+                statement.execute("DELETE FROM counters WHERE id = 80");
+                connection.commit();
+            }
+            for (int id = 71; id <= 80; id++) {
+                add(id, "INSERT", 1, note, null);
+            }
+            for (int id = 71; id <= 75; id++) {
+                add(id, "UPDATE", 5, note, null);
+            }
+            add(80, "DELETE", 1, note, null);
+
+            verify(
+                    database,
+                    Delivered.drain(KAFKA.server(), topic, FORMAT, changes + 2 * PARTITIONS, WAIT));
+        } finally {
+            second.cancel().get(1, TimeUnit.MINUTES);
+            Waits.until(
+                    "job " + second.getJobID() + " to end",
+                    WAIT,
+                    () ->
+                            second.getJobStatus()
+                                    .get(10, TimeUnit.SECONDS)
+                                    .isGloballyTerminalState());
+        }
+    }
+
+    /**
+     * Each key's changes once, in order, in Canal's partition, with the columns of their point;
+     * each ALTER once in every partition.
+     */
+    private void verify(String database, List<Delivered> delivered) {
+        Map<Integer, List<String>> got = new TreeMap<>();
+        Map<Integer, List<String>> ddl = new TreeMap<>();
+        for (Delivered row : delivered) {
+            if (row.row.ddl) {
+                ddl.computeIfAbsent(row.partition, k -> new ArrayList<>()).add(row.row.sql);
+                continue;
+            }
+            int id = Integer.parseInt(row.get("id"));
+            assertThat(row.partition)
+                    .as("Canal's $pk$ partition of %s", row)
+                    .isEqualTo(Delivered.canalPartition(database, PARTITIONS, "" + id));
+            String extra =
+                    row.row.data.containsKey("extra") ? String.valueOf(row.get("extra")) : "-";
+            got.computeIfAbsent(id, k -> new ArrayList<>())
+                    .add(
+                            row.row.type
+                                    + " "
+                                    + row.get("version")
+                                    + " "
+                                    + row.row.mysqlType.get("note")
+                                    + " "
+                                    + extra);
+        }
+        assertThat(ddl)
+                .as("the ALTER statements, once each in every partition")
+                .isEqualTo(
+                        Map.of(
+                                0,
+                                List.of(ADD, DROP),
+                                1,
+                                List.of(ADD, DROP),
+                                2,
+                                List.of(ADD, DROP)));
+        assertThat(got)
+                .as("each key's changes once, in order, with the columns of their point")
+                .isEqualTo(written);
+    }
+
+    private static JobClient start(Configuration envConfig, Configuration config, String name)
+            throws Exception {
+        return EmbeddedJobs.start(
+                StreamExecutionEnvironment.getExecutionEnvironment(envConfig), config, name);
+    }
+
+    private void insert(
+            MariaDbServer mariaDb, String database, int from, int to, String note, String extra)
+            throws Exception {
+        mariaDb.execute(
+                database,
+                String.format(
+                        "INSERT INTO counters SELECT seq, 1, 'n'%s FROM seq_%d_to_%d",
+                        extra == null ? "" : ", '" + extra + "'", from, to));
+        for (int id = from; id <= to; id++) {
+            add(id, "INSERT", 1, note, extra);
+        }
+    }
+
+    private void update(
+            MariaDbServer mariaDb,
+            String database,
+            String where,
+            int from,
+            int to,
+            int version,
+            String note,
+            String extra)
+            throws Exception {
+        mariaDb.execute(database, "UPDATE counters SET version = " + version + " WHERE " + where);
+        for (int id = from; id <= to; id++) {
+            add(id, "UPDATE", version, note, extra);
+        }
+    }
+
+    /** Deletes rows {@code from..to}, whose version is {@code version}. */
+    private void delete(
+            MariaDbServer mariaDb,
+            String database,
+            String where,
+            int from,
+            int to,
+            int version,
+            String note,
+            String extra)
+            throws Exception {
+        mariaDb.execute(database, "DELETE FROM counters WHERE " + where);
+        for (int id = from; id <= to; id++) {
+            add(id, "DELETE", version, note, extra);
+        }
+    }
+
+    private void add(int id, String type, int version, String note, String extra) {
+        written.computeIfAbsent(id, k -> new ArrayList<>())
+                .add(type + " " + version + " " + note + " " + (extra == null ? "-" : extra));
+        changes++;
+    }
+
+    private static String[] binlogPosition(MariaDbServer mariaDb) throws Exception {
+        try (Connection connection = mariaDb.connect(null);
+                Statement statement = connection.createStatement();
+                ResultSet status = statement.executeQuery("SHOW MASTER STATUS")) {
+            assertThat(status.next()).as("SHOW MASTER STATUS has a row").isTrue();
+            return new String[] {status.getString("File"), status.getString("Position")};
+        }
+    }
+}

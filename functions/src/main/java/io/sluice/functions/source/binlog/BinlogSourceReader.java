@@ -1,0 +1,367 @@
+package io.sluice.functions.source.binlog;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.connector.source.ReaderOutput;
+import org.apache.flink.api.connector.source.SourceEvent;
+import org.apache.flink.api.connector.source.SourceReader;
+import org.apache.flink.api.connector.source.SourceReaderContext;
+import org.apache.flink.cdc.connectors.mysql.debezium.DebeziumUtils;
+import org.apache.flink.cdc.connectors.mysql.source.config.MySqlSourceConfig;
+import org.apache.flink.cdc.connectors.mysql.source.events.BinlogSplitAssignedEvent;
+import org.apache.flink.cdc.connectors.mysql.source.offset.BinlogOffset;
+import org.apache.flink.cdc.connectors.mysql.source.offset.BinlogOffsetUtils;
+import org.apache.flink.cdc.connectors.mysql.source.split.FinishedSnapshotSplitInfo;
+import org.apache.flink.cdc.connectors.mysql.source.split.MySqlBinlogSplit;
+import org.apache.flink.cdc.connectors.mysql.source.split.MySqlSplit;
+import org.apache.flink.core.io.InputStatus;
+
+import io.debezium.connector.mysql.MySqlConnection;
+import io.debezium.relational.TableId;
+import io.debezium.relational.history.TableChanges;
+import io.sluice.functions.source.MySqlSourceOptions;
+import io.sluice.functions.source.internal.ChangeRecordConverter;
+import io.sluice.functions.source.internal.ColumnTypeStyle;
+import io.sluice.functions.source.internal.DdlClassifier;
+import io.sluice.functions.source.internal.MemoizedTableFilter;
+import io.sluice.functions.source.internal.SourceJdbc;
+import io.sluice.serializers.event.ChangeEvent;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.sql.Connection;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiPredicate;
+import java.util.function.Predicate;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * Sluice's source reader of Flink CDC's binlog split: {@link BinlogReader} on a thread of its own,
+ * its changes handed to the task thread in reused batches ({@link BinlogHandover}).
+ *
+ * <p>The split's starting offset is where the reader starts ({@link BinlogPosition}; latest and
+ * timestamp offsets are resolved as Flink CDC's reader resolves them). Its checkpoint is the same
+ * split with the position after the last change emitted as starting offset and the table schemas of
+ * that point ({@link TableSchemas}) as the split's table schemas, Flink CDC's own carrier of its
+ * reader's schemas. A restore reads the server's and databases' default charsets and the captured
+ * tables from information_schema and puts the split's tables over them.
+ *
+ * <p>Snapshot splits are not read, and a binlog split that still has to skip what finished chunks
+ * contain (its start before a chunk's high watermark) is refused.
+ */
+@Internal
+public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySqlSplit> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(BinlogSourceReader.class);
+
+    private static final int BATCH = 1024;
+
+    private final SourceReaderContext context;
+    private final MySqlSourceConfig config;
+    private final ZoneId timestampZone;
+    private final Duration heartbeatInterval;
+    private final Predicate<String> capturedDatabase;
+    private final BinlogHandover handover = new BinlogHandover(BATCH);
+
+    private MySqlBinlogSplit split;
+
+    /** After the last entry emitted; null while none was. */
+    private BinlogPosition position;
+
+    /** The schemas as of the last entry emitted that carried them; null while none did. */
+    private TableSchemas.State schemas;
+
+    private MySqlBinlogSplit checkpointed;
+    private Thread thread;
+    private volatile BinlogReader reader;
+    private volatile boolean closing;
+
+    BinlogSourceReader(
+            SourceReaderContext context,
+            MySqlSourceConfig config,
+            ZoneId timestampZone,
+            Duration heartbeatInterval,
+            List<String> databases) {
+        this.context = context;
+        this.config = config;
+        this.timestampZone = timestampZone;
+        this.heartbeatInterval =
+                heartbeatInterval.isZero() ? Duration.ofSeconds(30) : heartbeatInterval;
+        Set<Pattern> patterns =
+                databases.stream()
+                        .map(regex -> Pattern.compile(regex, Pattern.CASE_INSENSITIVE))
+                        .collect(Collectors.toSet());
+        this.capturedDatabase =
+                database -> patterns.stream().anyMatch(p -> p.matcher(database).matches());
+    }
+
+    @Override
+    public void start() {
+        if (split == null) {
+            context.sendSplitRequest();
+        }
+    }
+
+    @Override
+    public void addSplits(List<MySqlSplit> splits) {
+        for (MySqlSplit added : splits) {
+            if (!added.isBinlogSplit()) {
+                throw new IllegalStateException(
+                        String.format(
+                                "'%s' = 'sluice' reads the binlog only, but the source was given"
+                                        + " the snapshot split %s; take 'flink-cdc' for a"
+                                        + " snapshot",
+                                MySqlSourceOptions.READER.key(), added.splitId()));
+            }
+            if (split != null) {
+                throw new IllegalStateException(
+                        "A second binlog split " + added + " next to " + split);
+            }
+            split = checkNoHandOver(added.asBinlogSplit());
+            context.sendSourceEventToCoordinator(new BinlogSplitAssignedEvent());
+            thread = new Thread(this::read, "sluice-binlog-reader-" + context.getIndexOfSubtask());
+            thread.setDaemon(true);
+            thread.start();
+        }
+    }
+
+    @Override
+    public InputStatus pollNext(ReaderOutput<ChangeEvent> output) throws Exception {
+        BinlogHandover.Batch batch = handover.poll();
+        if (batch == null) {
+            return InputStatus.NOTHING_AVAILABLE;
+        }
+        for (int i = 0; i < batch.size; i++) {
+            ChangeEvent change = batch.changes[i];
+            if (change != null) {
+                long time = change.executeTime();
+                if (time > 0) {
+                    output.collect(change, time);
+                } else {
+                    output.collect(change);
+                }
+            }
+            if (batch.schemas[i] != null) {
+                schemas = batch.schemas[i];
+            }
+        }
+        position = batch.positions[batch.size - 1];
+        handover.recycle(batch);
+        return InputStatus.MORE_AVAILABLE;
+    }
+
+    @Override
+    public List<MySqlSplit> snapshotState(long checkpointId) {
+        if (split == null) {
+            return List.of();
+        }
+        if (position == null) {
+            return List.of(split);
+        }
+        BinlogOffset offset = position.toBinlogOffset();
+        if (checkpointed == null || !checkpointed.getStartingOffset().equals(offset)) {
+            checkpointed =
+                    new MySqlBinlogSplit(
+                            split.splitId(),
+                            offset,
+                            split.getEndingOffset(),
+                            split.getFinishedSnapshotSplitInfos(),
+                            schemas.asTableChanges(),
+                            split.getTotalFinishedSplitSize(),
+                            split.isSuspended());
+        }
+        return List.of(checkpointed);
+    }
+
+    @Override
+    public CompletableFuture<Void> isAvailable() {
+        return handover.available();
+    }
+
+    @Override
+    public void notifyNoMoreSplits() {}
+
+    @Override
+    public void handleSourceEvents(SourceEvent event) {
+        LOG.debug("Sluice's binlog reader passes over the enumerator's {}", event);
+    }
+
+    @Override
+    public void close() throws Exception {
+        closing = true;
+        handover.close();
+        BinlogReader running = reader;
+        if (running != null) {
+            running.close();
+        }
+        if (thread != null) {
+            thread.join(TimeUnit.SECONDS.toMillis(30));
+        }
+    }
+
+    /** The reading thread: the start position, the schemas there, then the binlog. */
+    private void read() {
+        try {
+            BinlogPosition start = startOf(split.getStartingOffset());
+            SourceJdbc jdbc =
+                    SourceJdbc.of(
+                            config.getHostname(),
+                            config.getPort(),
+                            config.getUsername(),
+                            config.getPassword());
+            MemoizedTableFilter filter =
+                    new MemoizedTableFilter(
+                            config.getTableFilter()::test, MemoizedTableFilter.MAX_TABLES);
+            BiPredicate<String, String> captured =
+                    (database, table) -> filter.isIncluded(new TableId(database, null, table));
+            TableSchemas tables;
+            try (Connection connection = jdbc.connect()) {
+                tables =
+                        TableSchemas.read(
+                                        connection,
+                                        captured,
+                                        ColumnTypeStyle.of(jdbc),
+                                        timestampZone)
+                                .overwrite(
+                                        split.getTableSchemas() == null
+                                                ? List.of()
+                                                : split.getTableSchemas().values().stream()
+                                                        .map(TableChanges.TableChange::getTable)
+                                                        .collect(Collectors.toList()));
+            }
+            handover.put(null, start, tables.snapshot());
+            BinlogReader binlog =
+                    BinlogReader.builder(
+                                    config.getHostname(),
+                                    config.getPort(),
+                                    config.getUsername(),
+                                    config.getPassword())
+                            .serverId(config.getServerIdRange().getServerId(subtask()))
+                            .heartbeatInterval(heartbeatInterval)
+                            .build(tables, new Output(tables, captured));
+            reader = binlog;
+            if (closing) {
+                return;
+            }
+            LOG.info("Sluice's binlog reader starts at {}", start);
+            binlog.run(start);
+        } catch (Throwable t) {
+            if (!closing) {
+                handover.fail(t);
+            }
+        }
+    }
+
+    private int subtask() {
+        return context.getIndexOfSubtask();
+    }
+
+    /** A split's starting offset as a position; latest and timestamp offsets are resolved. */
+    private BinlogPosition startOf(BinlogOffset offset) throws Exception {
+        BinlogOffset effective = offset;
+        if (offset.getFilename() == null || offset.getFilename().isEmpty()) {
+            try (MySqlConnection connection = DebeziumUtils.createMySqlConnection(config)) {
+                effective = BinlogOffsetUtils.initializeEffectiveOffset(offset, connection, config);
+            }
+        }
+        if (effective.getFilename() == null || effective.getFilename().isEmpty()) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "'%s' = 'sluice' cannot start at %s, which names no binlog file (a"
+                                    + " GTID set alone is not taken yet); take 'flink-cdc'",
+                            MySqlSourceOptions.READER.key(), offset));
+        }
+        return BinlogPosition.fromBinlogOffset(effective);
+    }
+
+    /**
+     * The split if its start is at or after every finished chunk's high watermark: before one, the
+     * changes the chunk holds would have to be skipped, which this reader does not do yet.
+     */
+    private static MySqlBinlogSplit checkNoHandOver(MySqlBinlogSplit split) {
+        if (!split.isCompletedSplit()) {
+            throw new IllegalStateException(
+                    String.format(
+                            "'%s' = 'sluice' does not take over from a snapshot yet: the binlog"
+                                    + " split %s waits for %d finished snapshot chunks; take"
+                                    + " 'flink-cdc' until the snapshot is done",
+                            MySqlSourceOptions.READER.key(),
+                            split,
+                            split.getTotalFinishedSplitSize()));
+        }
+        if (split.getFinishedSnapshotSplitInfos().isEmpty()
+                || split.getStartingOffset().getFilename() == null) {
+            return split;
+        }
+        BinlogPosition start = BinlogPosition.fromBinlogOffset(split.getStartingOffset());
+        for (FinishedSnapshotSplitInfo chunk : split.getFinishedSnapshotSplitInfos()) {
+            BinlogPosition high = BinlogPosition.fromBinlogOffset(chunk.getHighWatermark());
+            if (high.compareTo(start) > 0) {
+                throw new IllegalStateException(
+                        String.format(
+                                "'%s' = 'sluice' does not take over from a snapshot yet: the"
+                                        + " binlog split starts at %s, before the high watermark"
+                                        + " %s of chunk %s; take 'flink-cdc' until the binlog"
+                                        + " passed it",
+                                MySqlSourceOptions.READER.key(), start, high, chunk.getSplitId()));
+            }
+        }
+        return split;
+    }
+
+    /** The reading thread's output: into the handover, DDL statements as events if captured. */
+    private final class Output implements BinlogReader.Output {
+        private final TableSchemas tables;
+        private final BiPredicate<String, String> captured;
+
+        Output(TableSchemas tables, BiPredicate<String, String> captured) {
+            this.tables = tables;
+            this.captured = captured;
+        }
+
+        @Override
+        public void change(ChangeEvent change, BinlogPosition after) {
+            handover.put(change, after, null);
+        }
+
+        @Override
+        public void ddl(
+                String statement, String database, RowsEventOrigin origin, BinlogPosition after) {
+            handover.put(statementEvent(statement, database, origin), after, tables.snapshot());
+        }
+
+        @Override
+        public void heartbeat(BinlogPosition at) {
+            handover.put(null, at, null);
+        }
+
+        /** The statement's event if schema changes are emitted and it is on what is captured. */
+        private ChangeEvent statementEvent(String sql, String database, RowsEventOrigin origin) {
+            if (!config.isIncludeSchemaChanges()) {
+                return null;
+            }
+            DdlClassifier.Statement statement = DdlClassifier.classify(sql, database);
+            boolean emitted =
+                    statement.isDatabaseStatement()
+                            ? capturedDatabase.test(statement.database())
+                            : !statement.table().isEmpty()
+                                    && captured.test(statement.database(), statement.table());
+            if (!emitted) {
+                return null;
+            }
+            return ChangeRecordConverter.statement(
+                    statement,
+                    sql,
+                    origin.executeTime(),
+                    origin.gtid(),
+                    origin.file(),
+                    origin.position(),
+                    origin.serverId());
+        }
+    }
+}
