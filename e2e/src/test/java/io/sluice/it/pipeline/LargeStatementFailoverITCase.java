@@ -114,7 +114,7 @@ class LargeStatementFailoverITCase {
             mariaDb.execute(database, "INSERT INTO counters VALUES (0, 0, 'marker')");
             Waits.until("the marker row committed", WAIT, () -> committed.poll() >= 1);
 
-            String[] start = binlogPosition(mariaDb);
+            String[] start = mariaDb.binlogEnd();
             run(mariaDb, database, load);
             int rowsEvents = rowsEvents(mariaDb, start);
             assertThat(rowsEvents)
@@ -285,15 +285,6 @@ class LargeStatementFailoverITCase {
         return ranges.size() > 10 ? ranges.subList(0, 10) + "…" : ranges.toString();
     }
 
-    private static String[] binlogPosition(MariaDbServer mariaDb) throws Exception {
-        try (Connection connection = mariaDb.connect(null);
-                Statement statement = connection.createStatement();
-                ResultSet status = statement.executeQuery("SHOW MASTER STATUS")) {
-            assertThat(status.next()).as("SHOW MASTER STATUS has a row").isTrue();
-            return new String[] {status.getString("File"), status.getString("Position")};
-        }
-    }
-
     /** The rows events written since {@code start} (file, position) in that binlog file. */
     private static int rowsEvents(MariaDbServer mariaDb, String[] start) throws Exception {
         int events = 0;
@@ -325,7 +316,7 @@ class LargeStatementFailoverITCase {
                                 "source.reader=" + reader));
         if (reader == SourceReaderKind.SLUICE) {
             // From a position taken now, so the marker row is read whenever the reader starts.
-            String[] start = binlogPosition(mariaDb);
+            String[] start = mariaDb.binlogEnd();
             options.add("source.startup.mode=binlog-position");
             options.add("source.startup.binlog-file=" + start[0]);
             options.add("source.startup.binlog-position=" + start[1]);

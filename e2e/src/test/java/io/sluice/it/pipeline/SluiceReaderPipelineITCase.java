@@ -20,7 +20,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -67,7 +66,7 @@ class SluiceReaderPipelineITCase {
         String database = mariaDb.createDatabase("sluicereader", "ddl/counters.sql");
         String topic = "sluicereader-" + database;
         KAFKA.server().createTopic(topic, PARTITIONS);
-        String[] start = binlogPosition(mariaDb);
+        String[] start = mariaDb.binlogEnd();
         Configuration config =
                 EmbeddedJobs.config(
                         mariaDb,
@@ -254,14 +253,5 @@ class SluiceReaderPipelineITCase {
         written.computeIfAbsent(id, k -> new ArrayList<>())
                 .add(type + " " + version + " " + note + " " + (extra == null ? "-" : extra));
         changes++;
-    }
-
-    private static String[] binlogPosition(MariaDbServer mariaDb) throws Exception {
-        try (Connection connection = mariaDb.connect(null);
-                Statement statement = connection.createStatement();
-                ResultSet status = statement.executeQuery("SHOW MASTER STATUS")) {
-            assertThat(status.next()).as("SHOW MASTER STATUS has a row").isTrue();
-            return new String[] {status.getString("File"), status.getString("Position")};
-        }
     }
 }

@@ -14,8 +14,6 @@ import io.sluice.functions.source.internal.SourceJdbc;
 import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
 import io.sluice.serializers.event.ChangeEvent;
-import io.sluice.serializers.event.RowImage;
-import io.sluice.serializers.event.TableSchema;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -454,7 +452,9 @@ class BinlogReaderITCase {
                                     public void change(ChangeEvent change, BinlogPosition after) {
                                         seen.add(
                                                 new Checkpointed(
-                                                        withColumns(change), after, last[0]));
+                                                        ChangeText.withColumns(change),
+                                                        after,
+                                                        last[0]));
                                         if (change.table().equals("marker")) {
                                             self.get().close();
                                         }
@@ -477,34 +477,6 @@ class BinlogReaderITCase {
                     "The reader from " + start + " failed or did not reach the marker", e);
         }
         return new ArrayList<>(seen);
-    }
-
-    private static String withColumns(ChangeEvent change) {
-        TableSchema schema = change.schema();
-        StringBuilder text = new StringBuilder(schema.table()).append(" (");
-        for (int c = 0; c < schema.columnCount(); c++) {
-            text.append(c == 0 ? "" : ", ")
-                    .append(schema.name(c))
-                    .append(' ')
-                    .append(schema.mysqlType(c))
-                    .append(schema.isKey(c) ? " key" : "");
-        }
-        text.append(") ").append(change.type());
-        if (change.before() != null) {
-            text.append(" before ").append(values(change.before()));
-        }
-        if (change.after() != null) {
-            text.append(" after ").append(values(change.after()));
-        }
-        return text.toString();
-    }
-
-    private static List<String> values(RowImage image) {
-        List<String> values = new ArrayList<>();
-        for (int c = 0; c < image.columnCount(); c++) {
-            values.add(image.isNull(c) ? null : image.text(c));
-        }
-        return values;
     }
 
     private static TableSchemas schemasNow(MariaDbServer mariaDb, String database)
@@ -672,13 +644,9 @@ class BinlogReaderITCase {
 
     /** The binlog's end now, with MariaDB's GTID state there. */
     private static BinlogPosition current(MariaDbServer mariaDb) throws Exception {
-        try (Connection connection = mariaDb.connect(null);
-                Statement statement = connection.createStatement();
-                ResultSet status = statement.executeQuery("SHOW MASTER STATUS")) {
-            status.next();
-            BinlogPosition at = BinlogPosition.at(status.getString(1), status.getLong(2));
-            return at.withGtids(query(mariaDb, "SELECT @@gtid_binlog_pos"));
-        }
+        String[] end = mariaDb.binlogEnd();
+        return BinlogPosition.at(end[0], Long.parseLong(end[1]))
+                .withGtids(query(mariaDb, "SELECT @@gtid_binlog_pos"));
     }
 
     private static List<String> binlogFiles(MariaDbServer mariaDb) throws Exception {

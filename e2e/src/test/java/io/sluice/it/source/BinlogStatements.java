@@ -47,18 +47,6 @@ final class BinlogStatements {
 
     private BinlogStatements() {}
 
-    /** SHOW MASTER STATUS: the binlog file and the position the next event starts at. */
-    static String[] current(MariaDbServer mariaDb) throws SQLException {
-        try (Connection connection = mariaDb.connect(null);
-                Statement statement = connection.createStatement();
-                ResultSet status = statement.executeQuery("SHOW MASTER STATUS")) {
-            if (!status.next()) {
-                throw new IllegalStateException("SHOW MASTER STATUS returned no row: no binlog?");
-            }
-            return new String[] {status.getString(1), Long.toString(status.getLong(2))};
-        }
-    }
-
     /** The statements of {@code database} from {@code file}:{@code position} to the end. */
     static List<Logged> read(MariaDbServer mariaDb, String database, String file, long position)
             throws IOException, SQLException {

@@ -74,7 +74,7 @@ class DdlReplayITCase {
         MariaDbServer mariaDb = MARIADB.server();
         String database = mariaDb.createDatabase("replay", null);
         mariaDb.execute(database, "CREATE TABLE marker (id INT PRIMARY KEY)");
-        String[] start = BinlogStatements.current(mariaDb);
+        String[] start = mariaDb.binlogEnd();
         String topic = "replay-" + database;
         KAFKA.server().createTopic(topic, PARTITIONS);
         Configuration config =

@@ -27,8 +27,6 @@ import io.sluice.it.flink.FlinkMiniCluster;
 import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
 import io.sluice.serializers.event.ChangeEvent;
-import io.sluice.serializers.event.RowImage;
-import io.sluice.serializers.event.TableSchema;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -267,33 +265,9 @@ class TableSchemasITCase {
     private static List<String> render(List<ChangeEvent> events) {
         List<String> rendered = new ArrayList<>();
         for (ChangeEvent event : events) {
-            TableSchema schema = event.schema();
-            StringBuilder text = new StringBuilder(schema.table()).append(" (");
-            for (int c = 0; c < schema.columnCount(); c++) {
-                text.append(c == 0 ? "" : ", ")
-                        .append(schema.name(c))
-                        .append(' ')
-                        .append(schema.mysqlType(c))
-                        .append(schema.isKey(c) ? " key" : "");
-            }
-            text.append(") ").append(event.type());
-            if (event.before() != null) {
-                text.append(" before ").append(values(event.before()));
-            }
-            if (event.after() != null) {
-                text.append(" after ").append(values(event.after()));
-            }
-            rendered.add(text.toString());
+            rendered.add(ChangeText.withColumns(event));
         }
         return rendered;
-    }
-
-    private static List<String> values(RowImage image) {
-        List<String> values = new ArrayList<>();
-        for (int c = 0; c < image.columnCount(); c++) {
-            values.add(image.isNull(c) ? null : image.text(c));
-        }
-        return values;
     }
 
     /**

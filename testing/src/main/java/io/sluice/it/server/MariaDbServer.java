@@ -272,6 +272,18 @@ public final class MariaDbServer implements AutoCloseable {
         mariadbd = readPidFile().orElse(null);
     }
 
+    /** SHOW MASTER STATUS: the binlog file and the position the next event starts at. */
+    public String[] binlogEnd() throws SQLException {
+        try (Connection connection = connect(null);
+                Statement statement = connection.createStatement();
+                ResultSet status = statement.executeQuery("SHOW MASTER STATUS")) {
+            if (!status.next()) {
+                throw new IllegalStateException("SHOW MASTER STATUS returned no row: no binlog?");
+            }
+            return new String[] {status.getString(1), Long.toString(status.getLong(2))};
+        }
+    }
+
     /**
      * The running {@code mariadbd}, from its pid file; empty before it started or where unreadable.
      */
