@@ -78,27 +78,23 @@ public final class MySqlSourceFactory {
     }
 
     /**
-     * Flink CDC's enumerator with Sluice's binlog reader ({@link BinlogSource}), for the startup
-     * modes that start in the binlog.
+     * Flink CDC's enumerator with Sluice's binlog reader ({@link BinlogSource}); with startup mode
+     * initial Flink CDC's reader reads the snapshot splits.
      */
     private static Source<ChangeEvent, ?, ?> sluiceReader(
             OptionSection config, MySqlSource<ChangeEvent> flinkCdc) {
         StartupMode mode = config.get(MySqlSourceOptions.STARTUP_MODE);
         checkArgument(
-                mode != StartupMode.INITIAL && mode != StartupMode.GTID,
-                "Option '%s' = '%s' starts in the binlog only (startup modes latest,"
-                        + " binlog-position, timestamp), but '%s' is '%s'; %s",
+                mode != StartupMode.GTID,
+                "Option '%s' = '%s' takes the startup modes initial, latest, binlog-position and"
+                        + " timestamp, but '%s' is '%s'; %s",
                 config.key(MySqlSourceOptions.READER),
                 SourceReaderKind.SLUICE,
                 config.key(MySqlSourceOptions.STARTUP_MODE),
                 mode,
-                mode == StartupMode.INITIAL
-                        ? "for a snapshot first, set '"
-                                + config.key(MySqlSourceOptions.READER)
-                                + "' to 'flink-cdc'"
-                        : "for a start at a GTID set, set '"
-                                + config.key(MySqlSourceOptions.READER)
-                                + "' to 'flink-cdc', or start at a binlog-position");
+                "for a start at a GTID set, set '"
+                        + config.key(MySqlSourceOptions.READER)
+                        + "' to 'flink-cdc', or start at a binlog-position");
         checkArgument(
                 !config.get(MySqlSourceOptions.INCLUDE_QUERIES),
                 "Option '%s' = '%s' does not write DML statements as QUERY messages yet, but '%s'"
@@ -111,7 +107,8 @@ public final class MySqlSourceFactory {
                 flinkCdc,
                 timestampZone(config),
                 config.get(MySqlSourceOptions.HEARTBEAT_INTERVAL),
-                capturedDatabases(config));
+                capturedDatabases(config),
+                mode == StartupMode.INITIAL);
     }
 
     /** What {@link #changeEventSource} checks of the database, for {@code ./sluice validate}. */

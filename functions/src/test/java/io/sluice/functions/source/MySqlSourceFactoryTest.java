@@ -62,19 +62,18 @@ class MySqlSourceFactoryTest {
     }
 
     @Test
-    void sluicesReaderStartsInTheBinlogOnly() {
-        Configuration initial = readerOptions("sluice");
-        assertThatThrownBy(() -> MySqlSourceFactory.changeEventSource(source(initial)))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("Option 'source.reader' = 'sluice' starts in the binlog")
-                .hasMessageContaining("'source.startup.mode' is 'initial'")
-                .hasMessageContaining("set 'source.reader' to 'flink-cdc'");
-
+    void sluicesReaderTakesEveryStartupModeButGtid() {
         Configuration gtid = readerOptions("sluice");
         gtid.setString(MySqlSourceOptions.STARTUP_MODE.key(), "gtid");
         gtid.set(MySqlSourceOptions.STARTUP_GTID_SET, "0-1-42");
         assertThatThrownBy(() -> MySqlSourceFactory.changeEventSource(source(gtid)))
-                .hasMessageContaining("'source.startup.mode' is 'gtid'");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("Option 'source.reader' = 'sluice' takes the startup modes")
+                .hasMessageContaining("'source.startup.mode' is 'gtid'")
+                .hasMessageContaining("set 'source.reader' to 'flink-cdc'");
+
+        Configuration initial = readerOptions("sluice");
+        assertThat(MySqlSourceFactory.changeEventSource(source(initial))).isNotNull();
 
         Configuration queries = readerOptions("sluice");
         queries.setString(MySqlSourceOptions.STARTUP_MODE.key(), "latest");

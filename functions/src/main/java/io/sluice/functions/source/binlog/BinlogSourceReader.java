@@ -8,14 +8,16 @@ import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.cdc.connectors.mysql.debezium.DebeziumUtils;
 import org.apache.flink.cdc.connectors.mysql.source.config.MySqlSourceConfig;
 import org.apache.flink.cdc.connectors.mysql.source.events.BinlogSplitAssignedEvent;
+import org.apache.flink.cdc.connectors.mysql.source.events.BinlogSplitMetaEvent;
 import org.apache.flink.cdc.connectors.mysql.source.offset.BinlogOffset;
 import org.apache.flink.cdc.connectors.mysql.source.offset.BinlogOffsetUtils;
-import org.apache.flink.cdc.connectors.mysql.source.split.FinishedSnapshotSplitInfo;
 import org.apache.flink.cdc.connectors.mysql.source.split.MySqlBinlogSplit;
 import org.apache.flink.cdc.connectors.mysql.source.split.MySqlSplit;
+import org.apache.flink.cdc.connectors.mysql.source.utils.ChunkUtils;
 import org.apache.flink.core.io.InputStatus;
 
 import io.debezium.connector.mysql.MySqlConnection;
+import io.debezium.relational.Table;
 import io.debezium.relational.TableId;
 import io.debezium.relational.history.TableChanges;
 import io.sluice.functions.source.MySqlSourceOptions;
@@ -32,10 +34,12 @@ import java.sql.Connection;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiPredicate;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -51,8 +55,10 @@ import java.util.stream.Collectors;
  * reader's schemas. A restore reads the server's and databases' default charsets and the captured
  * tables from information_schema and puts the split's tables over them.
  *
- * <p>Snapshot splits are not read, and a binlog split that still has to skip what finished chunks
- * contain (its start before a chunk's high watermark) is refused.
+ * <p>A binlog split handed over from a snapshot is first completed with its finished chunks ({@link
+ * BinlogSplitAssembly}); from then on a row change the snapshot already holds is left out ({@link
+ * SnapshotHandOver}). Snapshot splits are read by Flink CDC's reader ({@link
+ * SnapshotThenBinlogReader}).
  */
 @Internal
 public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySqlSplit> {
@@ -67,6 +73,7 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
     private final Duration heartbeatInterval;
     private final Predicate<String> capturedDatabase;
     private final BinlogHandover handover = new BinlogHandover(BATCH);
+    private final BinlogSplitAssembly assembly;
 
     private MySqlBinlogSplit split;
 
@@ -98,11 +105,12 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
                         .collect(Collectors.toSet());
         this.capturedDatabase =
                 database -> patterns.stream().anyMatch(p -> p.matcher(database).matches());
+        this.assembly = new BinlogSplitAssembly(context, config.getSplitMetaGroupSize());
     }
 
     @Override
     public void start() {
-        if (split == null) {
+        if (!holdsSplit()) {
             context.sendSplitRequest();
         }
     }
@@ -113,21 +121,35 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
             if (!added.isBinlogSplit()) {
                 throw new IllegalStateException(
                         String.format(
-                                "'%s' = 'sluice' reads the binlog only, but the source was given"
-                                        + " the snapshot split %s; take 'flink-cdc' for a"
-                                        + " snapshot",
-                                MySqlSourceOptions.READER.key(), added.splitId()));
+                                "'%s' = 'sluice' was built to start in the binlog, but the source"
+                                        + " was given the snapshot split %s; a snapshot is read"
+                                        + " with '%s' = 'initial'",
+                                MySqlSourceOptions.READER.key(),
+                                added.splitId(),
+                                MySqlSourceOptions.STARTUP_MODE.key()));
             }
-            if (split != null) {
+            if (split != null || assembly.pending() != null) {
                 throw new IllegalStateException(
                         "A second binlog split " + added + " next to " + split);
             }
-            split = checkNoHandOver(added.asBinlogSplit());
             context.sendSourceEventToCoordinator(new BinlogSplitAssignedEvent());
-            thread = new Thread(this::read, "sluice-binlog-reader-" + context.getIndexOfSubtask());
-            thread.setDaemon(true);
-            thread.start();
+            MySqlBinlogSplit complete = assembly.begin(added.asBinlogSplit());
+            if (complete != null) {
+                startReading(complete);
+            }
         }
+    }
+
+    /** Whether this reader holds the binlog split, complete or not. */
+    boolean holdsSplit() {
+        return split != null || assembly.pending() != null;
+    }
+
+    private void startReading(MySqlBinlogSplit complete) {
+        split = complete;
+        thread = new Thread(this::read, "sluice-binlog-reader-" + context.getIndexOfSubtask());
+        thread.setDaemon(true);
+        thread.start();
     }
 
     @Override
@@ -158,7 +180,8 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
     @Override
     public List<MySqlSplit> snapshotState(long checkpointId) {
         if (split == null) {
-            return List.of();
+            MySqlBinlogSplit pending = assembly.pending();
+            return pending == null ? List.of() : List.of(pending);
         }
         if (position == null) {
             return List.of(split);
@@ -188,6 +211,13 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
 
     @Override
     public void handleSourceEvents(SourceEvent event) {
+        if (event instanceof BinlogSplitMetaEvent) {
+            MySqlBinlogSplit complete = assembly.accept((BinlogSplitMetaEvent) event);
+            if (complete != null) {
+                startReading(complete);
+            }
+            return;
+        }
         LOG.debug("Sluice's binlog reader passes over the enumerator's {}", event);
     }
 
@@ -234,6 +264,10 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
                                                         .map(TableChanges.TableChange::getTable)
                                                         .collect(Collectors.toList()));
             }
+            SnapshotHandOver handOver =
+                    SnapshotHandOver.of(
+                            split.getFinishedSnapshotSplitInfos(),
+                            chunkKeyColumns(tables.snapshot().tables()));
             handover.put(null, start, tables.snapshot());
             BinlogReader binlog =
                     BinlogReader.builder(
@@ -243,7 +277,7 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
                                     config.getPassword())
                             .serverId(config.getServerIdRange().getServerId(subtask()))
                             .heartbeatInterval(heartbeatInterval)
-                            .build(tables, new Output(tables, captured));
+                            .build(tables, new Output(tables, captured, handOver));
             reader = binlog;
             if (closing) {
                 return;
@@ -280,53 +314,41 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
     }
 
     /**
-     * The split if its start is at or after every finished chunk's high watermark: before one, the
-     * changes the chunk holds would have to be skipped, which this reader does not do yet.
+     * The chunk key column of each table, by Flink CDC's rule (the table's entry of
+     * source.snapshot.chunk-key-columns, else its first primary-key column); null for a table that
+     * is gone, whose changes no longer come.
      */
-    private static MySqlBinlogSplit checkNoHandOver(MySqlBinlogSplit split) {
-        if (!split.isCompletedSplit()) {
-            throw new IllegalStateException(
-                    String.format(
-                            "'%s' = 'sluice' does not take over from a snapshot yet: the binlog"
-                                    + " split %s waits for %d finished snapshot chunks; take"
-                                    + " 'flink-cdc' until the snapshot is done",
-                            MySqlSourceOptions.READER.key(),
-                            split,
-                            split.getTotalFinishedSplitSize()));
-        }
-        if (split.getFinishedSnapshotSplitInfos().isEmpty()
-                || split.getStartingOffset().getFilename() == null) {
-            return split;
-        }
-        BinlogPosition start = BinlogPosition.fromBinlogOffset(split.getStartingOffset());
-        for (FinishedSnapshotSplitInfo chunk : split.getFinishedSnapshotSplitInfos()) {
-            BinlogPosition high = BinlogPosition.fromBinlogOffset(chunk.getHighWatermark());
-            if (high.compareTo(start) > 0) {
-                throw new IllegalStateException(
-                        String.format(
-                                "'%s' = 'sluice' does not take over from a snapshot yet: the"
-                                        + " binlog split starts at %s, before the high watermark"
-                                        + " %s of chunk %s; take 'flink-cdc' until the binlog"
-                                        + " passed it",
-                                MySqlSourceOptions.READER.key(), start, high, chunk.getSplitId()));
-            }
-        }
-        return split;
+    private Function<TableId, String> chunkKeyColumns(List<Table> tables) {
+        Map<TableId, Table> byId =
+                tables.stream().collect(Collectors.toMap(Table::id, table -> table, (a, b) -> b));
+        return id -> {
+            Table table = byId.get(id);
+            return table == null
+                    ? null
+                    : ChunkUtils.getChunkKeyColumn(table, config.getChunkKeyColumns()).name();
+        };
     }
 
     /** The reading thread's output: into the handover, DDL statements as events if captured. */
     private final class Output implements BinlogReader.Output {
         private final TableSchemas tables;
         private final BiPredicate<String, String> captured;
+        private final SnapshotHandOver handOver;
 
-        Output(TableSchemas tables, BiPredicate<String, String> captured) {
+        Output(
+                TableSchemas tables,
+                BiPredicate<String, String> captured,
+                SnapshotHandOver handOver) {
             this.tables = tables;
             this.captured = captured;
+            this.handOver = handOver;
         }
 
         @Override
         public void change(ChangeEvent change, BinlogPosition after) {
-            handover.put(change, after, null);
+            if (handOver.emits(change, after)) {
+                handover.put(change, after, null);
+            }
         }
 
         @Override
