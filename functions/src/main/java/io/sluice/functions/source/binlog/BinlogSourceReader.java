@@ -346,8 +346,9 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
 
         @Override
         public void change(ChangeEvent change, BinlogPosition after) {
-            if (handOver.emits(change, after)) {
-                handover.put(change, after, null);
+            ChangeEvent emitted = handOver.emitted(change, after);
+            if (emitted != null) {
+                handover.put(emitted, after, null);
             }
         }
 

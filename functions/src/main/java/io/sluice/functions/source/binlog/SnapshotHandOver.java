@@ -5,6 +5,7 @@ import org.apache.flink.cdc.connectors.mysql.source.split.FinishedSnapshotSplitI
 
 import io.debezium.relational.TableId;
 import io.sluice.serializers.event.ChangeEvent;
+import io.sluice.serializers.event.ChangeType;
 import io.sluice.serializers.event.RowImage;
 import io.sluice.serializers.event.TableSchema;
 
@@ -59,29 +60,42 @@ public final class SnapshotHandOver {
     }
 
     /**
-     * Whether the snapshot does not hold {@code change}, whose following position is {@code
-     * position}.
+     * What of {@code change}, whose following position is {@code position}, the snapshot does not
+     * hold: the change, nothing (null), or for an UPDATE that moves its row from one chunk to
+     * another, the DELETE of the old key or the INSERT of the new one alone (Sluice writes such an
+     * UPDATE as both).
      */
-    public boolean emits(ChangeEvent change, BinlogPosition position) {
+    public ChangeEvent emitted(ChangeEvent change, BinlogPosition position) {
         if (!change.isRow()) {
-            return true;
+            return change;
         }
         Map<String, TableChunks> ofDatabase = tables.get(change.database());
         TableChunks chunks = ofDatabase == null ? null : ofDatabase.get(change.table());
         if (chunks == null) {
-            return true;
+            return change;
         }
         if (position.compareTo(chunks.highest) > 0) {
             ofDatabase.remove(change.table());
-            return true;
+            return change;
         }
         int column = chunks.column(change.schema());
-        RowImage before = change.before();
-        RowImage after = change.after();
-        // A change that moves the row to another chunk passes if either chunk has not got it: a
-        // duplicate beats a lost row.
-        return (before != null && chunks.emits(before, column, position))
-                || (after != null && chunks.emits(after, column, position));
+        if (change.type() != ChangeType.UPDATE) {
+            return chunks.emits(change.data(), column, position) ? change : null;
+        }
+        boolean old = chunks.emits(change.before(), column, position);
+        boolean now = chunks.emits(change.after(), column, position);
+        if (old == now) {
+            return old ? change : null;
+        }
+        return old
+                ? ChangeEvent.builder(change.schema(), ChangeType.DELETE)
+                        .before(change.before())
+                        .eventOf(change)
+                        .build()
+                : ChangeEvent.builder(change.schema(), ChangeType.INSERT)
+                        .after(change.after())
+                        .eventOf(change)
+                        .build();
     }
 
     /** One table's chunks, sorted by their start. */
@@ -118,7 +132,7 @@ public final class SnapshotHandOver {
             if (schema != lastSchema) {
                 int found = -1;
                 for (int i = 0; i < schema.columnCount() && found < 0; i++) {
-                    found = schema.name(i).equals(columnName) ? i : -1;
+                    found = schema.name(i).equalsIgnoreCase(columnName) ? i : -1;
                 }
                 if (found < 0) {
                     throw new IllegalStateException(

@@ -41,30 +41,30 @@ class SnapshotHandOverTest {
     @Test
     void aChangeIsEmittedOnlyAfterItsChunksHighWatermark() {
         SnapshotHandOver handOver = orders();
-        assertThat(handOver.emits(insert(15), after(150))).isFalse();
-        assertThat(handOver.emits(insert(15), BinlogPosition.at(FILE, 200))).isFalse();
-        assertThat(handOver.emits(insert(15), after(200))).isTrue();
-        assertThat(handOver.emits(delete(10), after(150))).isFalse();
-        assertThat(handOver.emits(delete(10), after(250))).isTrue();
+        assertThat(emits(handOver, insert(15), after(150))).isFalse();
+        assertThat(emits(handOver, insert(15), BinlogPosition.at(FILE, 200))).isFalse();
+        assertThat(emits(handOver, insert(15), after(200))).isTrue();
+        assertThat(emits(handOver, delete(10), after(150))).isFalse();
+        assertThat(emits(handOver, delete(10), after(250))).isTrue();
     }
 
     @Test
     void theOpenFirstAndLastChunksTakeEveryKeyBeyondTheirBound() {
         SnapshotHandOver handOver = orders();
-        assertThat(handOver.emits(insert(-1_000_000), after(50))).isFalse();
-        assertThat(handOver.emits(insert(-1_000_000), after(150))).isTrue();
-        assertThat(handOver.emits(insert(9), after(150))).isTrue();
-        assertThat(handOver.emits(insert(1_000_000), after(250))).isFalse();
-        assertThat(handOver.emits(insert(20), after(250))).isFalse();
-        assertThat(handOver.emits(insert(19), after(250))).isTrue();
+        assertThat(emits(handOver, insert(-1_000_000), after(50))).isFalse();
+        assertThat(emits(handOver, insert(-1_000_000), after(150))).isTrue();
+        assertThat(emits(handOver, insert(9), after(150))).isTrue();
+        assertThat(emits(handOver, insert(1_000_000), after(250))).isFalse();
+        assertThat(emits(handOver, insert(20), after(250))).isFalse();
+        assertThat(emits(handOver, insert(19), after(250))).isTrue();
     }
 
     @Test
     void keysCompareAsNumbersNotAsText() {
         SnapshotHandOver handOver = orders();
         // As text "9" sorts after "20", in the last chunk, whose high watermark is not passed.
-        assertThat(handOver.emits(insert(9), after(150))).isTrue();
-        assertThat(handOver.emits(insert(100), after(150))).isFalse();
+        assertThat(emits(handOver, insert(9), after(150))).isTrue();
+        assertThat(emits(handOver, insert(100), after(150))).isFalse();
     }
 
     @Test
@@ -75,9 +75,9 @@ class SnapshotHandOverTest {
                                 chunk("orders:0", null, "m", 100),
                                 chunk("orders:1", "m", null, 200)),
                         id -> "note");
-        assertThat(handOver.emits(insert("apple", 1), after(150))).isTrue();
-        assertThat(handOver.emits(insert("pear", 1), after(150))).isFalse();
-        assertThat(handOver.emits(insert("m", 1), after(150))).isFalse();
+        assertThat(emits(handOver, insert("apple", 1), after(150))).isTrue();
+        assertThat(emits(handOver, insert("pear", 1), after(150))).isFalse();
+        assertThat(emits(handOver, insert("m", 1), after(150))).isFalse();
     }
 
     @Test
@@ -87,29 +87,39 @@ class SnapshotHandOverTest {
                 ChangeEvent.builder(ITEMS_SCHEMA, ChangeType.INSERT)
                         .after(new RowImage.Builder().append(5).build())
                         .build();
-        assertThat(handOver.emits(item, after(50))).isTrue();
+        assertThat(emits(handOver, item, after(50))).isTrue();
         ChangeEvent alter =
                 ChangeEvent.builder(ORDERS_SCHEMA, ChangeType.ALTER)
                         .sql("ALTER TABLE orders ADD c INT")
                         .build();
-        assertThat(handOver.emits(alter, after(50))).isTrue();
+        assertThat(emits(handOver, alter, after(50))).isTrue();
     }
 
     @Test
     void aTablePastItsHighestHighWatermarkIsNoLongerChecked() {
         SnapshotHandOver handOver = orders();
-        assertThat(handOver.emits(insert(25), after(250))).isFalse();
-        assertThat(handOver.emits(insert(25), after(300))).isTrue();
+        assertThat(emits(handOver, insert(25), after(250))).isFalse();
+        assertThat(emits(handOver, insert(25), after(300))).isTrue();
         // A position the binlog cannot go back to shows the table is no longer looked at.
-        assertThat(handOver.emits(insert(25), after(250))).isTrue();
+        assertThat(emits(handOver, insert(25), after(250))).isTrue();
     }
 
     @Test
-    void anUpdateMovingItsRowBetweenChunksPassesIfEitherChunkLacksIt() {
+    void anUpdateMovingItsRowBetweenChunksKeepsThePartTheSnapshotLacks() {
         SnapshotHandOver handOver = orders();
-        assertThat(handOver.emits(update(5, 15), after(150))).isTrue();
-        assertThat(handOver.emits(update(15, 25), after(150))).isFalse();
-        assertThat(handOver.emits(update(15, 25), after(250))).isTrue();
+        ChangeEvent bothPassed = update(5, 15);
+        assertThat(handOver.emitted(bothPassed, after(250))).isSameAs(bothPassed);
+        assertThat(handOver.emitted(update(15, 25), after(150))).isNull();
+        // The old key's chunk was read before the move, the new key's after it: the DELETE alone.
+        ChangeEvent delete = handOver.emitted(update(15, 25), after(250));
+        assertThat(delete.type()).isEqualTo(ChangeType.DELETE);
+        assertThat(delete.before().text(1)).isEqualTo("15");
+        // And the other way round: the INSERT alone.
+        ChangeEvent insert = handOver.emitted(update(25, 5), after(150));
+        assertThat(insert.type()).isEqualTo(ChangeType.INSERT);
+        assertThat(insert.after().text(1)).isEqualTo("5");
+        ChangeEvent sameKey = update(15, 15);
+        assertThat(handOver.emitted(sameKey, after(250))).isSameAs(sameKey);
     }
 
     @Test
@@ -120,8 +130,16 @@ class SnapshotHandOverTest {
                                 chunk("orders:0", null, 10L, 100),
                                 chunk("orders:1", 10L, null, 200)),
                         id -> "code");
-        assertThatThrownBy(() -> handOver.emits(insert(5), after(150)))
+        assertThatThrownBy(() -> emits(handOver, insert(5), after(150)))
                 .hasMessageContaining("shop.orders was chunked by column 'code'");
+    }
+
+    private static boolean emits(SnapshotHandOver handOver, ChangeEvent change, BinlogPosition at) {
+        ChangeEvent emitted = handOver.emitted(change, at);
+        assertThat(emitted == null || emitted == change)
+                .as("%s whole or not at all", change)
+                .isTrue();
+        return emitted != null;
     }
 
     private static FinishedSnapshotSplitInfo chunk(
