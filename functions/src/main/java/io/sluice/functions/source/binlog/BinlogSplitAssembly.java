@@ -15,8 +15,8 @@ import java.util.List;
 /**
  * The reader's side of the enumerator's protocol that completes a binlog split: the enumerator
  * sends the split without the finished chunks (their count only) and the reader asks for them in
- * groups of {@code source.snapshot.split-meta-group-size}, one group at a time, until it has them
- * all.
+ * groups of the source's split meta group size (Flink CDC's default, 1,000), one group at a time,
+ * until it has them all. Flink CDC's reader does the same; this is Sluice's side of it.
  */
 final class BinlogSplitAssembly {
 
