@@ -167,6 +167,7 @@ public final class SnapshotHandOver {
             boolean inside =
                     (chunk.start == null || compare(chunk.start, key) <= 0)
                             && (chunk.end == null || compare(key, chunk.end) < 0);
+            // The chunks cover every key; one outside them all was in no snapshot chunk.
             return !inside || after.compareTo(chunk.high) > 0;
         }
 
