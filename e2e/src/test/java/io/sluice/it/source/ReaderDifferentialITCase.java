@@ -1,0 +1,326 @@
+package io.sluice.it.source;
+
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.util.ListCollector;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.util.Collector;
+
+import io.sluice.functions.config.OptionSection;
+import io.sluice.functions.normalize.PrimaryKeyChangeSplitter;
+import io.sluice.functions.source.MySqlSourceFactory;
+import io.sluice.functions.source.MySqlSourceOptions;
+import io.sluice.functions.source.SourceReaderKind;
+import io.sluice.functions.source.StartupMode;
+import io.sluice.it.flink.FlinkMiniCluster;
+import io.sluice.it.server.MariaDbExtension;
+import io.sluice.it.server.MariaDbServer;
+import io.sluice.it.source.ChangeEventDiff.Difference;
+import io.sluice.serializers.event.ChangeEvent;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import static io.sluice.it.source.AllTypes.COLUMNS;
+import static io.sluice.it.source.AllTypes.names;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * One binlog read by both readers, {@code source.reader} {@code flink-cdc} and {@code sluice}, from
+ * the same binlog position in one job: every type of {@code ddl/all_types.sql} inserted, updated
+ * and deleted, multi-row statements, a transaction of several statements, a primary-key update,
+ * ADD/MODIFY/DROP COLUMN with rows around them, a new table and TRUNCATE. The two lists of events
+ * must be equal in every field, except for {@link #CORRECTIONS}: the values docs/value-rendering.md
+ * says Sluice's reader writes right where Debezium's is wrong.
+ */
+class ReaderDifferentialITCase {
+
+    @RegisterExtension static final MariaDbExtension MARIADB = new MariaDbExtension();
+
+    @RegisterExtension static final MiniClusterExtension FLINK = FlinkMiniCluster.extension(2);
+
+    private static final Duration WAIT = Duration.ofMinutes(2);
+
+    private static final ChangeEventQueue FLINK_CDC = new ChangeEventQueue();
+    private static final ChangeEventQueue SLUICE = new ChangeEventQueue();
+
+    private static final String KNOWN_LIMITATIONS =
+            "value-rendering.md#known-limitations-debezium-198-behaviour-sluice-cannot-undo";
+
+    /** A value where the readers differ on purpose: what each writes, and where it is told. */
+    record Correction(String column, String flinkCdc, String sluice, String anchor) {
+        boolean covers(Difference difference) {
+            return difference.column().equals(column)
+                    && !difference.field().startsWith("updated ")
+                    && Objects.equals(difference.left(), flinkCdc)
+                    && Objects.equals(difference.right(), sluice);
+        }
+    }
+
+    /**
+     * The corrections of Sluice's reader that this binlog shows (docs/value-rendering.md, "Known
+     * limitations", the "New reader" notes): zero and partly-zero dates, which Debezium makes NULL,
+     * and negative TIMEs whose last stored unit is zero, which Debezium decodes wrongly.
+     */
+    static final List<Correction> CORRECTIONS =
+            List.of(
+                    new Correction("c_date", null, "0000-00-00", KNOWN_LIMITATIONS),
+                    new Correction("c_date", null, "2020-00-00", KNOWN_LIMITATIONS),
+                    new Correction("c_datetime", null, "0000-00-00 00:00:00", KNOWN_LIMITATIONS),
+                    new Correction(
+                            "c_datetime3", null, "0000-00-00 00:00:00.000", KNOWN_LIMITATIONS),
+                    new Correction(
+                            "c_datetime6", null, "2020-00-00 00:00:00.000000", KNOWN_LIMITATIONS),
+                    new Correction(
+                            "c_time6", "-838:59:59.048576", "-838:59:59.000000", KNOWN_LIMITATIONS),
+                    new Correction(
+                            "c_time6", "-01:04:04.048576", "-01:00:00.000000", KNOWN_LIMITATIONS),
+                    new Correction("c_time", "-01:04:03", "-01:00:00", KNOWN_LIMITATIONS),
+                    new Correction("c_time", "-12:34:03", "-12:34:00", KNOWN_LIMITATIONS));
+
+    /**
+     * A bookkeeping field where the readers differ: the Flink CDC reader's value, the form of
+     * Sluice's, and why.
+     */
+    record Bookkeeping(String field, String flinkCdc, Pattern sluice, String why) {
+        boolean covers(Difference difference) {
+            return difference.field().equals(field)
+                    && Objects.equals(difference.left(), flinkCdc)
+                    && difference.right() != null
+                    && sluice.matcher(difference.right()).matches();
+        }
+    }
+
+    private static final Pattern MARIADB_GTID = Pattern.compile("\\d+-\\d+-\\d+");
+
+    /**
+     * Debezium 1.9 does not track MariaDB GTIDs; Sluice's reader gives each event its transaction's
+     * (domain-server-seq), docs/value-rendering.md "GTIDs on MariaDB".
+     */
+    static final List<Bookkeeping> BOOKKEEPING =
+            List.of(
+                    new Bookkeeping(
+                            "gtid", "", MARIADB_GTID, "Debezium 1.9 tracks no MariaDB GTIDs"),
+                    new Bookkeeping(
+                            "transactionId",
+                            "",
+                            MARIADB_GTID,
+                            "Debezium 1.9 tracks no MariaDB GTIDs"));
+
+    @Test
+    void bothReadersGiveTheSameEventsButForTheDocumentedCorrections() throws Exception {
+        MariaDbServer mariaDb = MARIADB.server();
+        String database = mariaDb.createDatabase("differential", "ddl/all_types.sql");
+        String[] start = mariaDb.binlogEnd();
+        FLINK_CDC.clear();
+        SLUICE.clear();
+        JobClient job = startJob(mariaDb, database, start);
+        try {
+            // Both readers read the tables' columns from information_schema when they start:
+            // the first rows, read by both, show they did, before any ALTER.
+            mariaDb.execute(database, copySeedRows());
+            List<ChangeEvent> flinkCdc = FLINK_CDC.take(job, 4, WAIT);
+            List<ChangeEvent> sluice = SLUICE.take(job, 4, WAIT);
+
+            mariaDb.execute(database, workload());
+            flinkCdc.addAll(FLINK_CDC.takeThrough(job, ReaderDifferentialITCase::isLast, WAIT));
+            sluice.addAll(SLUICE.takeThrough(job, ReaderDifferentialITCase::isLast, WAIT));
+
+            // Debezium writes a primary-key update as a DELETE and an INSERT, Sluice's reader as
+            // one UPDATE; the job splits it as Debezium does (PrimaryKeyChangeSplitter, in the
+            // normalize step), so the lists are compared as the rest of the job sees them.
+            List<ChangeEvent> sluiceSplit = splitKeyChanges(sluice);
+            assertThat(splitKeyChanges(flinkCdc)).as("Flink CDC's, split").isEqualTo(flinkCdc);
+            assertThat(sluiceSplit)
+                    .as("Sluice's: the one primary-key update split")
+                    .hasSize(sluice.size() + 1);
+
+            List<Difference> differences = ChangeEventDiff.of(flinkCdc, sluiceSplit);
+            List<String> unexplained =
+                    differences.stream()
+                            .filter(d -> CORRECTIONS.stream().noneMatch(c -> c.covers(d)))
+                            .filter(d -> BOOKKEEPING.stream().noneMatch(b -> b.covers(d)))
+                            .map(Difference::toString)
+                            .collect(Collectors.toList());
+            assertThat(unexplained)
+                    .as(
+                            "differences of the readers beyond the documented corrections, in %d"
+                                    + " events",
+                            flinkCdc.size())
+                    .isEmpty();
+            Set<Correction> seen =
+                    CORRECTIONS.stream()
+                            .filter(c -> differences.stream().anyMatch(c::covers))
+                            .collect(Collectors.toSet());
+            assertThat(CORRECTIONS)
+                    .as("corrections this binlog shows (an unseen one is stale)")
+                    .containsExactlyInAnyOrderElementsOf(seen);
+            assertThat(flinkCdc).as("events read").hasSizeGreaterThan(40);
+        } finally {
+            job.cancel().get(1, TimeUnit.MINUTES);
+        }
+    }
+
+    @Test
+    void everyCorrectionNamesAHeadingOfTheDocs() throws Exception {
+        Set<String> anchors =
+                Files.readAllLines(Path.of("..", "docs", "value-rendering.md")).stream()
+                        .filter(line -> line.startsWith("#"))
+                        .map(ReaderDifferentialITCase::anchor)
+                        .collect(Collectors.toSet());
+        for (Correction correction : CORRECTIONS) {
+            assertThat(correction.anchor()).startsWith("value-rendering.md#");
+            assertThat(anchors)
+                    .as("anchor of %s", correction)
+                    .contains(correction.anchor().substring("value-rendering.md#".length()));
+        }
+    }
+
+    /** GitHub's anchor of a markdown heading. */
+    private static String anchor(String heading) {
+        return heading.replaceFirst("^#+\\s*", "")
+                .toLowerCase(Locale.ROOT)
+                .replaceAll("[^a-z0-9 _-]", "")
+                .replace(' ', '-');
+    }
+
+    private static List<ChangeEvent> splitKeyChanges(List<ChangeEvent> events) {
+        PrimaryKeyChangeSplitter splitter = new PrimaryKeyChangeSplitter();
+        List<ChangeEvent> split = new ArrayList<>();
+        Collector<ChangeEvent> out = new ListCollector<>(split);
+        for (ChangeEvent event : events) {
+            splitter.flatMap(event, out);
+        }
+        return split;
+    }
+
+    private static boolean isLast(ChangeEvent event) {
+        return event.isRow() && event.table().equals("done");
+    }
+
+    /** Ids 11 to 14: the four seed rows copied in one statement, so one rows event of four rows. */
+    private static String[] copySeedRows() {
+        return new String[] {
+            "SET SESSION sql_mode = 'NO_ENGINE_SUBSTITUTION'",
+            "INSERT INTO all_types SELECT id + 10, "
+                    + String.join(", ", Arrays.copyOfRange(names(), 1, COLUMNS.length))
+                    + " FROM all_types ORDER BY id"
+        };
+    }
+
+    private static String[] workload() {
+        return new String[] {
+            "SET SESSION sql_mode = 'NO_ENGINE_SUBSTITUTION'",
+            // Negative TIMEs whose last unit is zero, zero and partly-zero dates, two rows.
+            "INSERT INTO all_types (id, c_time, c_time6, c_date, c_datetime) VALUES"
+                    + " (15, '-01:00:00', '-01:00:00.000000', '2020-00-00', '0000-00-00 00:00:00'),"
+                    + " (16, '-12:34:00', '-00:00:01.500000', NULL, '2024-02-29 12:00:00')",
+            // Every row: one column changed, the others the same before and after.
+            "UPDATE all_types SET c_varchar = 'upd', c_decimal = c_decimal + 1 WHERE id > 10",
+            // Every column changed: row 11 takes row 12's values, row 12 row 14's (zero dates).
+            copyRow(12, 11),
+            copyRow(14, 12),
+            // A primary-key update.
+            "UPDATE all_types SET id = 21 WHERE id = 13",
+            // A transaction of several statements.
+            "BEGIN",
+            "INSERT INTO all_types (id, c_int) VALUES (30, 1), (31, 2)",
+            "UPDATE all_types SET c_int = c_int + 10 WHERE id IN (30, 31)",
+            "DELETE FROM all_types WHERE id = 16",
+            "COMMIT",
+            "ALTER TABLE all_types ADD COLUMN c_added VARCHAR(8) NULL DEFAULT 'new'",
+            "INSERT INTO all_types (id, c_added) VALUES (32, 'added')",
+            "UPDATE all_types SET c_added = 'upd' WHERE id = 30",
+            "ALTER TABLE all_types MODIFY COLUMN c_added VARCHAR(32) NULL",
+            "INSERT INTO all_types (id, c_added) VALUES (33, 'modified')",
+            "ALTER TABLE all_types DROP COLUMN c_added",
+            "INSERT INTO all_types (id, c_int) VALUES (34, 34)",
+            "CREATE TABLE items (id INT PRIMARY KEY, name VARCHAR(10), at DATETIME(3))",
+            "INSERT INTO items VALUES (1, 'a', '2024-01-01 00:00:00.5'), (2, 'b', NULL)",
+            "UPDATE items SET name = 'c' WHERE id = 1",
+            // Every row, every type deleted, in one statement.
+            "DELETE FROM all_types",
+            "TRUNCATE TABLE items",
+            "CREATE TABLE done (id INT PRIMARY KEY)",
+            "INSERT INTO done VALUES (1)"
+        };
+    }
+
+    /** Sets every column but the key of row {@code to} to row {@code from}'s value. */
+    private static String copyRow(int from, int to) {
+        return "UPDATE all_types t JOIN all_types s ON t.id = "
+                + to
+                + " AND s.id = "
+                + from
+                + " SET "
+                + Stream.of(names())
+                        .skip(1)
+                        .map(c -> "t." + c + " = s." + c)
+                        .collect(Collectors.joining(", "));
+    }
+
+    /** One job, both readers from {@code start}, each into its own queue. */
+    private static JobClient startJob(MariaDbServer mariaDb, String database, String[] start)
+            throws Exception {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        Configuration jobConfig = new Configuration();
+        jobConfig.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+        env.configure(jobConfig);
+        env.setParallelism(1);
+        env.fromSource(
+                        MySqlSourceFactory.changeEventSource(
+                                source(mariaDb, database, start, SourceReaderKind.FLINK_CDC, 5501)),
+                        WatermarkStrategy.noWatermarks(),
+                        "flink-cdc")
+                .sinkTo(FLINK_CDC.sink())
+                .name("flink-cdc-queue");
+        env.fromSource(
+                        MySqlSourceFactory.changeEventSource(
+                                source(mariaDb, database, start, SourceReaderKind.SLUICE, 5502)),
+                        WatermarkStrategy.noWatermarks(),
+                        "sluice")
+                .sinkTo(SLUICE.sink())
+                .name("sluice-queue");
+        return env.executeAsync("differential-" + database);
+    }
+
+    private static OptionSection source(
+            MariaDbServer mariaDb,
+            String database,
+            String[] start,
+            SourceReaderKind reader,
+            int serverId) {
+        Configuration config = new Configuration();
+        config.set(MySqlSourceOptions.HOSTNAME, mariaDb.host());
+        config.set(MySqlSourceOptions.PORT, mariaDb.port());
+        config.set(MySqlSourceOptions.USERNAME, MariaDbServer.CDC_USER);
+        config.set(MySqlSourceOptions.PASSWORD, MariaDbServer.CDC_PASSWORD);
+        config.set(MySqlSourceOptions.TABLES, List.of(database + "\\..*"));
+        config.set(MySqlSourceOptions.SERVER_TIME_ZONE, MariaDbServer.TIME_ZONE);
+        // Not UTC, so that a reader ignoring the option shows.
+        config.set(MySqlSourceOptions.TIMESTAMP_TIME_ZONE, "Asia/Shanghai");
+        config.set(MySqlSourceOptions.INCLUDE_SCHEMA_CHANGES, true);
+        config.set(MySqlSourceOptions.STARTUP_MODE, StartupMode.BINLOG_POSITION);
+        config.set(MySqlSourceOptions.STARTUP_BINLOG_FILE, start[0]);
+        config.set(MySqlSourceOptions.STARTUP_BINLOG_POSITION, Long.parseLong(start[1]));
+        config.set(MySqlSourceOptions.SERVER_ID, String.valueOf(serverId));
+        config.set(MySqlSourceOptions.READER, reader);
+        return OptionSection.unprefixed(config);
+    }
+}
