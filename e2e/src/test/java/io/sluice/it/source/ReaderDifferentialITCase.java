@@ -1,10 +1,14 @@
 package io.sluice.it.source;
 
+import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.util.ListCollector;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.metrics.Gauge;
+import org.apache.flink.metrics.groups.OperatorMetricGroup;
+import org.apache.flink.runtime.testutils.InMemoryReporter;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.Collector;
@@ -30,8 +34,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -47,13 +53,25 @@ import static org.assertj.core.api.Assertions.assertThat;
  * and deleted, multi-row statements, a transaction of several statements, a primary-key update,
  * ADD/MODIFY/DROP COLUMN with rows around them, a new table and TRUNCATE. The two lists of events
  * must be equal in every field, except for {@link #CORRECTIONS}: the values docs/value-rendering.md
- * says Sluice's reader writes right where Debezium's is wrong.
+ * says Sluice's reader writes right where Debezium's is wrong, and {@link #BOOKKEEPING}. Both
+ * readers also show the same lag metrics.
  */
 class ReaderDifferentialITCase {
 
     @RegisterExtension static final MariaDbExtension MARIADB = new MariaDbExtension();
 
-    @RegisterExtension static final MiniClusterExtension FLINK = FlinkMiniCluster.extension(2);
+    private static final InMemoryReporter METRICS = InMemoryReporter.create();
+
+    @RegisterExtension
+    static final MiniClusterExtension FLINK =
+            FlinkMiniCluster.extension(2, METRICS.addToConfiguration(new Configuration()));
+
+    /**
+     * The reader metrics of Flink CDC's reader (its own {@code currentFetchEventTimeLag}, and the
+     * two the source operator registers from the records' timestamps), which Sluice's has too.
+     */
+    private static final List<String> LAG_METRICS =
+            List.of("currentFetchEventTimeLag", "currentEmitEventTimeLag", "sourceIdleTime");
 
     private static final Duration WAIT = Duration.ofMinutes(2);
 
@@ -172,6 +190,31 @@ class ReaderDifferentialITCase {
                     .as("corrections this binlog shows (an unseen one is stale)")
                     .containsExactlyInAnyOrderElementsOf(seen);
             assertThat(flinkCdc).as("events read").hasSizeGreaterThan(40);
+
+            // Both readers' lags: defined once rows were read, and no more than the time since
+            // the oldest event read (fetched and emitted after it was written, before now).
+            Map<String, Map<String, Long>> lags = new TreeMap<>();
+            for (String reader : List.of("reader-flink-cdc", "reader-sluice")) {
+                lags.put(reader, lags(job.getJobID(), reader));
+            }
+            long sinceOldest =
+                    System.currentTimeMillis()
+                            - flinkCdc.stream()
+                                    .filter(ChangeEvent::isRow)
+                                    .mapToLong(ChangeEvent::executeTime)
+                                    .min()
+                                    .orElseThrow();
+            for (Map.Entry<String, Map<String, Long>> reader : lags.entrySet()) {
+                assertThat(reader.getValue().keySet())
+                        .as("%s's metrics", reader.getKey())
+                        .containsExactlyInAnyOrderElementsOf(LAG_METRICS);
+                assertThat(reader.getValue().get("currentFetchEventTimeLag"))
+                        .as("%s's fetch lag (all: %s)", reader.getKey(), lags)
+                        .isBetween(0L, sinceOldest);
+                assertThat(reader.getValue().get("currentEmitEventTimeLag"))
+                        .as("%s's emit lag (all: %s)", reader.getKey(), lags)
+                        .isBetween(0L, sinceOldest);
+            }
         } finally {
             job.cancel().get(1, TimeUnit.MINUTES);
         }
@@ -190,6 +233,21 @@ class ReaderDifferentialITCase {
                     .as("anchor of %s", correction)
                     .contains(correction.anchor().substring("value-rendering.md#".length()));
         }
+    }
+
+    /** The {@link #LAG_METRICS} of the source operator {@code reader}. */
+    private static Map<String, Long> lags(JobID job, String reader) {
+        List<OperatorMetricGroup> groups = METRICS.findOperatorMetricGroups(job, reader);
+        assertThat(groups).as("the operator %s", reader).hasSize(1);
+        Map<String, Long> lags = new TreeMap<>();
+        METRICS.getMetricsByGroup(groups.get(0))
+                .forEach(
+                        (name, metric) -> {
+                            if (LAG_METRICS.contains(name)) {
+                                lags.put(name, (Long) ((Gauge<?>) metric).getValue());
+                            }
+                        });
+        return lags;
     }
 
     /** GitHub's anchor of a markdown heading. */
@@ -287,16 +345,16 @@ class ReaderDifferentialITCase {
                         MySqlSourceFactory.changeEventSource(
                                 source(mariaDb, database, start, SourceReaderKind.FLINK_CDC, 5501)),
                         WatermarkStrategy.noWatermarks(),
-                        "flink-cdc")
+                        "reader-flink-cdc")
                 .sinkTo(FLINK_CDC.sink())
-                .name("flink-cdc-queue");
+                .name("queue-flink-cdc");
         env.fromSource(
                         MySqlSourceFactory.changeEventSource(
                                 source(mariaDb, database, start, SourceReaderKind.SLUICE, 5502)),
                         WatermarkStrategy.noWatermarks(),
-                        "sluice")
+                        "reader-sluice")
                 .sinkTo(SLUICE.sink())
-                .name("sluice-queue");
+                .name("queue-sluice");
         return env.executeAsync("differential-" + database);
     }
 

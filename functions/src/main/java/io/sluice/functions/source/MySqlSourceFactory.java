@@ -111,7 +111,9 @@ public final class MySqlSourceFactory {
                 flinkCdc,
                 timestampZone(config),
                 config.get(MySqlSourceOptions.HEARTBEAT_INTERVAL),
-                capturedDatabases(config));
+                capturedDatabases(config),
+                stallTimeout(config),
+                config.key(MySqlSourceOptions.STALL_TIMEOUT));
     }
 
     /** What {@link #changeEventSource} checks of the database, for {@code ./sluice validate}. */

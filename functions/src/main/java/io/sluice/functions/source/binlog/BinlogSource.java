@@ -8,6 +8,8 @@ import org.apache.flink.cdc.connectors.mysql.source.assigners.state.PendingSplit
 import org.apache.flink.cdc.connectors.mysql.source.split.MySqlSplit;
 
 import io.sluice.functions.source.internal.DelegatingSource;
+import io.sluice.functions.source.internal.SourceProgress;
+import io.sluice.functions.source.internal.StallWatchingSourceReader;
 import io.sluice.serializers.event.ChangeEvent;
 
 import java.time.Duration;
@@ -30,17 +32,23 @@ public final class BinlogSource
     private final ZoneId timestampZone;
     private final Duration heartbeatInterval;
     private final List<String> databases;
+    private final Duration stallTimeout;
+    private final String stallTimeoutKey;
 
     private BinlogSource(
             MySqlSource<ChangeEvent> flinkCdc,
             ZoneId timestampZone,
             Duration heartbeatInterval,
-            List<String> databases) {
+            List<String> databases,
+            Duration stallTimeout,
+            String stallTimeoutKey) {
         super(flinkCdc);
         this.flinkCdc = flinkCdc;
         this.timestampZone = timestampZone;
         this.heartbeatInterval = heartbeatInterval;
         this.databases = List.copyOf(databases);
+        this.stallTimeout = stallTimeout;
+        this.stallTimeoutKey = stallTimeoutKey;
     }
 
     /**
@@ -49,23 +57,46 @@ public final class BinlogSource
      * @param heartbeatInterval how often an idle server sends a heartbeat
      * @param databases regexes of the databases whose CREATE, ALTER and DROP DATABASE statements
      *     are emitted (none without schema changes)
+     * @param stallTimeout how long the reader may hold its split and read nothing before it fails
+     *     ({@link StallWatchingSourceReader}); zero for no watch
+     * @param stallTimeoutKey the timeout's option key, for the failure's message
      */
     public static BinlogSource of(
             MySqlSource<ChangeEvent> flinkCdc,
             ZoneId timestampZone,
             Duration heartbeatInterval,
-            List<String> databases) {
-        return new BinlogSource(flinkCdc, timestampZone, heartbeatInterval, databases);
+            List<String> databases,
+            Duration stallTimeout,
+            String stallTimeoutKey) {
+        return new BinlogSource(
+                flinkCdc,
+                timestampZone,
+                heartbeatInterval,
+                databases,
+                stallTimeout,
+                stallTimeoutKey);
     }
 
     @Override
     public SourceReader<ChangeEvent, MySqlSplit> createReader(SourceReaderContext context) {
         int subtask = context.getIndexOfSubtask();
-        return new BinlogSourceReader(
-                context,
-                flinkCdc.getConfigFactory().createConfig(subtask),
-                timestampZone,
-                heartbeatInterval,
-                databases);
+        SourceProgress progress = new SourceProgress();
+        BinlogSourceReader reader =
+                new BinlogSourceReader(
+                        context,
+                        flinkCdc.getConfigFactory().createConfig(subtask),
+                        timestampZone,
+                        heartbeatInterval,
+                        databases,
+                        progress);
+        return stallTimeout.isZero()
+                ? reader
+                : new StallWatchingSourceReader<>(
+                        reader,
+                        reader::assignedSplits,
+                        progress,
+                        stallTimeout,
+                        stallTimeoutKey,
+                        context);
     }
 }

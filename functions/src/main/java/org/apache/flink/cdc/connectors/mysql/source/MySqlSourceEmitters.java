@@ -148,7 +148,12 @@ public final class MySqlSourceEmitters {
             return stallTimeout.isZero()
                     ? reader
                     : new StallWatchingSourceReader<>(
-                            reader, progress, stallTimeout, stallTimeoutKey, readerContext);
+                            reader,
+                            reader::getNumberOfCurrentlyAssignedSplits,
+                            progress,
+                            stallTimeout,
+                            stallTimeoutKey,
+                            readerContext);
         }
     }
 }
