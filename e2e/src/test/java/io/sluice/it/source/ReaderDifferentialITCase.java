@@ -24,6 +24,7 @@ import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
 import io.sluice.it.source.ChangeEventDiff.Difference;
 import io.sluice.serializers.event.ChangeEvent;
+import io.sluice.serializers.event.ChangeType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -51,10 +52,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * One binlog read by both readers, {@code source.reader} {@code flink-cdc} and {@code sluice}, from
  * the same binlog position in one job: every type of {@code ddl/all_types.sql} inserted, updated
  * and deleted, multi-row statements, a transaction of several statements, a primary-key update,
- * ADD/MODIFY/DROP COLUMN with rows around them, a new table and TRUNCATE. The two lists of events
- * must be equal in every field, except for {@link #CORRECTIONS}: the values docs/value-rendering.md
- * says Sluice's reader writes right where Debezium's is wrong, and {@link #BOOKKEEPING}. Both
- * readers also show the same lag metrics.
+ * ADD/MODIFY/DROP COLUMN with rows around them, a new table, renames, index statements, TRUNCATE
+ * and ALTER DATABASE. The two lists of events must be equal in every field, except for {@link
+ * #CORRECTIONS} (the values docs/value-rendering.md says Sluice's reader writes right where
+ * Debezium's is wrong), {@link #ONLY_SLUICE} (statements Debezium does not record), {@link
+ * #BOOKKEEPING} and a primary-key update's form. Both readers also show the same lag metrics.
  */
 class ReaderDifferentialITCase {
 
@@ -141,6 +143,22 @@ class ReaderDifferentialITCase {
                             MARIADB_GTID,
                             "Debezium 1.9 tracks no MariaDB GTIDs"));
 
+    /** A statement only Sluice's reader writes, because Debezium does not record it. */
+    record OnlySluice(ChangeType type, String sqlStart, String anchor) {
+        boolean covers(ChangeEvent event) {
+            return event.type() == type && event.sql().startsWith(sqlStart);
+        }
+    }
+
+    /**
+     * CREATE INDEX and DROP INDEX, which Debezium 1.9 does not record (docs/value-rendering.md,
+     * "Only DDL that Debezium records reaches Sluice") and Sluice's reader writes as Canal does.
+     */
+    static final List<OnlySluice> ONLY_SLUICE =
+            List.of(
+                    new OnlySluice(ChangeType.CINDEX, "CREATE INDEX ", KNOWN_LIMITATIONS),
+                    new OnlySluice(ChangeType.DINDEX, "DROP INDEX ", KNOWN_LIMITATIONS));
+
     @Test
     void bothReadersGiveTheSameEventsButForTheDocumentedCorrections() throws Exception {
         MariaDbServer mariaDb = MARIADB.server();
@@ -168,6 +186,15 @@ class ReaderDifferentialITCase {
             assertThat(sluiceSplit)
                     .as("Sluice's: the one primary-key update split")
                     .hasSize(sluice.size() + 1);
+
+            for (OnlySluice statement : ONLY_SLUICE) {
+                assertThat(sluiceSplit)
+                        .as("Sluice's: %s", statement)
+                        .filteredOn(statement::covers)
+                        .hasSize(1);
+                assertThat(flinkCdc).as("Flink CDC's: %s", statement).noneMatch(statement::covers);
+            }
+            sluiceSplit.removeIf(e -> ONLY_SLUICE.stream().anyMatch(o -> o.covers(e)));
 
             List<Difference> differences = ChangeEventDiff.of(flinkCdc, sluiceSplit);
             List<String> unexplained =
@@ -221,18 +248,21 @@ class ReaderDifferentialITCase {
     }
 
     @Test
-    void everyCorrectionNamesAHeadingOfTheDocs() throws Exception {
+    void everyAllowedDifferenceNamesAHeadingOfTheDocs() throws Exception {
         Set<String> anchors =
                 Files.readAllLines(Path.of("..", "docs", "value-rendering.md")).stream()
                         .filter(line -> line.startsWith("#"))
                         .map(ReaderDifferentialITCase::anchor)
                         .collect(Collectors.toSet());
-        for (Correction correction : CORRECTIONS) {
-            assertThat(correction.anchor()).startsWith("value-rendering.md#");
-            assertThat(anchors)
-                    .as("anchor of %s", correction)
-                    .contains(correction.anchor().substring("value-rendering.md#".length()));
-        }
+        Stream.concat(
+                        CORRECTIONS.stream().map(Correction::anchor),
+                        ONLY_SLUICE.stream().map(OnlySluice::anchor))
+                .forEach(
+                        anchor ->
+                                assertThat(anchors)
+                                        .as("anchor %s", anchor)
+                                        .contains(
+                                                anchor.substring("value-rendering.md#".length())));
     }
 
     /** The {@link #LAG_METRICS} of the source operator {@code reader}. */
@@ -312,9 +342,16 @@ class ReaderDifferentialITCase {
             "CREATE TABLE items (id INT PRIMARY KEY, name VARCHAR(10), at DATETIME(3))",
             "INSERT INTO items VALUES (1, 'a', '2024-01-01 00:00:00.5'), (2, 'b', NULL)",
             "UPDATE items SET name = 'c' WHERE id = 1",
+            "RENAME TABLE items TO items2",
+            "INSERT INTO items2 VALUES (3, 'd', NULL)",
+            "ALTER TABLE items2 RENAME TO items",
+            "CREATE INDEX idx_name ON items (name)",
+            "DROP INDEX idx_name ON items",
+            "ALTER TABLE items ADD INDEX idx_at (at)",
             // Every row, every type deleted, in one statement.
             "DELETE FROM all_types",
             "TRUNCATE TABLE items",
+            "ALTER DATABASE CHARACTER SET utf8mb4",
             "CREATE TABLE done (id INT PRIMARY KEY)",
             "INSERT INTO done VALUES (1)"
         };
