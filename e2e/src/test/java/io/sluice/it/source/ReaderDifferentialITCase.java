@@ -2,7 +2,6 @@ package io.sluice.it.source;
 
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.common.functions.util.ListCollector;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.JobClient;
@@ -11,10 +10,8 @@ import org.apache.flink.metrics.groups.OperatorMetricGroup;
 import org.apache.flink.runtime.testutils.InMemoryReporter;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.flink.util.Collector;
 
 import io.sluice.functions.config.OptionSection;
-import io.sluice.functions.normalize.PrimaryKeyChangeSplitter;
 import io.sluice.functions.source.MySqlSourceFactory;
 import io.sluice.functions.source.MySqlSourceOptions;
 import io.sluice.functions.source.SourceReaderKind;
@@ -23,29 +20,30 @@ import io.sluice.it.flink.FlinkMiniCluster;
 import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
 import io.sluice.it.source.ChangeEventDiff.Difference;
+import io.sluice.it.source.ReaderDifferences.Correction;
+import io.sluice.it.source.ReaderDifferences.OnlySluice;
 import io.sluice.serializers.event.ChangeEvent;
-import io.sluice.serializers.event.ChangeType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import static io.sluice.it.source.AllTypes.COLUMNS;
 import static io.sluice.it.source.AllTypes.names;
+import static io.sluice.it.source.ReaderDifferences.BOOKKEEPING;
+import static io.sluice.it.source.ReaderDifferences.CORRECTIONS;
+import static io.sluice.it.source.ReaderDifferences.ONLY_SLUICE;
+import static io.sluice.it.source.ReaderDifferences.splitKeyChanges;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -54,9 +52,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * and deleted, multi-row statements, a transaction of several statements, a primary-key update,
  * ADD/MODIFY/DROP COLUMN with rows around them, a new table, renames, index statements, TRUNCATE
  * and ALTER DATABASE. The two lists of events must be equal in every field, except for {@link
- * #CORRECTIONS} (the values docs/value-rendering.md says Sluice's reader writes right where
- * Debezium's is wrong), {@link #ONLY_SLUICE} (statements Debezium does not record), {@link
- * #BOOKKEEPING} and a primary-key update's form. Both readers also show the same lag metrics.
+ * ReaderDifferences#CORRECTIONS} (the values docs/value-rendering.md says Sluice's reader writes
+ * right where Debezium's is wrong), {@link ReaderDifferences#ONLY_SLUICE} (statements Debezium does
+ * not record), {@link ReaderDifferences#BOOKKEEPING} and a primary-key update's form. Both readers
+ * also show the same lag metrics.
  */
 class ReaderDifferentialITCase {
 
@@ -79,85 +78,6 @@ class ReaderDifferentialITCase {
 
     private static final ChangeEventQueue FLINK_CDC = new ChangeEventQueue();
     private static final ChangeEventQueue SLUICE = new ChangeEventQueue();
-
-    private static final String KNOWN_LIMITATIONS =
-            "value-rendering.md#known-limitations-debezium-198-behaviour-sluice-cannot-undo";
-
-    /** A value where the readers differ on purpose: what each writes, and where it is told. */
-    record Correction(String column, String flinkCdc, String sluice, String anchor) {
-        boolean covers(Difference difference) {
-            return difference.column().equals(column)
-                    && !difference.field().startsWith("updated ")
-                    && Objects.equals(difference.left(), flinkCdc)
-                    && Objects.equals(difference.right(), sluice);
-        }
-    }
-
-    /**
-     * The corrections of Sluice's reader that this binlog shows (docs/value-rendering.md, "Known
-     * limitations", the "New reader" notes): zero and partly-zero dates, which Debezium makes NULL,
-     * and negative TIMEs whose last stored unit is zero, which Debezium decodes wrongly.
-     */
-    static final List<Correction> CORRECTIONS =
-            List.of(
-                    new Correction("c_date", null, "0000-00-00", KNOWN_LIMITATIONS),
-                    new Correction("c_date", null, "2020-00-00", KNOWN_LIMITATIONS),
-                    new Correction("c_datetime", null, "0000-00-00 00:00:00", KNOWN_LIMITATIONS),
-                    new Correction(
-                            "c_datetime3", null, "0000-00-00 00:00:00.000", KNOWN_LIMITATIONS),
-                    new Correction(
-                            "c_datetime6", null, "2020-00-00 00:00:00.000000", KNOWN_LIMITATIONS),
-                    new Correction(
-                            "c_time6", "-838:59:59.048576", "-838:59:59.000000", KNOWN_LIMITATIONS),
-                    new Correction(
-                            "c_time6", "-01:04:04.048576", "-01:00:00.000000", KNOWN_LIMITATIONS),
-                    new Correction("c_time", "-01:04:03", "-01:00:00", KNOWN_LIMITATIONS),
-                    new Correction("c_time", "-12:34:03", "-12:34:00", KNOWN_LIMITATIONS));
-
-    /**
-     * A bookkeeping field where the readers differ: the Flink CDC reader's value, the form of
-     * Sluice's, and why.
-     */
-    record Bookkeeping(String field, String flinkCdc, Pattern sluice, String why) {
-        boolean covers(Difference difference) {
-            return difference.field().equals(field)
-                    && Objects.equals(difference.left(), flinkCdc)
-                    && difference.right() != null
-                    && sluice.matcher(difference.right()).matches();
-        }
-    }
-
-    private static final Pattern MARIADB_GTID = Pattern.compile("\\d+-\\d+-\\d+");
-
-    /**
-     * Debezium 1.9 does not track MariaDB GTIDs; Sluice's reader gives each event its transaction's
-     * (domain-server-seq), docs/value-rendering.md "GTIDs on MariaDB".
-     */
-    static final List<Bookkeeping> BOOKKEEPING =
-            List.of(
-                    new Bookkeeping(
-                            "gtid", "", MARIADB_GTID, "Debezium 1.9 tracks no MariaDB GTIDs"),
-                    new Bookkeeping(
-                            "transactionId",
-                            "",
-                            MARIADB_GTID,
-                            "Debezium 1.9 tracks no MariaDB GTIDs"));
-
-    /** A statement only Sluice's reader writes, because Debezium does not record it. */
-    record OnlySluice(ChangeType type, String sqlStart, String anchor) {
-        boolean covers(ChangeEvent event) {
-            return event.type() == type && event.sql().startsWith(sqlStart);
-        }
-    }
-
-    /**
-     * CREATE INDEX and DROP INDEX, which Debezium 1.9 does not record (docs/value-rendering.md,
-     * "Only DDL that Debezium records reaches Sluice") and Sluice's reader writes as Canal does.
-     */
-    static final List<OnlySluice> ONLY_SLUICE =
-            List.of(
-                    new OnlySluice(ChangeType.CINDEX, "CREATE INDEX ", KNOWN_LIMITATIONS),
-                    new OnlySluice(ChangeType.DINDEX, "DROP INDEX ", KNOWN_LIMITATIONS));
 
     @Test
     void bothReadersGiveTheSameEventsButForTheDocumentedCorrections() throws Exception {
@@ -252,7 +172,7 @@ class ReaderDifferentialITCase {
         Set<String> anchors =
                 Files.readAllLines(Path.of("..", "docs", "value-rendering.md")).stream()
                         .filter(line -> line.startsWith("#"))
-                        .map(ReaderDifferentialITCase::anchor)
+                        .map(ReaderDifferences::anchor)
                         .collect(Collectors.toSet());
         Stream.concat(
                         CORRECTIONS.stream().map(Correction::anchor),
@@ -278,24 +198,6 @@ class ReaderDifferentialITCase {
                             }
                         });
         return lags;
-    }
-
-    /** GitHub's anchor of a markdown heading. */
-    private static String anchor(String heading) {
-        return heading.replaceFirst("^#+\\s*", "")
-                .toLowerCase(Locale.ROOT)
-                .replaceAll("[^a-z0-9 _-]", "")
-                .replace(' ', '-');
-    }
-
-    private static List<ChangeEvent> splitKeyChanges(List<ChangeEvent> events) {
-        PrimaryKeyChangeSplitter splitter = new PrimaryKeyChangeSplitter();
-        List<ChangeEvent> split = new ArrayList<>();
-        Collector<ChangeEvent> out = new ListCollector<>(split);
-        for (ChangeEvent event : events) {
-            splitter.flatMap(event, out);
-        }
-        return split;
     }
 
     private static boolean isLast(ChangeEvent event) {
