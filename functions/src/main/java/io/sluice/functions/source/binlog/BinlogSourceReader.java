@@ -163,7 +163,7 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
     }
 
     /** How many splits this reader holds: the binlog split, once given. */
-    public int assignedSplits() {
+    int assignedSplits() {
         return split == null ? 0 : 1;
     }
 
