@@ -87,6 +87,32 @@ final class ChangeEventQueue {
         return taken;
     }
 
+    /**
+     * The events up to and including the first that {@code last} accepts, failing if the job ends
+     * or they take longer than {@code wait}.
+     */
+    List<ChangeEvent> takeThrough(JobClient job, Predicate<ChangeEvent> last, Duration wait)
+            throws Exception {
+        List<ChangeEvent> taken = new ArrayList<>();
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (taken.isEmpty() || !last.test(taken.get(taken.size() - 1))) {
+            ChangeEvent event = events.poll(200, TimeUnit.MILLISECONDS);
+            if (event != null) {
+                taken.add(event);
+                continue;
+            }
+            JobStatus status = job.getJobStatus().get(30, TimeUnit.SECONDS);
+            if (status.isGloballyTerminalState()) {
+                job.getJobExecutionResult().get(30, TimeUnit.SECONDS); // throws the job's failure
+                fail("The job ended (%s) after %d events: %s", status, taken.size(), taken);
+            }
+            if (System.nanoTime() > deadline) {
+                fail("No last event within %s after %d events: %s", wait, taken.size(), taken);
+            }
+        }
+        return taken;
+    }
+
     private static final class QueueSink implements Sink<ChangeEvent> {
         private static final long serialVersionUID = 1L;
 

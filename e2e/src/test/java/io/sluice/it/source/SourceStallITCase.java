@@ -31,7 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code source.stall-timeout} on a real job: a snapshot chunk whose query cannot run (its table
  * locked) fails the source with the split named, and the job, restarted, delivers every row once
  * after the lock is gone; an idle database in the binlog phase, kept alive by heartbeats, is not
- * taken for a stall.
+ * taken for a stall, with either reader.
  */
 class SourceStallITCase {
 
@@ -100,23 +100,75 @@ class SourceStallITCase {
             assertThat(Delivered.drain(KAFKA.server(), topic, MessageFormat.CANAL_FLAT, 10, WAIT))
                     .as("the snapshot")
                     .hasSize(10);
-            mariaDb.execute(database, "UPDATE counters SET version = 1 WHERE id = 0");
-            assertThat(Delivered.drain(KAFKA.server(), topic, MessageFormat.CANAL_FLAT, 11, WAIT))
-                    .as("a first binlog change")
-                    .hasSize(11);
-
-            // Idle for several stall timeouts: only the server's heartbeats show the source alive.
-            Thread.sleep(Duration.parse("PT" + STALL_TIMEOUT).multipliedBy(5).toMillis());
-            mariaDb.execute(database, "UPDATE counters SET version = 2 WHERE id = 0");
-            assertThat(Delivered.drain(KAFKA.server(), topic, MessageFormat.CANAL_FLAT, 12, WAIT))
-                    .hasSize(12);
-
-            assertThat(JobExceptions.of(rest, job.getJobID()).failures())
-                    .as("never failed while idle")
-                    .isZero();
+            staysAliveWhileIdle(rest, job, mariaDb, database, topic, 10);
         } finally {
             job.cancel().get(1, TimeUnit.MINUTES);
         }
+    }
+
+    /** The same with Sluice's binlog reader ({@code source.reader: sluice}), from the binlog. */
+    @Test
+    void anIdleDatabaseIsNotAStallForSluicesReader(@InjectClusterRESTAddress URI rest)
+            throws Exception {
+        MariaDbServer mariaDb = MARIADB.server();
+        String database = seeded(mariaDb, "idle_sluice", 10);
+        String[] end = mariaDb.binlogEnd();
+        String topic = "idle-" + database;
+        KAFKA.server().createTopic(topic, 1);
+        JobClient job =
+                start(
+                        mariaDb,
+                        database,
+                        topic,
+                        "source.reader=sluice",
+                        "source.startup.mode=binlog-position",
+                        "source.startup.binlog-file=" + end[0],
+                        "source.startup.binlog-position=" + end[1]);
+        try {
+            staysAliveWhileIdle(rest, job, mariaDb, database, topic, 0);
+        } finally {
+            job.cancel().get(1, TimeUnit.MINUTES);
+        }
+    }
+
+    /**
+     * A change, several stall timeouts without any, then another: both delivered after the {@code
+     * delivered} messages already out, and the job never failed.
+     */
+    private static void staysAliveWhileIdle(
+            URI rest,
+            JobClient job,
+            MariaDbServer mariaDb,
+            String database,
+            String topic,
+            int delivered)
+            throws Exception {
+        mariaDb.execute(database, "UPDATE counters SET version = 1 WHERE id = 0");
+        assertThat(
+                        Delivered.drain(
+                                KAFKA.server(),
+                                topic,
+                                MessageFormat.CANAL_FLAT,
+                                delivered + 1,
+                                WAIT))
+                .as("a first binlog change")
+                .hasSize(delivered + 1);
+
+        // Idle for several stall timeouts: only the server's heartbeats show the source alive.
+        Thread.sleep(Duration.parse("PT" + STALL_TIMEOUT).multipliedBy(5).toMillis());
+        mariaDb.execute(database, "UPDATE counters SET version = 2 WHERE id = 0");
+        assertThat(
+                        Delivered.drain(
+                                KAFKA.server(),
+                                topic,
+                                MessageFormat.CANAL_FLAT,
+                                delivered + 2,
+                                WAIT))
+                .hasSize(delivered + 2);
+
+        assertThat(JobExceptions.of(rest, job.getJobID()).failures())
+                .as("never failed while idle")
+                .isZero();
     }
 
     private static String seeded(MariaDbServer mariaDb, String prefix, int rows) {
@@ -133,21 +185,27 @@ class SourceStallITCase {
         return database;
     }
 
-    private static JobClient start(MariaDbServer mariaDb, String database, String topic)
+    private static JobClient start(
+            MariaDbServer mariaDb, String database, String topic, String... overrides)
             throws Exception {
+        List<String> settings =
+                new ArrayList<>(
+                        List.of(
+                                "job.checkpoint-interval=1s",
+                                "source.snapshot.chunk-size=100",
+                                "source.stall-timeout=" + STALL_TIMEOUT,
+                                "source.heartbeat-interval=" + HEARTBEAT,
+                                "parallelism.source=1",
+                                "parallelism.encode=1",
+                                "parallelism.sink=1"));
+        settings.addAll(List.of(overrides));
         Configuration config =
                 EmbeddedJobs.config(
                         mariaDb,
                         KAFKA.server(),
                         database + ".counters",
                         topic,
-                        "job.checkpoint-interval=1s",
-                        "source.snapshot.chunk-size=100",
-                        "source.stall-timeout=" + STALL_TIMEOUT,
-                        "source.heartbeat-interval=" + HEARTBEAT,
-                        "parallelism.source=1",
-                        "parallelism.encode=1",
-                        "parallelism.sink=1");
+                        settings.toArray(String[]::new));
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(1);
         return EmbeddedJobs.start(env, config, "source-stall-" + database);

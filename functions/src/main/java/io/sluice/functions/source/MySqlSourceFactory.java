@@ -108,7 +108,9 @@ public final class MySqlSourceFactory {
                 timestampZone(config),
                 config.get(MySqlSourceOptions.HEARTBEAT_INTERVAL),
                 capturedDatabases(config),
-                mode == StartupMode.INITIAL);
+                mode == StartupMode.INITIAL,
+                stallTimeout(config),
+                config.key(MySqlSourceOptions.STALL_TIMEOUT));
     }
 
     /** What {@link #changeEventSource} checks of the database, for {@code ./sluice validate}. */

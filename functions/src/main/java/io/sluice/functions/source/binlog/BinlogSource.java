@@ -4,15 +4,20 @@ import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.source.SourceReader;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.cdc.connectors.mysql.source.MySqlSource;
+import org.apache.flink.cdc.connectors.mysql.source.MySqlSourceEmitters;
 import org.apache.flink.cdc.connectors.mysql.source.assigners.state.PendingSplitsState;
 import org.apache.flink.cdc.connectors.mysql.source.split.MySqlSplit;
+import org.apache.flink.connector.base.source.reader.SourceReaderBase;
 
 import io.sluice.functions.source.internal.DelegatingSource;
+import io.sluice.functions.source.internal.SourceProgress;
+import io.sluice.functions.source.internal.StallWatchingSourceReader;
 import io.sluice.serializers.event.ChangeEvent;
 
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.List;
+import java.util.function.IntSupplier;
 
 /**
  * Flink CDC's {@link MySqlSource} (its split enumerator, enumerator checkpoint and split
@@ -33,53 +38,87 @@ public final class BinlogSource
     private final Duration heartbeatInterval;
     private final List<String> databases;
     private final boolean snapshotFirst;
+    private final Duration stallTimeout;
+    private final String stallTimeoutKey;
 
     private BinlogSource(
             MySqlSource<ChangeEvent> flinkCdc,
             ZoneId timestampZone,
             Duration heartbeatInterval,
             List<String> databases,
-            boolean snapshotFirst) {
+            boolean snapshotFirst,
+            Duration stallTimeout,
+            String stallTimeoutKey) {
         super(flinkCdc);
         this.flinkCdc = flinkCdc;
         this.timestampZone = timestampZone;
         this.heartbeatInterval = heartbeatInterval;
         this.databases = List.copyOf(databases);
         this.snapshotFirst = snapshotFirst;
+        this.stallTimeout = stallTimeout;
+        this.stallTimeoutKey = stallTimeoutKey;
     }
 
     /**
-     * @param flinkCdc the source whose enumerator and configuration this takes
+     * @param flinkCdc the source whose enumerator and configuration this takes (built by {@link
+     *     MySqlSourceEmitters#withBinlogBatchEmitter} when there is a snapshot first)
      * @param timestampZone the zone TIMESTAMP values are written in
      * @param heartbeatInterval how often an idle server sends a heartbeat
      * @param databases regexes of the databases whose CREATE, ALTER and DROP DATABASE statements
      *     are emitted (none without schema changes)
      * @param snapshotFirst whether the enumerator hands out snapshot splits before the binlog split
      *     (startup mode initial)
+     * @param stallTimeout how long the reader may hold a split and read nothing before it fails
+     *     ({@link StallWatchingSourceReader}); zero for no watch
+     * @param stallTimeoutKey the timeout's option key, for the failure's message
      */
     public static BinlogSource of(
             MySqlSource<ChangeEvent> flinkCdc,
             ZoneId timestampZone,
             Duration heartbeatInterval,
             List<String> databases,
-            boolean snapshotFirst) {
+            boolean snapshotFirst,
+            Duration stallTimeout,
+            String stallTimeoutKey) {
         return new BinlogSource(
-                flinkCdc, timestampZone, heartbeatInterval, databases, snapshotFirst);
+                flinkCdc,
+                timestampZone,
+                heartbeatInterval,
+                databases,
+                snapshotFirst,
+                stallTimeout,
+                stallTimeoutKey);
     }
 
+    /**
+     * Sluice's binlog reader, behind Flink CDC's snapshot reader with a snapshot first; one stall
+     * watch over both, fed by both readers' progress, and one set of reader metrics (Flink CDC's
+     * reader registers none here, so the fetch lag is the binlog reader's).
+     */
     @Override
     public SourceReader<ChangeEvent, MySqlSplit> createReader(SourceReaderContext context)
             throws Exception {
         int subtask = context.getIndexOfSubtask();
+        SourceProgress progress = new SourceProgress();
         BinlogSourceReader binlog =
                 new BinlogSourceReader(
                         context,
                         flinkCdc.getConfigFactory().createConfig(subtask),
                         timestampZone,
                         heartbeatInterval,
-                        databases);
-        return snapshotFirst
-                ? new SnapshotThenBinlogReader(flinkCdc.createReader(context), binlog)
-                : binlog;
+                        databases,
+                        progress);
+        SourceReader<ChangeEvent, MySqlSplit> reader = binlog;
+        IntSupplier splits = binlog::assignedSplits;
+        if (snapshotFirst) {
+            SourceReaderBase<?, ChangeEvent, MySqlSplit, ?> snapshot =
+                    MySqlSourceEmitters.innerReader(flinkCdc, context, progress);
+            reader = new SnapshotThenBinlogReader(snapshot, binlog);
+            splits = () -> snapshot.getNumberOfCurrentlyAssignedSplits() + binlog.assignedSplits();
+        }
+        return stallTimeout.isZero()
+                ? reader
+                : new StallWatchingSourceReader<>(
+                        reader, splits, progress, stallTimeout, stallTimeoutKey, context);
     }
 }

@@ -26,6 +26,7 @@ import io.sluice.functions.source.internal.ColumnTypeStyle;
 import io.sluice.functions.source.internal.DdlClassifier;
 import io.sluice.functions.source.internal.MemoizedTableFilter;
 import io.sluice.functions.source.internal.SourceJdbc;
+import io.sluice.functions.source.internal.SourceProgress;
 import io.sluice.serializers.event.ChangeEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -74,6 +75,8 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
     private final Predicate<String> capturedDatabase;
     private final BinlogHandover handover = new BinlogHandover(BATCH);
     private final BinlogSplitAssembly assembly;
+    private final SourceProgress progress;
+    private final BinlogReaderMetrics metrics;
 
     private MySqlBinlogSplit split;
 
@@ -93,8 +96,11 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
             MySqlSourceConfig config,
             ZoneId timestampZone,
             Duration heartbeatInterval,
-            List<String> databases) {
+            List<String> databases,
+            SourceProgress progress) {
         this.context = context;
+        this.progress = progress;
+        this.metrics = BinlogReaderMetrics.register(context.metricGroup());
         this.config = config;
         this.timestampZone = timestampZone;
         this.heartbeatInterval =
@@ -158,6 +164,7 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
         if (batch == null) {
             return InputStatus.NOTHING_AVAILABLE;
         }
+        progress.mark(); // changes and heartbeats alike: the stall watch's progress
         for (int i = 0; i < batch.size; i++) {
             ChangeEvent change = batch.changes[i];
             if (change != null) {
@@ -175,6 +182,11 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
         position = batch.positions[batch.size - 1];
         handover.recycle(batch);
         return InputStatus.MORE_AVAILABLE;
+    }
+
+    /** How many splits this reader holds: the binlog split, once given. */
+    int assignedSplits() {
+        return holdsSplit() ? 1 : 0;
     }
 
     @Override
@@ -346,6 +358,7 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
 
         @Override
         public void change(ChangeEvent change, BinlogPosition after) {
+            metrics.fetched(change.executeTime());
             ChangeEvent emitted = handOver.emitted(change, after);
             if (emitted != null) {
                 handover.put(emitted, after, null);

@@ -6,7 +6,6 @@ import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.api.connector.source.SourceReader;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.api.connector.source.SourceSplit;
-import org.apache.flink.connector.base.source.reader.SourceReaderBase;
 import org.apache.flink.core.io.InputStatus;
 import org.apache.flink.metrics.Gauge;
 
@@ -19,6 +18,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
 import java.util.stream.Collectors;
 
 /**
@@ -32,12 +32,16 @@ import java.util.stream.Collectors;
  * once the timeout passed; the task thread then polls it and, if still nothing came, fails with the
  * reader's splits named. A backpressured task does not poll at all, so it is not taken for stuck:
  * its next poll finds the records waiting.
+ *
+ * <p>It wraps any reader that says how many splits it holds: Flink CDC's ({@code SourceReaderBase})
+ * and Sluice's binlog reader.
  */
 @Internal
 public final class StallWatchingSourceReader<T, SplitT extends SourceSplit>
         implements SourceReader<T, SplitT> {
 
-    private final SourceReaderBase<?, T, SplitT, ?> reader;
+    private final SourceReader<T, SplitT> reader;
+    private final IntSupplier assignedSplits;
     private final SourceProgress progress;
     private final Duration timeout;
     private final String timeoutKey;
@@ -46,8 +50,14 @@ public final class StallWatchingSourceReader<T, SplitT extends SourceSplit>
     private volatile boolean holdsSplits;
     private volatile CompletableFuture<Void> timedOut = new CompletableFuture<>();
 
+    /**
+     * @param reader the watched reader
+     * @param assignedSplits how many splits {@code reader} holds now (called on the task thread)
+     * @param progress what {@code reader} marks whenever it reads something
+     */
     public StallWatchingSourceReader(
-            SourceReaderBase<?, T, SplitT, ?> reader,
+            SourceReader<T, SplitT> reader,
+            IntSupplier assignedSplits,
             SourceProgress progress,
             Duration timeout,
             String timeoutKey,
@@ -57,6 +67,7 @@ public final class StallWatchingSourceReader<T, SplitT extends SourceSplit>
                     "A stall watch needs a positive timeout, not " + timeout);
         }
         this.reader = reader;
+        this.assignedSplits = assignedSplits;
         this.progress = progress;
         this.timeout = timeout;
         this.timeoutKey = timeoutKey;
@@ -79,16 +90,16 @@ public final class StallWatchingSourceReader<T, SplitT extends SourceSplit>
     public void start() {
         progress.mark();
         reader.start();
-        holdsSplits = reader.getNumberOfCurrentlyAssignedSplits() > 0;
+        holdsSplits = assignedSplits.getAsInt() > 0;
         long period = Math.max(50L, timeout.toMillis() / 4);
         watch.scheduleWithFixedDelay(this::check, period, period, TimeUnit.MILLISECONDS);
     }
 
     @Override
     public InputStatus pollNext(ReaderOutput<T> output) throws Exception {
-        int before = reader.getNumberOfCurrentlyAssignedSplits();
+        int before = assignedSplits.getAsInt();
         InputStatus status = reader.pollNext(output);
-        int after = reader.getNumberOfCurrentlyAssignedSplits();
+        int after = assignedSplits.getAsInt();
         if (after != before || after == 0) {
             progress.mark();
         }
@@ -124,7 +135,7 @@ public final class StallWatchingSourceReader<T, SplitT extends SourceSplit>
     public void addSplits(List<SplitT> splits) {
         progress.mark();
         reader.addSplits(splits);
-        holdsSplits = reader.getNumberOfCurrentlyAssignedSplits() > 0;
+        holdsSplits = assignedSplits.getAsInt() > 0;
     }
 
     @Override

@@ -4,8 +4,12 @@ import org.apache.flink.api.common.eventtime.Watermark;
 import org.apache.flink.api.connector.source.ReaderOutput;
 import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.api.connector.source.SourceOutput;
+import org.apache.flink.api.connector.source.SourceReader;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.api.connector.source.SourceSplit;
+import org.apache.flink.cdc.connectors.mysql.source.offset.BinlogOffset;
+import org.apache.flink.cdc.connectors.mysql.source.split.MySqlBinlogSplit;
+import org.apache.flink.cdc.connectors.mysql.source.split.MySqlSplit;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.base.source.reader.RecordsBySplits;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
@@ -19,10 +23,20 @@ import org.apache.flink.runtime.metrics.groups.InternalSourceReaderMetricGroup;
 import org.apache.flink.util.SimpleUserCodeClassLoader;
 import org.apache.flink.util.UserCodeClassLoader;
 
+import io.sluice.functions.config.OptionSection;
+import io.sluice.functions.source.ChangeEventDeserializationSchema;
+import io.sluice.functions.source.MySqlSourceFactory;
+import io.sluice.functions.source.MySqlSourceOptions;
 import io.sluice.functions.source.SourceStalledException;
+import io.sluice.functions.source.StartupMode;
+import io.sluice.functions.source.binlog.BinlogSource;
+import io.sluice.serializers.event.ChangeEvent;
 import org.junit.jupiter.api.Test;
 
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.time.Duration;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +48,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * The stall watch on a real {@link SingleThreadMultiplexSourceReaderBase} whose split reader either
  * hangs (as Flink CDC's did, waiting for a backfill's end) or sends heartbeats only (an idle
- * database). Polled the way a source task polls: wait for availability, then poll.
+ * database); and Sluice's binlog reader on a server that never answers. Polled the way a source
+ * task polls: wait for availability, then poll.
  */
 class StallWatchingSourceReaderTest {
 
@@ -86,6 +101,87 @@ class StallWatchingSourceReaderTest {
         }
     }
 
+    /**
+     * Sluice's binlog reader, wrapped as {@code BinlogSource} wraps it, on a server that accepts
+     * the connection and never answers: it holds the binlog split and reads nothing.
+     */
+    @Test
+    void sluicesBinlogReaderOnASilentServerFailsNamingItsSplit() throws Exception {
+        MetricListener metrics = new MetricListener();
+        ServerSocket silent = new ServerSocket(0, 10, InetAddress.getLoopbackAddress());
+        SourceReader<ChangeEvent, MySqlSplit> reader = null;
+        try {
+            reader = binlogSource(silent.getLocalPort()).createReader(new Context(metrics));
+            assertThat(reader).isInstanceOf(StallWatchingSourceReader.class);
+            reader.start();
+            reader.addSplits(
+                    List.of(
+                            new MySqlBinlogSplit(
+                                    "binlog-split",
+                                    BinlogOffset.ofBinlogFilePosition("mysql-bin.000001", 4L),
+                                    BinlogOffset.ofNonStopping(),
+                                    List.of(),
+                                    Map.of(),
+                                    0)));
+            SourceReader<ChangeEvent, MySqlSplit> watched = reader;
+            assertThatThrownBy(
+                            () -> pollFor(watched, new DiscardingOutput<>(), Duration.ofMinutes(1)))
+                    .isInstanceOf(SourceStalledException.class)
+                    .hasMessageContaining("Source subtask 3")
+                    .hasMessageContaining("[binlog-split]")
+                    .hasMessageContaining("'source.stall-timeout' = PT0.3S");
+            assertThat(gauge(metrics)).isGreaterThanOrEqualTo(TIMEOUT.toMillis());
+            assertThat(metrics.getGauge("currentFetchEventTimeLag").orElseThrow().getValue())
+                    .as("no row fetched yet")
+                    .isEqualTo(-1L);
+        } finally {
+            silent.close(); // the reading thread's connection fails, so close need not wait
+            if (reader != null) {
+                reader.close();
+            }
+        }
+    }
+
+    private static BinlogSource binlogSource(int port) {
+        Configuration config = new Configuration();
+        config.set(MySqlSourceOptions.HOSTNAME, "127.0.0.1");
+        config.set(MySqlSourceOptions.PORT, port);
+        config.set(MySqlSourceOptions.USERNAME, "cdc");
+        config.set(MySqlSourceOptions.PASSWORD, "cdc");
+        config.set(MySqlSourceOptions.TABLES, List.of("shop.orders"));
+        config.set(MySqlSourceOptions.STARTUP_MODE, StartupMode.BINLOG_POSITION);
+        config.set(MySqlSourceOptions.STARTUP_BINLOG_FILE, "mysql-bin.000001");
+        config.set(MySqlSourceOptions.STARTUP_BINLOG_POSITION, 4L);
+        return BinlogSource.of(
+                MySqlSourceFactory.source(
+                        OptionSection.unprefixed(config),
+                        new ChangeEventDeserializationSchema(ZoneId.of("UTC"))),
+                ZoneId.of("UTC"),
+                Duration.ofMillis(100),
+                List.of(),
+                false,
+                TIMEOUT,
+                "source.stall-timeout");
+    }
+
+    /** Polls {@code reader} as a task does for {@code duration}; the number of polls. */
+    private static <T> int pollFor(
+            SourceReader<T, ?> reader, ReaderOutput<T> output, Duration duration) throws Exception {
+        long end = System.nanoTime() + duration.toNanos();
+        int polls = 0;
+        while (System.nanoTime() < end) {
+            long left = Math.max(1L, end - System.nanoTime());
+            try {
+                reader.isAvailable().get(left, TimeUnit.NANOSECONDS);
+            } catch (java.util.concurrent.TimeoutException e) {
+                break;
+            }
+            reader.pollNext(output);
+            polls++;
+        }
+        return polls;
+    }
+
     private static long gauge(MetricListener metrics) {
         return (Long) metrics.getGauge("sluice", "millisSinceProgress").orElseThrow().getValue();
     }
@@ -101,13 +197,15 @@ class StallWatchingSourceReaderTest {
     private static final class Watched implements AutoCloseable {
         final SourceProgress progress = new SourceProgress();
         final StallWatchingSourceReader<Integer, Split> reader;
-        final ReaderOutput<Integer> output = new DiscardingOutput();
+        final ReaderOutput<Integer> output = new DiscardingOutput<>();
 
         Watched(SplitBehaviour behaviour, MetricListener metrics) {
             Context context = new Context(metrics);
+            Reader watched = new Reader(behaviour, progress, context);
             reader =
                     new StallWatchingSourceReader<>(
-                            new Reader(behaviour, progress, context),
+                            watched,
+                            watched::getNumberOfCurrentlyAssignedSplits,
                             progress,
                             TIMEOUT,
                             "source.stall-timeout",
@@ -123,19 +221,7 @@ class StallWatchingSourceReaderTest {
 
         /** Polls as a task does for {@code duration}; the number of polls. */
         int pollFor(Duration duration) throws Exception {
-            long end = System.nanoTime() + duration.toNanos();
-            int polls = 0;
-            while (System.nanoTime() < end) {
-                long left = Math.max(1L, end - System.nanoTime());
-                try {
-                    reader.isAvailable().get(left, TimeUnit.NANOSECONDS);
-                } catch (java.util.concurrent.TimeoutException e) {
-                    break;
-                }
-                reader.pollNext(output);
-                polls++;
-            }
-            return polls;
+            return StallWatchingSourceReaderTest.pollFor(reader, output, duration);
         }
 
         @Override
@@ -271,12 +357,12 @@ class StallWatchingSourceReaderTest {
         }
     }
 
-    private static final class DiscardingOutput implements ReaderOutput<Integer> {
+    private static final class DiscardingOutput<T> implements ReaderOutput<T> {
         @Override
-        public void collect(Integer record) {}
+        public void collect(T record) {}
 
         @Override
-        public void collect(Integer record, long timestamp) {}
+        public void collect(T record, long timestamp) {}
 
         @Override
         public void emitWatermark(Watermark watermark) {}
@@ -288,7 +374,7 @@ class StallWatchingSourceReaderTest {
         public void markActive() {}
 
         @Override
-        public SourceOutput<Integer> createOutputForSplit(String splitId) {
+        public SourceOutput<T> createOutputForSplit(String splitId) {
             return this;
         }
 

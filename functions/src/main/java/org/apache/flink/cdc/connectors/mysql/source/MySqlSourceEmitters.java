@@ -71,6 +71,19 @@ public final class MySqlSourceEmitters {
     }
 
     /**
+     * The reader of {@code source} (built by {@link #withBinlogBatchEmitter}) for a reader that
+     * wraps it: no stall watch and no metrics of its own, its progress marked on {@code progress}.
+     */
+    public static <T> MySqlSourceReader<T> innerReader(
+            MySqlSource<T> source, SourceReaderContext context, SourceProgress progress) {
+        if (!(source instanceof HookedSource)) {
+            throw new IllegalArgumentException(
+                    "Not a source of withBinlogBatchEmitter: " + source.getClass().getName());
+        }
+        return ((HookedSource<T>) source).reader(context, progress, false);
+    }
+
+    /**
      * The reader's emitter. The source asks for it with the reader's own configuration before any
      * of the reader's split readers exists, so the memoized filter installed here is the one their
      * Debezium dispatcher and schema take.
@@ -122,33 +135,44 @@ public final class MySqlSourceEmitters {
         @Override
         public SourceReader<T, MySqlSplit> createReader(SourceReaderContext readerContext)
                 throws Exception {
+            SourceProgress progress = new SourceProgress();
+            MySqlSourceReader<T> reader = reader(readerContext, progress, true);
+            return stallTimeout.isZero()
+                    ? reader
+                    : new StallWatchingSourceReader<>(
+                            reader,
+                            reader::getNumberOfCurrentlyAssignedSplits,
+                            progress,
+                            stallTimeout,
+                            stallTimeoutKey,
+                            readerContext);
+        }
+
+        MySqlSourceReader<T> reader(
+                SourceReaderContext readerContext, SourceProgress progress, boolean ownMetrics) {
             int subtask = readerContext.getIndexOfSubtask();
             MySqlSourceConfig config = getConfigFactory().createConfig(subtask);
             MySqlSourceReaderMetrics metrics =
                     new MySqlSourceReaderMetrics(readerContext.metricGroup());
-            metrics.registerMetrics();
+            if (ownMetrics) {
+                metrics.registerMetrics();
+            }
             MySqlSourceReaderContext context = new MySqlSourceReaderContext(readerContext);
             StatementTimes times = new StatementTimes();
-            SourceProgress progress = new SourceProgress();
-            MySqlSourceReader<T> reader =
-                    new MySqlSourceReader<>(
-                            new FutureCompletingBlockingQueue<>(),
-                            () ->
-                                    new StatementHookSplitReader(
-                                            config,
-                                            subtask,
-                                            context,
-                                            times,
-                                            SnapshotPhaseHooks.empty(),
-                                            databases),
-                            emitter(deserializer, metrics, config, times, progress),
-                            readerContext.getConfiguration(),
-                            context,
-                            config);
-            return stallTimeout.isZero()
-                    ? reader
-                    : new StallWatchingSourceReader<>(
-                            reader, progress, stallTimeout, stallTimeoutKey, readerContext);
+            return new MySqlSourceReader<>(
+                    new FutureCompletingBlockingQueue<>(),
+                    () ->
+                            new StatementHookSplitReader(
+                                    config,
+                                    subtask,
+                                    context,
+                                    times,
+                                    SnapshotPhaseHooks.empty(),
+                                    databases),
+                    emitter(deserializer, metrics, config, times, progress),
+                    readerContext.getConfiguration(),
+                    context,
+                    config);
         }
     }
 }

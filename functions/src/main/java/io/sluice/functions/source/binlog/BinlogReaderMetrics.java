@@ -1,0 +1,44 @@
+package io.sluice.functions.source.binlog;
+
+import org.apache.flink.metrics.Gauge;
+import org.apache.flink.metrics.groups.SourceReaderMetricGroup;
+import org.apache.flink.runtime.metrics.MetricNames;
+
+/**
+ * The reader metric Flink CDC's MySQL reader registers (3.5.0, {@code MySqlSourceReaderMetrics}),
+ * under the same name and with the same meaning: {@code currentFetchEventTimeLag}, the time the
+ * reading thread received the latest row change minus its binlog event time, -1 before the first.
+ * The source operator itself registers {@code currentEmitEventTimeLag} and {@code sourceIdleTime}
+ * from the timestamps the reader emits with, the binlog event times, as with Flink CDC's reader.
+ */
+final class BinlogReaderMetrics {
+
+    /**
+     * Flink CDC's value before the first row change ({@code MySqlSourceReaderMetrics.UNDEFINED}).
+     */
+    static final long UNDEFINED = -1L;
+
+    private volatile long fetchDelay = UNDEFINED;
+
+    private BinlogReaderMetrics() {}
+
+    static BinlogReaderMetrics register(SourceReaderMetricGroup group) {
+        BinlogReaderMetrics metrics = new BinlogReaderMetrics();
+        group.gauge(
+                MetricNames.CURRENT_FETCH_EVENT_TIME_LAG, (Gauge<Long>) () -> metrics.fetchDelay);
+        return metrics;
+    }
+
+    /**
+     * A row change with binlog event time {@code eventTime} (ms) has just been received; as in
+     * Flink CDC's emitter, no time or a clock behind the server's records nothing.
+     */
+    void fetched(long eventTime) {
+        if (eventTime > 0L) {
+            long delay = System.currentTimeMillis() - eventTime;
+            if (delay >= 0L) {
+                fetchDelay = delay;
+            }
+        }
+    }
+}
