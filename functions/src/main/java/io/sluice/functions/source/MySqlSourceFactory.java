@@ -79,33 +79,20 @@ public final class MySqlSourceFactory {
 
     /**
      * Flink CDC's enumerator with Sluice's binlog reader ({@link BinlogSource}), for the startup
-     * modes that start in the binlog.
+     * modes that start in the binlog (a GTID set included).
      */
     private static Source<ChangeEvent, ?, ?> sluiceReader(
             OptionSection config, MySqlSource<ChangeEvent> flinkCdc) {
         StartupMode mode = config.get(MySqlSourceOptions.STARTUP_MODE);
         checkArgument(
-                mode != StartupMode.INITIAL && mode != StartupMode.GTID,
+                mode != StartupMode.INITIAL,
                 "Option '%s' = '%s' starts in the binlog only (startup modes latest,"
-                        + " binlog-position, timestamp), but '%s' is '%s'; %s",
+                        + " binlog-position, timestamp, gtid), but '%s' is '%s'; for a snapshot"
+                        + " first, set '%s' to 'flink-cdc'",
                 config.key(MySqlSourceOptions.READER),
                 SourceReaderKind.SLUICE,
                 config.key(MySqlSourceOptions.STARTUP_MODE),
                 mode,
-                mode == StartupMode.INITIAL
-                        ? "for a snapshot first, set '"
-                                + config.key(MySqlSourceOptions.READER)
-                                + "' to 'flink-cdc'"
-                        : "for a start at a GTID set, set '"
-                                + config.key(MySqlSourceOptions.READER)
-                                + "' to 'flink-cdc', or start at a binlog-position");
-        checkArgument(
-                !config.get(MySqlSourceOptions.INCLUDE_QUERIES),
-                "Option '%s' = '%s' does not write DML statements as QUERY messages yet, but '%s'"
-                        + " is true; set it to false, or '%s' to 'flink-cdc'",
-                config.key(MySqlSourceOptions.READER),
-                SourceReaderKind.SLUICE,
-                config.key(MySqlSourceOptions.INCLUDE_QUERIES),
                 config.key(MySqlSourceOptions.READER));
         return BinlogSource.of(
                 flinkCdc,

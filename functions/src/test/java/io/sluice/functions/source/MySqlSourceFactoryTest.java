@@ -73,14 +73,12 @@ class MySqlSourceFactoryTest {
         Configuration gtid = readerOptions("sluice");
         gtid.setString(MySqlSourceOptions.STARTUP_MODE.key(), "gtid");
         gtid.set(MySqlSourceOptions.STARTUP_GTID_SET, "0-1-42");
-        assertThatThrownBy(() -> MySqlSourceFactory.changeEventSource(source(gtid)))
-                .hasMessageContaining("'source.startup.mode' is 'gtid'");
+        assertThat(MySqlSourceFactory.changeEventSource(source(gtid))).isNotNull();
 
         Configuration queries = readerOptions("sluice");
         queries.setString(MySqlSourceOptions.STARTUP_MODE.key(), "latest");
         queries.set(MySqlSourceOptions.INCLUDE_QUERIES, true);
-        assertThatThrownBy(() -> MySqlSourceFactory.changeEventSource(source(queries)))
-                .hasMessageContaining("'source.include-queries' is true");
+        assertThat(MySqlSourceFactory.changeEventSource(source(queries))).isNotNull();
 
         Configuration latest = readerOptions("sluice");
         latest.setString(MySqlSourceOptions.STARTUP_MODE.key(), "latest");
