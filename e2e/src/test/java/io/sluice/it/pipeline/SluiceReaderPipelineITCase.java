@@ -20,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,7 +39,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the columns and mysqlType of its point in the binlog, and each ALTER once per partition. The job
  * is stopped with a savepoint after the column was added and restored after it was dropped: the
  * rows between can only be read with the table schemas the savepoint holds, not with
- * information_schema's.
+ * information_schema's. A second job starts at a MariaDB GTID position alone with statement texts.
  */
 class SluiceReaderPipelineITCase {
 
@@ -151,6 +152,58 @@ class SluiceReaderPipelineITCase {
                             second.getJobStatus()
                                     .get(10, TimeUnit.SECONDS)
                                     .isGloballyTerminalState());
+        }
+    }
+
+    @Test
+    void startsAtAGtidPositionWithEachStatementsText() throws Exception {
+        MariaDbServer mariaDb = MARIADB.server();
+        String database = mariaDb.createDatabase("sluicegtid", "ddl/counters.sql");
+        String topic = "sluicegtid-" + database;
+        KAFKA.server().createTopic(topic, 1);
+        mariaDb.execute(database, "INSERT INTO counters SELECT seq, 1, 'n' FROM seq_1_to_5");
+        String gtids;
+        try (Connection connection = mariaDb.connect(null);
+                Statement statement = connection.createStatement();
+                ResultSet result = statement.executeQuery("SELECT @@gtid_binlog_pos")) {
+            result.next();
+            gtids = result.getString(1);
+        }
+        String insert = "INSERT INTO counters SELECT seq, 1, 'n' FROM seq_6_to_8";
+        String update = "UPDATE counters SET version = 2 WHERE id <= 2";
+        mariaDb.execute(database, insert, update);
+        Configuration config =
+                EmbeddedJobs.config(
+                        mariaDb,
+                        KAFKA.server(),
+                        database + ".counters",
+                        topic,
+                        "job.checkpoint-interval=1s",
+                        "source.reader=sluice",
+                        "source.startup.mode=gtid",
+                        "source.startup.gtid-set=" + gtids,
+                        "source.include-queries=true");
+        JobClient job = start(new Configuration(), config, "sluice-reader-gtid-" + database);
+        try {
+            assertThat(Delivered.drain(KAFKA.server(), topic, FORMAT, 7, WAIT))
+                    .as("the statements after %s, each text before its rows", gtids)
+                    .extracting(
+                            d ->
+                                    d.row.type
+                                            + " "
+                                            + (d.row.type.equals("QUERY")
+                                                    ? d.row.sql
+                                                    : d.get("id") + " " + d.get("version")))
+                    .containsExactly(
+                            "QUERY " + insert,
+                            "INSERT 6 1",
+                            "INSERT 7 1",
+                            "INSERT 8 1",
+                            "QUERY " + update,
+                            "UPDATE 1 2",
+                            "UPDATE 2 2");
+        } finally {
+            job.cancel().get(1, TimeUnit.MINUTES);
         }
     }
 

@@ -84,25 +84,6 @@ public final class MySqlSourceFactory {
     private static Source<ChangeEvent, ?, ?> sluiceReader(
             OptionSection config, MySqlSource<ChangeEvent> flinkCdc) {
         StartupMode mode = config.get(MySqlSourceOptions.STARTUP_MODE);
-        checkArgument(
-                mode != StartupMode.GTID,
-                "Option '%s' = '%s' takes the startup modes initial, latest, binlog-position and"
-                        + " timestamp, but '%s' is '%s'; %s",
-                config.key(MySqlSourceOptions.READER),
-                SourceReaderKind.SLUICE,
-                config.key(MySqlSourceOptions.STARTUP_MODE),
-                mode,
-                "for a start at a GTID set, set '"
-                        + config.key(MySqlSourceOptions.READER)
-                        + "' to 'flink-cdc', or start at a binlog-position");
-        checkArgument(
-                !config.get(MySqlSourceOptions.INCLUDE_QUERIES),
-                "Option '%s' = '%s' does not write DML statements as QUERY messages yet, but '%s'"
-                        + " is true; set it to false, or '%s' to 'flink-cdc'",
-                config.key(MySqlSourceOptions.READER),
-                SourceReaderKind.SLUICE,
-                config.key(MySqlSourceOptions.INCLUDE_QUERIES),
-                config.key(MySqlSourceOptions.READER));
         return BinlogSource.of(
                 flinkCdc,
                 timestampZone(config),

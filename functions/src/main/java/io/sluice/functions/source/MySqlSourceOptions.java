@@ -133,10 +133,11 @@ public final class MySqlSourceOptions {
                     .withDescription(
                             "Whether each DML statement's text is written as a Canal QUERY message"
                                     + " (isDdl false) before the statement's first row, as Canal"
-                                    + " does for MySQL rows-query events. MySQL only, and only for"
-                                    + " sessions with binlog_rows_query_log_events=ON; MariaDB's"
-                                    + " annotate-rows events cannot be read by the CDC source, so"
-                                    + " on MariaDB the job refuses to start with this on.");
+                                    + " does for MySQL rows-query events, for sessions with"
+                                    + " binlog_rows_query_log_events=ON (MySQL) or"
+                                    + " binlog_annotate_row_events=ON (MariaDB, its default)."
+                                    + " MariaDB's annotate-rows events need reader sluice: with"
+                                    + " flink-cdc the job refuses to start on MariaDB.");
 
     public static final ConfigOption<SourceReaderKind> READER =
             ConfigOptions.key("reader")
@@ -147,8 +148,7 @@ public final class MySqlSourceOptions {
                                     + " inside) or sluice (Sluice's own binlog reader, with Flink"
                                     + " CDC's split enumerator). sluice takes the startup modes"
                                     + " that start in the binlog (latest, binlog-position,"
-                                    + " timestamp), not yet initial or gtid, and not"
-                                    + " include-queries.");
+                                    + " timestamp, gtid), not yet initial.");
 
     public static final ConfigOption<StartupMode> STARTUP_MODE =
             ConfigOptions.key("startup.mode")
@@ -180,7 +180,10 @@ public final class MySqlSourceOptions {
             ConfigOptions.key("startup.gtid-set")
                     .stringType()
                     .noDefaultValue()
-                    .withDescription("GTID set already processed, in 'gtid' mode.");
+                    .withDescription(
+                            "GTID set already processed, in 'gtid' mode: MySQL's (uuid:1-42,...)"
+                                    + " or MariaDB's GTID position (domain-server-sequence,...,"
+                                    + " e.g. @@gtid_binlog_pos), with reader sluice.");
 
     public static final ConfigOption<Map<String, String>> SNAPSHOT_CHUNK_KEY_COLUMNS =
             ConfigOptions.key("snapshot.chunk-key-columns")

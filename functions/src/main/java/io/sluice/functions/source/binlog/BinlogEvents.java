@@ -1,5 +1,6 @@
 package io.sluice.functions.source.binlog;
 
+import com.github.shyiko.mysql.binlog.event.AnnotateRowsEventData;
 import com.github.shyiko.mysql.binlog.event.DeleteRowsEventData;
 import com.github.shyiko.mysql.binlog.event.Event;
 import com.github.shyiko.mysql.binlog.event.EventData;
@@ -11,10 +12,12 @@ import com.github.shyiko.mysql.binlog.event.MariadbGtidListEventData;
 import com.github.shyiko.mysql.binlog.event.PreviousGtidSetEventData;
 import com.github.shyiko.mysql.binlog.event.QueryEventData;
 import com.github.shyiko.mysql.binlog.event.RotateEventData;
+import com.github.shyiko.mysql.binlog.event.RowsQueryEventData;
 import com.github.shyiko.mysql.binlog.event.TableMapEventData;
 import com.github.shyiko.mysql.binlog.event.UpdateRowsEventData;
 import com.github.shyiko.mysql.binlog.event.WriteRowsEventData;
 import com.github.shyiko.mysql.binlog.event.deserialization.EventDeserializer;
+import io.sluice.serializers.event.ChangeEvent;
 
 import java.util.HashMap;
 import java.util.List;
@@ -29,6 +32,11 @@ import java.util.Map;
  * <p>Positions are counted here, not taken from the events: on MariaDB 11.4 the events inside a
  * transaction state no end position ({@code binlog_legacy_event_pos=OFF}), so each event's position
  * is the previous one's plus its length.
+ *
+ * <p>Statement texts (MariaDB's annotate-rows, MySQL's rows-query events; the reader's deserializer
+ * reads them only when they are wanted) go to the first row of the next rows event that emits its
+ * first row, as {@code ChangeRecordConverter} gives Debezium's texts: once per statement, and again
+ * after a resume at a rows event of the statement (the skip reads the text first).
  */
 final class BinlogEvents {
 
@@ -61,6 +69,9 @@ final class BinlogEvents {
     private final long skipFrom;
     private long eventsCounted;
     private boolean skipping;
+
+    /** The text of the statement whose rows come next, until a row takes it; null when none. */
+    private String statement;
 
     /**
      * @param start where to resume; {@code gtids} is its GTID set, or one the server gave for it
@@ -145,12 +156,13 @@ final class BinlogEvents {
                         !standalone);
                 break;
             case MARIADB_GTID_LIST:
-                if (!inTransaction) {
+                // A known state stays: after a start at a GTID set, the file's list is older.
+                if (!inTransaction && !gtids.known()) {
                     gtids.reset(((MariadbGtidListEventData) data).getMariaGTIDSet().toString());
                 }
                 break;
             case PREVIOUS_GTIDS:
-                if (!inTransaction) {
+                if (!inTransaction && !gtids.known()) {
                     gtids.reset(((PreviousGtidSetEventData) data).getGtidSet());
                 }
                 break;
@@ -159,6 +171,16 @@ final class BinlogEvents {
                 break;
             case XID:
                 commit();
+                break;
+            case ANNOTATE_ROWS:
+                if (data != null) {
+                    statement = ((AnnotateRowsEventData) data).getRowsQuery();
+                }
+                break;
+            case ROWS_QUERY:
+                if (data != null) {
+                    statement = ((RowsQueryEventData) data).getQuery();
+                }
                 break;
             case TABLE_MAP:
                 openIfNeeded(at);
@@ -221,6 +243,7 @@ final class BinlogEvents {
 
     private void commit() {
         gtids.commit();
+        statement = null;
         inTransaction = false;
         begun = false;
         skipping = false;
@@ -280,12 +303,27 @@ final class BinlogEvents {
                     if (index < skipped) {
                         return;
                     }
+                    if (index == 0 && statement != null) {
+                        change = withStatement(change);
+                    }
                     out.change(
                             change,
                             index + 1 < count
                                     ? resumeAt(eventIndex, index + 1)
                                     : resumeAt(eventIndex + 1, 0));
                 });
+    }
+
+    /** The change with the statement's text, which it takes. */
+    private ChangeEvent withStatement(ChangeEvent change) {
+        String text = statement;
+        statement = null;
+        return ChangeEvent.builder(change.schema(), change.type())
+                .before(change.before())
+                .after(change.after())
+                .eventOf(change)
+                .query(text)
+                .build();
     }
 
     /** The table id of a rows event. */

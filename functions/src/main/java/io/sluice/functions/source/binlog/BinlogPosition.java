@@ -69,6 +69,19 @@ public final class BinlogPosition implements Comparable<BinlogPosition>, Seriali
     }
 
     /**
+     * The start after the GTID set {@code gtids} (MySQL {@code uuid:1-5,...}, MariaDB {@code
+     * domain-server-seq,...}) alone: no file yet, the server finds where to start.
+     *
+     * @throws IllegalArgumentException if {@code gtids} is blank
+     */
+    public static BinlogPosition afterGtids(String gtids) {
+        if (gtids == null || gtids.isBlank()) {
+            throw new IllegalArgumentException("A start at a GTID set needs a GTID set, got none");
+        }
+        return new BinlogPosition("", 0, 0, 0, gtids, 0, false);
+    }
+
+    /**
      * @param events rows events of the transaction already read
      * @param rows rows of the next rows event already emitted
      * @param gtids the GTID set before the transaction, "" when not known

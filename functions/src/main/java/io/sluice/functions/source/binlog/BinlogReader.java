@@ -79,6 +79,7 @@ public final class BinlogReader implements AutoCloseable {
     private final Duration readTimeout;
     private final int reconnectAttempts;
     private final Duration reconnectBackoff;
+    private final boolean includeQueries;
     private final TableDecoders decoders;
     private final Output out;
     private final SourceJdbc jdbc;
@@ -99,6 +100,7 @@ public final class BinlogReader implements AutoCloseable {
                         : heartbeatInterval.multipliedBy(3);
         this.reconnectAttempts = builder.reconnectAttempts;
         this.reconnectBackoff = builder.reconnectBackoff;
+        this.includeQueries = builder.includeQueries;
         this.decoders = Objects.requireNonNull(decoders, "decoders");
         this.out = Objects.requireNonNull(out, "out");
         this.jdbc = SourceJdbc.of(host, port, user, password);
@@ -118,9 +120,14 @@ public final class BinlogReader implements AutoCloseable {
      */
     public void run(BinlogPosition start) {
         SourceServerCheck.forBinlogReader(
-                        jdbc, start.file(), "The binlog reader's start position " + start)
+                        jdbc,
+                        start.file().isEmpty() ? null : start.file(),
+                        "The binlog reader's start position " + start)
                 .run(true);
         boolean mariaDb = ColumnTypeStyle.of(jdbc) == ColumnTypeStyle.MARIADB;
+        if (start.file().isEmpty()) {
+            checkGtidStart(start, mariaDb);
+        }
         String startGtids =
                 start.gtids().isEmpty() && mariaDb ? mariaDbGtidsAt(start) : start.gtids();
         Tracking tracking = new Tracking(start);
@@ -196,7 +203,8 @@ public final class BinlogReader implements AutoCloseable {
         binlog.setServerId(clientServerId);
         binlog.setKeepAlive(false);
         binlog.setHeartbeatInterval(heartbeatInterval.toMillis());
-        binlog.setEventDeserializer(RowsEventDecoder.eventDeserializer());
+        binlog.setEventDeserializer(
+                StatementTexts.install(RowsEventDecoder.eventDeserializer(), includeQueries));
         long timeout = readTimeout.toMillis();
         binlog.setSocketFactory(
                 () -> {
@@ -261,6 +269,29 @@ public final class BinlogReader implements AutoCloseable {
             binlog.disconnect();
         } catch (IOException e) {
             LOG.debug("Closing the binlog connection", e);
+        }
+    }
+
+    /**
+     * A start at a GTID set alone: the server starts after it (MariaDB at the first event group not
+     * in it, {@code @slave_connect_state}; MySQL at the first transaction not in it, {@code
+     * COM_BINLOG_DUMP_GTID}) and its first rotate event names the file.
+     */
+    private void checkGtidStart(BinlogPosition start, boolean mariaDb) {
+        boolean mariaDbSyntax = GtidState.isMariaDb(start.gtids());
+        if (mariaDbSyntax != mariaDb) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "The binlog reader's start GTID set '%s' is %s, but the server at"
+                                    + " %s:%d is %s; it takes %s",
+                            start.gtids(),
+                            mariaDbSyntax ? "MariaDB's (domain-server-sequence)" : "not MariaDB's",
+                            host,
+                            port,
+                            mariaDb ? "MariaDB" : "MySQL",
+                            mariaDb
+                                    ? "its GTID position, e.g. @@gtid_binlog_pos: 0-1-42,1-2-7"
+                                    : "a GTID set, e.g. @@gtid_executed: uuid:1-42"));
         }
     }
 
@@ -344,6 +375,7 @@ public final class BinlogReader implements AutoCloseable {
         private Duration readTimeout;
         private int reconnectAttempts = 3;
         private Duration reconnectBackoff = Duration.ofSeconds(1);
+        private boolean includeQueries;
 
         private Builder(String host, int port, String user, String password) {
             this.host = Objects.requireNonNull(host, "host");
@@ -382,6 +414,16 @@ public final class BinlogReader implements AutoCloseable {
             }
             this.reconnectAttempts = attempts;
             this.reconnectBackoff = backoff;
+            return this;
+        }
+
+        /**
+         * Whether the first row of each statement carries the statement's text ({@link
+         * ChangeEvent#query()}) from MariaDB's annotate-rows or MySQL's rows-query events (default
+         * false: the texts are not even parsed).
+         */
+        public Builder includeQueries(boolean includeQueries) {
+            this.includeQueries = includeQueries;
             return this;
         }
 

@@ -289,6 +289,10 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
                                     config.getPassword())
                             .serverId(config.getServerIdRange().getServerId(subtask()))
                             .heartbeatInterval(heartbeatInterval)
+                            // source.include-queries, which Flink CDC's reader takes as this.
+                            .includeQueries(
+                                    Boolean.parseBoolean(
+                                            config.getDbzProperties().getProperty("include.query")))
                             .build(tables, new Output(tables, captured, handOver));
             reader = binlog;
             if (closing) {
@@ -307,7 +311,10 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
         return context.getIndexOfSubtask();
     }
 
-    /** A split's starting offset as a position; latest and timestamp offsets are resolved. */
+    /**
+     * A split's starting offset as a position; latest and timestamp offsets are resolved, and a
+     * GTID set alone is a start after it ({@link BinlogPosition#afterGtids}).
+     */
     private BinlogPosition startOf(BinlogOffset offset) throws Exception {
         BinlogOffset effective = offset;
         if (offset.getFilename() == null || offset.getFilename().isEmpty()) {
@@ -316,11 +323,15 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
             }
         }
         if (effective.getFilename() == null || effective.getFilename().isEmpty()) {
-            throw new IllegalArgumentException(
-                    String.format(
-                            "'%s' = 'sluice' cannot start at %s, which names no binlog file (a"
-                                    + " GTID set alone is not taken yet); take 'flink-cdc'",
-                            MySqlSourceOptions.READER.key(), offset));
+            String gtids = effective.getGtidSet();
+            if (gtids == null || gtids.isBlank()) {
+                throw new IllegalArgumentException(
+                        String.format(
+                                "'%s' = 'sluice' cannot start at %s, which names neither a"
+                                        + " binlog file nor a GTID set",
+                                MySqlSourceOptions.READER.key(), offset));
+            }
+            return BinlogPosition.afterGtids(gtids);
         }
         return BinlogPosition.fromBinlogOffset(effective);
     }

@@ -84,7 +84,8 @@ final class GtidState {
         }
     }
 
-    private static boolean isMariaDb(String gtids) {
+    /** Whether {@code gtids} is in MariaDB's syntax ({@code domain-server-seq,...}). */
+    static boolean isMariaDb(String gtids) {
         return gtids.matches("\\s*\\d+-\\d+-\\d+\\s*(,\\s*\\d+-\\d+-\\d+\\s*)*");
     }
 

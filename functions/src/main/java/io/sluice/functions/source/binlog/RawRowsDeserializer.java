@@ -10,7 +10,6 @@ import com.github.shyiko.mysql.binlog.event.deserialization.AbstractRowsEventDat
 import com.github.shyiko.mysql.binlog.event.deserialization.EventDataDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.EventDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.EventDeserializer.CompatibilityMode;
-import com.github.shyiko.mysql.binlog.event.deserialization.EventHeaderV4Deserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.NullEventDataDeserializer;
 import com.github.shyiko.mysql.binlog.io.ByteArrayInputStream;
 
@@ -71,7 +70,8 @@ final class RawRowsDeserializer extends AbstractRowsEventDataDeserializer<EventD
 
     /**
      * An event deserializer with the client's defaults for every other event and this one for rows
-     * events, sharing one table-map registry.
+     * events, sharing one table-map registry, that also reads MariaDB's compressed events ({@link
+     * CompressedEvents}).
      */
     static EventDeserializer eventDeserializer() {
         Map<Long, TableMapEventData> tableMaps = new HashMap<>();
@@ -96,13 +96,12 @@ final class RawRowsDeserializer extends AbstractRowsEventDataDeserializer<EventD
         byType.put(EventType.DELETE_ROWS, new RawRowsDeserializer(tableMaps, Kind.DELETE, false));
         byType.put(
                 EventType.EXT_DELETE_ROWS, new RawRowsDeserializer(tableMaps, Kind.DELETE, true));
+        CompressedEvents compressed = new CompressedEvents();
         EventDeserializer deserializer =
                 new EventDeserializer(
-                        new EventHeaderV4Deserializer(),
-                        new NullEventDataDeserializer(),
-                        byType,
-                        tableMaps);
+                        compressed.headers(), new NullEventDataDeserializer(), byType, tableMaps);
         deserializer.setCompatibilityMode(CompatibilityMode.CHAR_AND_BINARY_AS_BYTE_ARRAY);
+        compressed.install(deserializer);
         return deserializer;
     }
 

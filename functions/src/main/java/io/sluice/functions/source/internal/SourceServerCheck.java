@@ -5,6 +5,7 @@ import org.apache.flink.configuration.ConfigOption;
 
 import io.sluice.functions.config.OptionSection;
 import io.sluice.functions.source.MySqlSourceOptions;
+import io.sluice.functions.source.SourceReaderKind;
 import io.sluice.functions.source.SourceSetupException;
 import io.sluice.functions.source.StartupMode;
 import org.slf4j.Logger;
@@ -45,6 +46,10 @@ public final class SourceServerCheck implements Serializable {
     private final List<String> tableFilters;
     private final Map<String, String> chunkKeys;
     private final boolean includeQueries;
+
+    /** Whether Sluice's binlog reader reads (it reads MariaDB's statement texts). */
+    private final boolean sluiceReader;
+
     private final String prefix;
 
     /** How messages name where the start file came from. */
@@ -57,6 +62,7 @@ public final class SourceServerCheck implements Serializable {
             List<String> tableFilters,
             Map<String, String> chunkKeys,
             boolean includeQueries,
+            boolean sluiceReader,
             String prefix,
             String startFileSource) {
         this.jdbc = jdbc;
@@ -66,6 +72,7 @@ public final class SourceServerCheck implements Serializable {
         this.tableFilters = tableFilters;
         this.chunkKeys = chunkKeys;
         this.includeQueries = includeQueries;
+        this.sluiceReader = sluiceReader;
         this.prefix = prefix;
     }
 
@@ -81,6 +88,7 @@ public final class SourceServerCheck implements Serializable {
                 List.of(filters),
                 new TreeMap<>(config.get(MySqlSourceOptions.SNAPSHOT_CHUNK_KEY_COLUMNS)),
                 config.get(MySqlSourceOptions.INCLUDE_QUERIES),
+                config.get(MySqlSourceOptions.READER) == SourceReaderKind.SLUICE,
                 config.prefix(),
                 "Option '" + config.prefix() + MySqlSourceOptions.STARTUP_BINLOG_FILE.key() + "'");
     }
@@ -100,6 +108,7 @@ public final class SourceServerCheck implements Serializable {
                 List.of(),
                 Map.of(),
                 false,
+                true,
                 "",
                 startWhat);
     }
@@ -127,15 +136,28 @@ public final class SourceServerCheck implements Serializable {
             boolean mariaDb = text(statement, "SELECT VERSION()").contains("mariadb");
             checkBinlog(statement, problems);
             checkPrivileges(statement, mariaDb, problems);
-            if (includeQueries && mariaDb) {
+            if (includeQueries && mariaDb && !sluiceReader) {
                 problems.add(
                         String.format(
                                 "Option '%s' needs MySQL, but the server at %s is MariaDB: its"
                                         + " annotate-rows events cannot be read by the CDC source"
-                                        + " (Debezium 1.9). Set '%s' to false.",
+                                        + " (Debezium 1.9). Set '%s' to false, or '%s' to"
+                                        + " 'sluice'.",
                                 prefix + MySqlSourceOptions.INCLUDE_QUERIES.key(),
                                 jdbc.address(),
-                                prefix + MySqlSourceOptions.INCLUDE_QUERIES.key()));
+                                prefix + MySqlSourceOptions.INCLUDE_QUERIES.key(),
+                                prefix + MySqlSourceOptions.READER.key()));
+            }
+            if (includeQueries
+                    && mariaDb
+                    && sluiceReader
+                    && !"1".equals(text(statement, "SELECT @@global.binlog_annotate_row_events"))) {
+                LOG.warn(
+                        "Option '{}' is on, but the MariaDB server at {} has"
+                                + " binlog_annotate_row_events off by default: only sessions that"
+                                + " turn it on give their statements' text.",
+                        prefix + MySqlSourceOptions.INCLUDE_QUERIES.key(),
+                        jdbc.address());
             }
             if (includeQueries
                     && !mariaDb

@@ -1,0 +1,210 @@
+package io.sluice.it.source;
+
+import io.sluice.functions.source.binlog.BinlogPosition;
+import io.sluice.it.server.MariaDbExtension;
+import io.sluice.it.server.MariaDbServer;
+import io.sluice.it.source.ReaderRun.Emitted;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Sluice's binlog reader on MariaDB 11.4: statement texts from annotate-rows events on the first
+ * row of each statement (include-queries), also after a resume inside a statement, and a start at a
+ * GTID position alone.
+ */
+class BinlogReaderTextsAndGtidITCase {
+
+    @RegisterExtension static final MariaDbExtension MARIADB = new MariaDbExtension();
+
+    private static final String TABLE = "CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(40))";
+    private static final String MARKER = "CREATE TABLE marker (id INT PRIMARY KEY)";
+
+    @Test
+    void givesEachStatementsTextToItsFirstRowOnlyWhenAsked() throws Exception {
+        MariaDbServer mariaDb = MARIADB.server();
+        String database = mariaDb.createDatabase("texts", null);
+        mariaDb.execute(database, TABLE, MARKER);
+        BinlogPosition start = ReaderRun.current(mariaDb);
+        String multiRow = "INSERT INTO t VALUES (1, 'a'), (2, 'b'), (3, 'c')";
+        String insert = "INSERT INTO t VALUES (4, 'd')";
+        String update = "UPDATE t SET v = 'x' WHERE id <= 2";
+        String delete = "DELETE FROM t WHERE id = 3";
+        String utf8 = "INSERT INTO t VALUES (5, 'grüße')";
+        String marker = "INSERT INTO marker VALUES (1)";
+        mariaDb.execute(
+                database, multiRow, "BEGIN", insert, update, delete, "COMMIT", utf8, marker);
+
+        ReaderRun on =
+                ReaderRun.read(
+                        mariaDb,
+                        database,
+                        ReaderRun.currentColumns(mariaDb, database),
+                        start,
+                        true);
+        assertThat(queries(on))
+                .as("each statement's text on its first row")
+                .containsExactly(multiRow, "", "", insert, update, "", delete, utf8, marker);
+
+        ReaderRun off =
+                ReaderRun.read(
+                        mariaDb,
+                        database,
+                        ReaderRun.currentColumns(mariaDb, database),
+                        start,
+                        false);
+        assertThat(off.keys()).isEqualTo(on.keys());
+        assertThat(queries(off)).as("no texts unless asked").containsOnly("");
+    }
+
+    @Test
+    void givesTheTextAgainAfterAResumeAtARowsEventOfTheStatement() throws Exception {
+        MariaDbServer mariaDb = MARIADB.server();
+        String database = mariaDb.createDatabase("texts_resume", null);
+        mariaDb.execute(database, TABLE, MARKER);
+        BinlogPosition start = ReaderRun.current(mariaDb);
+        String large =
+                "INSERT INTO t WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s"
+                        + " WHERE i < 2000) SELECT i, REPEAT('x', 40) FROM s";
+        mariaDb.execute(
+                database,
+                "SET SESSION max_recursive_iterations = 100000",
+                "BEGIN",
+                "INSERT INTO t VALUES (-1, 'before')",
+                large,
+                "COMMIT",
+                "INSERT INTO marker VALUES (1)");
+        ReaderRun all =
+                ReaderRun.read(
+                        mariaDb,
+                        database,
+                        ReaderRun.currentColumns(mariaDb, database),
+                        start,
+                        true);
+        assertThat(all.changes).hasSize(1 + 2000 + 1);
+        assertThat(all.changes.get(1).change.query()).isEqualTo(large);
+
+        // After the first rows event of the statement (its last row): the next rows event starts
+        // the rest, and its first row gets the text again, as Flink CDC's reader gives it after
+        // such a restore. Inside a rows event the next row is not its first: no text.
+        int boundary = -1;
+        int inside = -1;
+        for (int i = 1; i < all.changes.size() - 1; i++) {
+            BinlogPosition after = all.changes.get(i).after;
+            if (boundary < 0 && after.events() > 2 && after.rows() == 0) {
+                boundary = i;
+            }
+            if (inside < 0 && after.events() > 2 && after.rows() > 0) {
+                inside = i;
+            }
+        }
+        assertThat(boundary).as("a rows event boundary inside the statement").isPositive();
+        ReaderRun fromBoundary =
+                ReaderRun.read(
+                        mariaDb,
+                        database,
+                        ReaderRun.currentColumns(mariaDb, database),
+                        all.changes.get(boundary).after,
+                        true);
+        assertThat(fromBoundary.keys())
+                .isEqualTo(keys(all.changes.subList(boundary + 1, all.changes.size())));
+        assertThat(fromBoundary.changes.get(0).change.query()).isEqualTo(large);
+        assertThat(queries(fromBoundary).subList(1, fromBoundary.changes.size() - 1))
+                .containsOnly("");
+
+        ReaderRun fromInside =
+                ReaderRun.read(
+                        mariaDb,
+                        database,
+                        ReaderRun.currentColumns(mariaDb, database),
+                        all.changes.get(inside).after,
+                        true);
+        assertThat(fromInside.keys())
+                .isEqualTo(keys(all.changes.subList(inside + 1, all.changes.size())));
+        assertThat(fromInside.changes.get(0).change.query()).isEmpty();
+    }
+
+    @Test
+    void startsAtAGtidPositionAloneWithTheLaterChangesOnly() throws Exception {
+        MariaDbServer mariaDb = MARIADB.server();
+        String database = mariaDb.createDatabase("gtid_start", null);
+        mariaDb.execute(database, TABLE, MARKER);
+        BinlogPosition start = ReaderRun.current(mariaDb);
+        mariaDb.execute(
+                database,
+                "INSERT INTO t VALUES (1, 'a'), (2, 'b')",
+                "BEGIN",
+                "UPDATE t SET v = 'c' WHERE id = 1",
+                "COMMIT");
+        String gtids = ReaderRun.text(mariaDb, "SELECT @@gtid_binlog_pos");
+        mariaDb.execute(
+                database,
+                "INSERT INTO t VALUES (3, 'd')",
+                // The start's file is then an older one than the changes after it.
+                "FLUSH BINARY LOGS",
+                "BEGIN",
+                "UPDATE t SET v = 'e' WHERE id <= 3",
+                "DELETE FROM t WHERE id = 2",
+                "COMMIT",
+                "INSERT INTO marker VALUES (1)");
+
+        ReaderRun all =
+                ReaderRun.read(
+                        mariaDb,
+                        database,
+                        ReaderRun.currentColumns(mariaDb, database),
+                        start,
+                        false);
+        assertThat(all.changes).hasSize(2 + 1 + 1 + 3 + 1 + 1);
+        List<Emitted> later = all.changes.subList(3, all.changes.size());
+
+        ReaderRun fromGtids =
+                ReaderRun.read(
+                        mariaDb,
+                        database,
+                        ReaderRun.currentColumns(mariaDb, database),
+                        BinlogPosition.afterGtids(gtids),
+                        false);
+        assertThat(fromGtids.keys()).as("the changes after %s", gtids).isEqualTo(keys(later));
+        for (int i = 0; i < later.size(); i++) {
+            assertThat(fromGtids.changes.get(i).after)
+                    .as("the position given with change %d", i)
+                    .isEqualTo(later.get(i).after);
+        }
+
+        assertThatThrownBy(
+                        () ->
+                                ReaderRun.read(
+                                        mariaDb,
+                                        database,
+                                        ReaderRun.currentColumns(mariaDb, database),
+                                        BinlogPosition.afterGtids(
+                                                "3E11FA47-71CA-11E1-9E33-C80AA9429562:1-5"),
+                                        false))
+                .hasRootCauseInstanceOf(IllegalArgumentException.class)
+                .rootCause()
+                .hasMessageContaining("is not MariaDB's")
+                .hasMessageContaining("its GTID position");
+    }
+
+    private static List<String> queries(ReaderRun run) {
+        List<String> queries = new ArrayList<>();
+        for (Emitted e : run.changes) {
+            queries.add(e.change.query());
+        }
+        return queries;
+    }
+
+    private static List<String> keys(List<Emitted> changes) {
+        List<String> keys = new ArrayList<>();
+        for (Emitted e : changes) {
+            keys.add(e.key());
+        }
+        return keys;
+    }
+}

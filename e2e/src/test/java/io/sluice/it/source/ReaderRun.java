@@ -1,0 +1,165 @@
+package io.sluice.it.source;
+
+import io.sluice.functions.source.binlog.BinlogPosition;
+import io.sluice.functions.source.binlog.BinlogReader;
+import io.sluice.functions.source.binlog.TableDecoders;
+import io.sluice.functions.source.internal.SourceJdbc;
+import io.sluice.it.server.MariaDbServer;
+import io.sluice.serializers.event.ChangeEvent;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * One run of {@link BinlogReader} on a test server from a start up to the first row of the table
+ * {@code marker}: the changes of one database with the positions given with them, and its DDL.
+ */
+final class ReaderRun {
+
+    /** A change and the position the reader gave with it. */
+    static final class Emitted {
+        final ChangeEvent change;
+        final BinlogPosition after;
+
+        Emitted(ChangeEvent change, BinlogPosition after) {
+            this.change = change;
+            this.after = after;
+        }
+
+        /** Table, type and images: what tells two changes apart. */
+        String key() {
+            return change.table()
+                    + " "
+                    + change.type()
+                    + " "
+                    + change.before()
+                    + " "
+                    + change.after();
+        }
+
+        @Override
+        public String toString() {
+            return key() + " query=" + change.query() + " @ " + after;
+        }
+    }
+
+    final List<Emitted> changes = Collections.synchronizedList(new ArrayList<>());
+    final List<String> ddl = Collections.synchronizedList(new ArrayList<>());
+
+    private ReaderRun() {}
+
+    /**
+     * Reads {@code database} from {@code start} until the marker row, at most 2 minutes.
+     *
+     * @param includeQueries the reader's {@link BinlogReader.Builder#includeQueries}
+     */
+    static ReaderRun read(
+            MariaDbServer server,
+            String database,
+            TableDecoders decoders,
+            BinlogPosition start,
+            boolean includeQueries)
+            throws Exception {
+        ReaderRun run = new ReaderRun();
+        AtomicReference<BinlogReader> self = new AtomicReference<>();
+        BinlogReader reader =
+                BinlogReader.builder(
+                                server.host(),
+                                server.port(),
+                                MariaDbServer.CDC_USER,
+                                MariaDbServer.CDC_PASSWORD)
+                        .serverId(5600)
+                        .reconnectAttempts(0, Duration.ofMillis(100))
+                        .includeQueries(includeQueries)
+                        .build(
+                                decoders,
+                                new BinlogReader.Output() {
+                                    @Override
+                                    public void change(ChangeEvent change, BinlogPosition after) {
+                                        run.changes.add(new Emitted(change, after));
+                                        if (change.table().equals("marker")) {
+                                            self.get().close();
+                                        }
+                                    }
+
+                                    @Override
+                                    public void ddl(
+                                            String statement, String db, BinlogPosition after) {
+                                        if (database.equals(db)) {
+                                            run.ddl.add(statement);
+                                        }
+                                    }
+                                });
+        self.set(reader);
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread thread =
+                new Thread(
+                        () -> {
+                            try {
+                                reader.run(start);
+                            } catch (Throwable t) {
+                                failure.set(t);
+                            }
+                        },
+                        "binlog-reader-test");
+        thread.start();
+        thread.join(TimeUnit.MINUTES.toMillis(2));
+        if (thread.isAlive()) {
+            reader.close();
+            thread.join();
+            throw new AssertionError(
+                    "The reader from "
+                            + start
+                            + " did not reach the marker; it gave "
+                            + run.changes);
+        }
+        if (failure.get() != null) {
+            throw new AssertionError("The reader from " + start + " failed", failure.get());
+        }
+        return run;
+    }
+
+    /** Each captured table's columns from information_schema, for a database that keeps them. */
+    static TableDecoders currentColumns(MariaDbServer server, String database) {
+        return TableDecoders.fromInformationSchema(
+                SourceJdbc.of(
+                        server.host(),
+                        server.port(),
+                        MariaDbServer.CDC_USER,
+                        MariaDbServer.CDC_PASSWORD),
+                (db, table) -> db.equals(database),
+                ZoneId.of("UTC"));
+    }
+
+    /** The binlog's end now, with MariaDB's GTID state there. */
+    static BinlogPosition current(MariaDbServer server) throws Exception {
+        String[] end = server.binlogEnd();
+        return BinlogPosition.at(end[0], Long.parseLong(end[1]))
+                .withGtids(text(server, "SELECT @@gtid_binlog_pos"));
+    }
+
+    static String text(MariaDbServer server, String sql) throws Exception {
+        try (Connection connection = server.connect(null);
+                Statement statement = connection.createStatement();
+                ResultSet result = statement.executeQuery(sql)) {
+            result.next();
+            return result.getString(1);
+        }
+    }
+
+    List<String> keys() {
+        List<String> keys = new ArrayList<>();
+        for (Emitted e : changes) {
+            keys.add(e.key());
+        }
+        return keys;
+    }
+}
