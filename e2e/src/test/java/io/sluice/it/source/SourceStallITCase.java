@@ -16,6 +16,8 @@ import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.net.URI;
 import java.sql.Connection;
@@ -44,15 +46,17 @@ class SourceStallITCase {
     private static final String STALL_TIMEOUT = "3s";
     private static final String HEARTBEAT = "1s";
 
-    @Test
+    /** With either reader: the snapshot is Flink CDC's in both, inside Sluice's stall watch. */
+    @ParameterizedTest(name = "source.reader={0}")
+    @ValueSource(strings = {"flink-cdc", "sluice"})
     void aBlockedChunkFailsTheSourceNamingItsSplitThenEveryRowArrivesOnce(
-            @InjectClusterRESTAddress URI rest) throws Exception {
+            String reader, @InjectClusterRESTAddress URI rest) throws Exception {
         MariaDbServer mariaDb = MARIADB.server();
         int rows = 2_000;
-        String database = seeded(mariaDb, "stalled", rows);
+        String database = seeded(mariaDb, "stalled_" + reader.replace('-', '_'), rows);
         String topic = "stalled-" + database;
         KAFKA.server().createTopic(topic, 1);
-        JobClient job = start(mariaDb, database, topic);
+        JobClient job = start(mariaDb, database, topic, "source.reader=" + reader);
         try (Connection root = mariaDb.connect(database);
                 Statement lock = root.createStatement()) {
             // Twenty chunks, about one a second: once the first rows are out, a later chunk's
