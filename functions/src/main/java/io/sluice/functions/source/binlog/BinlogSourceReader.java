@@ -150,7 +150,7 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
                 schemas = batch.schemas[i];
             }
         }
-        position = batch.positions[batch.size - 1];
+        position = batch.after(batch.size - 1);
         handover.recycle(batch);
         return InputStatus.MORE_AVAILABLE;
     }
@@ -327,6 +327,14 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
         @Override
         public void change(ChangeEvent change, BinlogPosition after) {
             handover.put(change, after, null);
+        }
+
+        @Override
+        public void change(ChangeEvent change, BinlogPosition transaction, long events, long rows) {
+            handover.add(change, transaction, events, rows);
+            if (rows == 0) {
+                handover.flush(); // The rows event's last change: hand its changes over.
+            }
         }
 
         @Override

@@ -10,7 +10,6 @@ import com.github.shyiko.mysql.binlog.event.deserialization.AbstractRowsEventDat
 import com.github.shyiko.mysql.binlog.event.deserialization.EventDataDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.EventDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.EventDeserializer.CompatibilityMode;
-import com.github.shyiko.mysql.binlog.event.deserialization.EventHeaderV4Deserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.NullEventDataDeserializer;
 import com.github.shyiko.mysql.binlog.io.ByteArrayInputStream;
 
@@ -61,6 +60,7 @@ final class RawRowsDeserializer extends AbstractRowsEventDataDeserializer<EventD
 
     private final Kind kind;
     private final boolean extraData;
+    private final EventBody body = new EventBody();
 
     private RawRowsDeserializer(
             Map<Long, TableMapEventData> tableMaps, Kind kind, boolean extraData) {
@@ -71,7 +71,8 @@ final class RawRowsDeserializer extends AbstractRowsEventDataDeserializer<EventD
 
     /**
      * An event deserializer with the client's defaults for every other event and this one for rows
-     * events, sharing one table-map registry.
+     * events, sharing one table-map registry; table maps cached ({@link TableMapCache}) and headers
+     * read at once ({@link EventHeaderReader}).
      */
     static EventDeserializer eventDeserializer() {
         Map<Long, TableMapEventData> tableMaps = new HashMap<>();
@@ -97,8 +98,8 @@ final class RawRowsDeserializer extends AbstractRowsEventDataDeserializer<EventD
         byType.put(
                 EventType.EXT_DELETE_ROWS, new RawRowsDeserializer(tableMaps, Kind.DELETE, true));
         EventDeserializer deserializer =
-                new EventDeserializer(
-                        new EventHeaderV4Deserializer(),
+                new TableMapCache.Events(
+                        new EventHeaderReader(),
                         new NullEventDataDeserializer(),
                         byType,
                         tableMaps);
@@ -107,7 +108,8 @@ final class RawRowsDeserializer extends AbstractRowsEventDataDeserializer<EventD
     }
 
     @Override
-    public EventData deserialize(ByteArrayInputStream in) throws IOException {
+    public EventData deserialize(ByteArrayInputStream event) throws IOException {
+        ByteArrayInputStream in = body.refill(event);
         long tableId = in.readLong(6);
         in.skip(2); // flags
         if (extraData) {
