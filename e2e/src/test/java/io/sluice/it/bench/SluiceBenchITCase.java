@@ -58,6 +58,7 @@ class SluiceBenchITCase {
                         "Sluice",
                         "Sluice SQL door",
                         "cut after conversion to ChangeEvent",
+                        "cut after conversion to ChangeEvent, Sluice's reader",
                         "producer limit",
                         "Flink SQL canal-json",
                         "cut after routing")) {
@@ -67,6 +68,11 @@ class SluiceBenchITCase {
         assertThat(report.sluice().messages).isEqualTo(sluice.rows);
 
         assertThat(report.sourceLimit().messages).isEqualTo(sluice.rows);
+        // (a2): the same cut with Sluice's binlog reader, whose thread did the reading.
+        RunResult sluiceReader = report.sluiceReaderLimit();
+        assertThat(sluiceReader.messages).isEqualTo(sluice.rows);
+        assertThat(sluiceReader.resources.cpuByGroup().keySet())
+                .anyMatch(group -> group.startsWith("sluice-binlog-reader-"));
         assertThat(report.producerLimitResult().messages).isEqualTo(sluice.rows);
         // A bounded job: its tasks have finished by the time the last message is read.
         assertThat(report.producerLimitResult().tasks)
@@ -107,6 +113,11 @@ class SluiceBenchITCase {
         assertThat(text)
                 .contains("| mixed-dml | backlog | kafka | canal-flat | 2 × 3 | exactly-once |")
                 .contains("(a) source limit")
+                .contains("(a2) source limit, Sluice reader")
+                .contains("Reader of (d) Sluice and (e) the SQL door: source.reader flink-cdc")
+                .containsPattern(
+                        "Sluice's reader ≥ 3× Flink CDC's source limit: (not )?met \\(\\(a2\\) ÷"
+                                + " \\(a\\) = \\d+\\.\\d\\d×")
                 .contains("(b) producer limit")
                 .contains("(c) plain Flink SQL")
                 .contains("(e) Sluice SQL door")
@@ -135,7 +146,8 @@ class SluiceBenchITCase {
                             "--partitions", "3",
                             "--guarantees", "exactly-once",
                             "--repeat", "1",
-                            "--warmup", "0"
+                            "--warmup", "0",
+                            "--reader", "sluice"
                         });
 
         Report report = new SluiceBench(args).run();
@@ -152,6 +164,12 @@ class SluiceBenchITCase {
         assertThat(sluice.bytes).isPositive();
         assertThat(sluice.windowMillis).isPositive();
         assertThat(sluice.tasks).isNotEmpty();
+        // --reader sluice: (d) and (e) read with Sluice's binlog reader, exactly once as well.
+        assertThat(sluice.resources.cpuByGroup().keySet())
+                .anyMatch(group -> group.startsWith("sluice-binlog-reader-"));
+        assertThat(report.sqlDoorResult().resources.cpuByGroup().keySet())
+                .anyMatch(group -> group.startsWith("sluice-binlog-reader-"));
+        assertThat(report.sluiceReaderLimit().messages).isEqualTo(sluice.rows);
 
         // The producer limit and the SQL door write to RocketMQ too, each message once; plain
         // Flink SQL has no RocketMQ connector.
@@ -179,6 +197,7 @@ class SluiceBenchITCase {
         assertThat(text)
                 .contains("| mixed-dml | backlog | rocketmq | canal-flat | 2 × 3 | exactly-once |")
                 .contains("RocketMQ 5.3.3")
+                .contains("Reader of (d) Sluice and (e) the SQL door: source.reader sluice")
                 .contains("(a) source limit")
                 .contains("(d) Sluice")
                 .contains("(b) producer limit: pre-encoded → RocketMqSink")

@@ -74,6 +74,9 @@ final class BenchArgs {
     boolean compare = true;
     int repeat;
 
+    /** The reader of the (d) Sluice and (e) SQL door runs: source.reader's value. */
+    String reader = "flink-cdc";
+
     @Option(
             names = "--warmup",
             order = 17,
@@ -171,6 +174,17 @@ final class BenchArgs {
             description = "rocketmq: no (b), (c), (e) (default: kafka)")
     void sink(String value) {
         sink = oneOf("--sink", value, "kafka", "rocketmq");
+    }
+
+    @Option(
+            names = "--reader",
+            order = 3,
+            paramLabel = "flink-cdc|sluice",
+            description =
+                    "source.reader of (d) Sluice and (e) the SQL door (default: flink-cdc); (a) and"
+                            + " (a2) always run one reader each")
+    void reader(String value) {
+        reader = oneOf("--reader", value, "flink-cdc", "sluice");
     }
 
     @Option(

@@ -192,6 +192,18 @@ final class BinlogFunnel {
                                         last.set(now);
                                     }
 
+                                    // As the source takes them: the position in parts, built
+                                    // only when a checkpoint asks.
+                                    @Override
+                                    public void change(
+                                            ChangeEvent change,
+                                            io.sluice.functions.source.binlog.BinlogPosition
+                                                    transaction,
+                                            long events,
+                                            long rows) {
+                                        change(change, transaction);
+                                    }
+
                                     @Override
                                     public void heartbeat(
                                             io.sluice.functions.source.binlog.BinlogPosition at) {

@@ -30,6 +30,7 @@ final class Report {
     private RunResult sluice;
     private SluiceBench.Variant sluiceVariant;
     private RunResult sourceLimit;
+    private RunResult sluiceReaderLimit;
     private RunResult producerLimit;
     private RunResult flinkSql;
     private RunResult sqlDoor;
@@ -64,6 +65,14 @@ final class Report {
 
     RunResult sourceLimit() {
         return sourceLimit;
+    }
+
+    void sluiceReaderLimit(RunResult result) {
+        this.sluiceReaderLimit = best(sluiceReaderLimit, result);
+    }
+
+    RunResult sluiceReaderLimit() {
+        return sluiceReaderLimit;
     }
 
     void producerLimit(RunResult result) {
@@ -165,6 +174,7 @@ final class Report {
                 rocketMq() ? ", RocketMQ 5.3.3 (in-JVM name server and broker)" : "",
                 args.parallelism,
                 args.checkpointInterval);
+        line(out, "Reader of (d) Sluice and (e) the SQL door: source.reader %s", args.reader);
         if (load != null) {
             line(
                     out,
@@ -249,6 +259,10 @@ final class Report {
             side(out, "(a) source limit: CDC source → discard", sourceLimit);
             side(
                     out,
+                    "(a2) source limit, Sluice reader: Sluice's binlog reader → discard",
+                    sluiceReaderLimit);
+            side(
+                    out,
                     rocketMq()
                             ? "(b) producer limit: pre-encoded → RocketMqSink"
                             : "(b) producer limit: pre-encoded → KafkaSink",
@@ -304,6 +318,20 @@ final class Report {
                     flinkSql == null
                             ? ""
                             : "; Sluice ÷ Flink SQL " + roundByRound(sluice, flinkSql, 1, "%.2f×"));
+            if (sluiceReaderLimit != null) {
+                line(
+                        out,
+                        "Sluice's reader ≥ 3× Flink CDC's source limit: %s ((a2) ÷ (a) = %.2f×;"
+                                + " round by round %s); binlog thread, CPU-s per M rows: (a2)"
+                                + " %s* %.2f, (a) %s* %.2f",
+                        ratio(sluiceReaderLimit, sourceLimit) >= 3 ? "met" : "not met",
+                        ratio(sluiceReaderLimit, sourceLimit),
+                        roundByRound(sluiceReaderLimit, sourceLimit, 1, "%.2f×"),
+                        SLUICE_READER_THREAD,
+                        threadCpuPerMillionRows(sluiceReaderLimit, SLUICE_READER_THREAD),
+                        FLINK_CDC_BINLOG_THREAD,
+                        threadCpuPerMillionRows(sourceLimit, FLINK_CDC_BINLOG_THREAD));
+            }
             if (sqlDoor != null) {
                 line(
                         out,
@@ -361,7 +389,8 @@ final class Report {
         } else {
             detailed.addAll(matrix);
         }
-        for (RunResult r : Arrays.asList(sourceLimit, producerLimit, flinkSql, sqlDoor)) {
+        for (RunResult r :
+                Arrays.asList(sourceLimit, sluiceReaderLimit, producerLimit, flinkSql, sqlDoor)) {
             if (r != null) {
                 detailed.add(r);
             }
@@ -457,6 +486,28 @@ final class Report {
 
     private boolean rocketMq() {
         return args.sink.equals("rocketmq");
+    }
+
+    /** The threads of Sluice's binlog reader (BinlogSourceReader's, one per subtask). */
+    static final String SLUICE_READER_THREAD = "sluice-binlog-reader-";
+
+    /** The thread of Flink CDC's binlog client (blc-host:port). */
+    static final String FLINK_CDC_BINLOG_THREAD = "blc-";
+
+    /**
+     * The CPU of {@code r}'s threads whose group starts with {@code prefix}, per million rows; NaN
+     * if none ran.
+     */
+    static double threadCpuPerMillionRows(RunResult r, String prefix) {
+        double seconds = 0;
+        boolean found = false;
+        for (Map.Entry<String, Double> group : r.resources.cpuByGroup().entrySet()) {
+            if (group.getKey().startsWith(prefix)) {
+                seconds += group.getValue();
+                found = true;
+            }
+        }
+        return found ? r.cpuSecondsPerMillionRows(seconds) : Double.NaN;
     }
 
     private void side(StringBuilder out, String name, RunResult r) {

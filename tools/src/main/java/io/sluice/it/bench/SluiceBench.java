@@ -51,6 +51,10 @@ public final class SluiceBench {
     private static final int SLUICE_SERVER_IDS = 5400;
 
     private static final int FLINK_SQL_SERVER_IDS = 20_000;
+
+    /** Which reader follows the binlog (MySqlSourceOptions.READER, in the source section). */
+    private static final String SOURCE_READER = "source.reader";
+
     private static final int BINLOG_CLIENT_SERVER_IDS = 40_000;
 
     private final BenchArgs args;
@@ -179,6 +183,8 @@ public final class SluiceBench {
             // Right after Sluice, so both meet the same machine state.
             target.sqlDoor(sqlDoor(base, database, start, stats));
             target.sourceLimit(cut(Pipelines.Cut.CHANGE_EVENT, base, database, start, stats));
+            target.sluiceReaderLimit(
+                    cut(Pipelines.Cut.CHANGE_EVENT, base, database, start, stats, "sluice"));
             target.producerLimit(producerLimit(base, stats, pool));
             // Flink SQL has no RocketMQ connector: no twin of (c) there.
             if (!rocketMq()) {
@@ -261,6 +267,7 @@ public final class SluiceBench {
         String run = nextRun();
         List<String> topics = topics(run, variant.topics, variant.partitions);
         Configuration config = sluiceConfig(run, variant, database, start, topics);
+        config.setString(SOURCE_READER, args.reader);
         filters.forEach(config::setString);
         grouping.forEach(config::setString);
         String label =
@@ -366,6 +373,8 @@ public final class SluiceBench {
                 + start.file
                 + "', 'startup.binlog-position' = '"
                 + start.position
+                + "', 'reader' = '"
+                + args.reader
                 + "');\n"
                 + "CREATE TABLE mq WITH ("
                 + sqlDoorSink(run)
@@ -406,11 +415,30 @@ public final class SluiceBench {
             BinlogPosition start,
             LoadStats stats)
             throws Exception {
+        return cut(cut, variant, database, start, stats, "flink-cdc");
+    }
+
+    /** The pipeline cut after {@code cut}, its source read by {@code reader} (source.reader). */
+    private RunResult cut(
+            Pipelines.Cut cut,
+            Variant variant,
+            String database,
+            BinlogPosition start,
+            LoadStats stats,
+            String reader)
+            throws Exception {
         String run = nextRun();
         List<String> topics = topics(run, variant.topics, variant.partitions);
         Configuration config = sluiceConfig(run, variant, database, start, topics);
-        say("run %s: pipeline cut after %s ...", run, cut.label);
-        RunResult result = result("cut after " + cut.label, variant);
+        config.setString(SOURCE_READER, reader);
+        boolean sluiceReader = reader.equals("sluice");
+        say(
+                "run %s: pipeline cut after %s%s ...",
+                run, cut.label, sluiceReader ? ", Sluice's binlog reader" : "");
+        RunResult result =
+                result(
+                        "cut after " + cut.label + (sluiceReader ? ", Sluice's reader" : ""),
+                        variant);
         long expected = stats.rows.get();
         CountingDiscardSink.Tally tally = CountingDiscardSink.tally(run, expected);
         try (ResourceMeter meter = new ResourceMeter(mariaDb.process())) {

@@ -58,7 +58,10 @@ final class BinlogEvents {
     private boolean begun;
 
     private long transactionStart;
-    private String gtidsBefore;
+
+    /** The open transaction's position (no events, no rows read), made at its first use. */
+    private BinlogPosition transaction;
+
     private long rowsEventsRead;
 
     /** What the start position already emitted, skipped in its transaction. */
@@ -98,7 +101,20 @@ final class BinlogEvents {
 
     /** Where a resume must start to get what follows: the open transaction's position. */
     BinlogPosition resumeAt(long events, long rows) {
-        return BinlogPosition.of(file, transactionStart, events, rows, gtidsBefore, serverId);
+        return transaction().withCounts(events, rows);
+    }
+
+    /**
+     * The open transaction's position. The GTID state is the one before the transaction until it
+     * commits, so it is read here, when first needed, rather than for every transaction.
+     */
+    private BinlogPosition transaction() {
+        BinlogPosition at = transaction;
+        if (at == null || at.serverId() != serverId) {
+            at = BinlogPosition.of(file, transactionStart, 0, 0, gtids.toString(), serverId);
+            transaction = at;
+        }
+        return at;
     }
 
     boolean inTransaction() {
@@ -141,19 +157,15 @@ final class BinlogEvents {
         }
         switch (type) {
             case GTID:
-                begin(at, ((GtidEventData) data).getGtid(), false);
+                openIfNeeded(at);
+                gtids.begin(((GtidEventData) data).getGtid());
+                begun = false;
                 break;
             case MARIADB_GTID:
                 MariadbGtidEventData maria = (MariadbGtidEventData) data;
-                boolean standalone = (maria.getFlags() & MariadbGtidEventData.FL_STANDALONE) != 0;
-                begin(
-                        at,
-                        maria.getDomainId()
-                                + "-"
-                                + header.getServerId()
-                                + "-"
-                                + maria.getSequence(),
-                        !standalone);
+                openIfNeeded(at);
+                gtids.beginMariaDb(maria.getDomainId(), header.getServerId(), maria.getSequence());
+                begun = (maria.getFlags() & MariadbGtidEventData.FL_STANDALONE) == 0;
                 break;
             case MARIADB_GTID_LIST:
                 // A known state stays: after a start at a GTID set, the file's list is older.
@@ -194,18 +206,12 @@ final class BinlogEvents {
         }
     }
 
-    private void begin(long at, String gtid, boolean opensTransaction) {
-        openIfNeeded(at);
-        gtids.begin(gtid);
-        begun = opensTransaction;
-    }
-
     private void openIfNeeded(long at) {
         if (!inTransaction) {
             inTransaction = true;
             begun = false;
             transactionStart = at;
-            gtidsBefore = gtids.toString();
+            transaction = null;
             rowsEventsRead = 0;
         }
     }
@@ -289,6 +295,7 @@ final class BinlogEvents {
         int count = rowCount(data);
         long[] row = {0};
         long skipped = skip;
+        BinlogPosition transaction = transaction();
         decoder.decode(
                 map,
                 data,
@@ -306,11 +313,11 @@ final class BinlogEvents {
                     if (index == 0 && statement != null) {
                         change = withStatement(change);
                     }
-                    out.change(
-                            change,
-                            index + 1 < count
-                                    ? resumeAt(eventIndex, index + 1)
-                                    : resumeAt(eventIndex + 1, 0));
+                    if (index + 1 < count) {
+                        out.change(change, transaction, eventIndex, index + 1);
+                    } else {
+                        out.change(change, transaction, eventIndex + 1, 0);
+                    }
                 });
     }
 

@@ -97,6 +97,14 @@ public final class BinlogPosition implements Comparable<BinlogPosition>, Seriali
     }
 
     /**
+     * This transaction's position with {@code events} rows events read and {@code rows} rows of the
+     * next emitted.
+     */
+    BinlogPosition withCounts(long events, long rows) {
+        return new BinlogPosition(file, position, events, rows, gtids, serverId, countsAllEvents);
+    }
+
+    /**
      * The position of a Flink CDC offset with a file (a checkpointed binlog split's), the same
      * point in the binlog; an offset Sluice wrote comes back as it was.
      *

@@ -54,6 +54,17 @@ public final class BinlogReader implements AutoCloseable {
          */
         void change(ChangeEvent change, BinlogPosition after);
 
+        /**
+         * The same, with the position after the change in parts, so that none is built per row:
+         * {@code transaction} (its events and rows 0) with {@code events} rows events read and
+         * {@code rows} rows of the next emitted ({@code rows} 0: the change ended its rows event).
+         * By default the call above with that position.
+         */
+        default void change(
+                ChangeEvent change, BinlogPosition transaction, long events, long rows) {
+            change(change, transaction.withCounts(events, rows));
+        }
+
         /** A statement that is not a row change (DDL), with its default database and after it. */
         default void ddl(String statement, String database, BinlogPosition after) {}
 
@@ -133,7 +144,7 @@ public final class BinlogReader implements AutoCloseable {
         Tracking tracking = new Tracking(start);
         int failures = 0;
         while (!closed) {
-            BinlogPosition resume = tracking.last;
+            BinlogPosition resume = tracking.last();
             BinlogEvents events =
                     new BinlogEvents(
                             resume,
@@ -154,7 +165,7 @@ public final class BinlogReader implements AutoCloseable {
                         String.format(
                                 "Lost the binlog connection to %s:%d and could not resume at %s"
                                         + " in %d attempts (reconnectAttempts): %s",
-                                host, port, tracking.last, reconnectAttempts, connection.lost),
+                                host, port, tracking.last(), reconnectAttempts, connection.lost),
                         connection.lost);
             }
             LOG.warn(
@@ -163,7 +174,7 @@ public final class BinlogReader implements AutoCloseable {
                     host,
                     port,
                     connection.lost == null ? "closed by the server" : connection.lost.toString(),
-                    tracking.last,
+                    tracking.last(),
                     failures,
                     reconnectAttempts);
             sleep(reconnectBackoff.multipliedBy(failures));
@@ -229,7 +240,7 @@ public final class BinlogReader implements AutoCloseable {
                                 new BinlogReaderException(
                                         String.format(
                                                 "Cannot read the binlog event %s after %s: %s",
-                                                event.getHeader(), tracking.last, e.getMessage()),
+                                                event.getHeader(), tracking.last(), e.getMessage()),
                                         e);
                         disconnect(binlog);
                     }
@@ -247,7 +258,7 @@ public final class BinlogReader implements AutoCloseable {
                                 new BinlogReaderException(
                                         String.format(
                                                 "Cannot parse a binlog event after %s: %s",
-                                                tracking.last, e.getMessage()),
+                                                tracking.last(), e.getMessage()),
                                         e);
                         disconnect(c);
                     }
@@ -328,19 +339,43 @@ public final class BinlogReader implements AutoCloseable {
         }
     }
 
-    /** Passes everything on and keeps the last position given out, where a reconnect resumes. */
+    /**
+     * Passes everything on and keeps the last position given out, where a reconnect resumes; a
+     * change's in parts, built when asked ({@link #last()}).
+     */
     private final class Tracking implements Output {
-        volatile BinlogPosition last;
+        private BinlogPosition last;
+        private BinlogPosition transaction;
+        private long events;
+        private long rows;
         boolean progressed;
 
         Tracking(BinlogPosition start) {
             this.last = start;
         }
 
+        BinlogPosition last() {
+            if (transaction != null) {
+                last = transaction.withCounts(events, rows);
+                transaction = null;
+            }
+            return last;
+        }
+
         @Override
         public void change(ChangeEvent change, BinlogPosition after) {
             out.change(change, after);
             moved(after);
+        }
+
+        @Override
+        public void change(ChangeEvent change, BinlogPosition transaction, long events, long rows) {
+            out.change(change, transaction, events, rows);
+            // A change always moves on: the rows after it are fewer.
+            this.transaction = transaction;
+            this.events = events;
+            this.rows = rows;
+            progressed = true;
         }
 
         @Override
@@ -357,7 +392,7 @@ public final class BinlogReader implements AutoCloseable {
         }
 
         private void moved(BinlogPosition to) {
-            if (!to.equals(last)) {
+            if (!to.equals(last())) {
                 last = to;
                 progressed = true;
             }

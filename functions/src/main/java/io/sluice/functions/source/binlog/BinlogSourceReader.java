@@ -179,7 +179,7 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
                 schemas = batch.schemas[i];
             }
         }
-        position = batch.positions[batch.size - 1];
+        position = batch.after(batch.size - 1);
         handover.recycle(batch);
         return InputStatus.MORE_AVAILABLE;
     }
@@ -373,6 +373,23 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
             ChangeEvent emitted = handOver.emitted(change, after);
             if (emitted != null) {
                 handover.put(emitted, after, null);
+            }
+        }
+
+        /** A position is built per row only while the snapshot's chunks are still checked. */
+        @Override
+        public void change(ChangeEvent change, BinlogPosition transaction, long events, long rows) {
+            ChangeEvent emitted =
+                    handOver.isDone()
+                            ? change
+                            : handOver.emitted(change, transaction.withCounts(events, rows));
+            if (emitted != null) {
+                handover.add(emitted, transaction, events, rows);
+            }
+            if (rows == 0) {
+                // The rows event's last change: hand its changes over; one fetch lag per event.
+                metrics.fetched(change.executeTime());
+                handover.flush();
             }
         }
 

@@ -1,11 +1,9 @@
 package io.sluice.functions.source.binlog;
 
 import com.github.shyiko.mysql.binlog.event.EventData;
-import com.github.shyiko.mysql.binlog.event.EventHeaderV4;
 import com.github.shyiko.mysql.binlog.event.EventType;
 import com.github.shyiko.mysql.binlog.event.deserialization.EventDataDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.EventDeserializer;
-import com.github.shyiko.mysql.binlog.event.deserialization.EventHeaderDeserializer;
 import com.github.shyiko.mysql.binlog.io.ByteArrayInputStream;
 
 import java.io.IOException;
@@ -55,8 +53,8 @@ final class CompressedEvents {
 
     /**
      * Installs the compressed events' bodies in {@code deserializer}, whose header deserializer
-     * must be {@link #headers()} of this instance. Call it after the compatibility mode is set: the
-     * wrapped deserializers keep theirs.
+     * must be an {@link EventHeaderReader} of this instance. Call it after the compatibility mode
+     * is set: the wrapped deserializers keep theirs.
      */
     void install(EventDeserializer deserializer) {
         wrap(deserializer, EventType.QUERY);
@@ -65,21 +63,13 @@ final class CompressedEvents {
         }
     }
 
-    /** The client's event header, with a compressed event typed as its uncompressed form. */
-    EventHeaderDeserializer<EventHeaderV4> headers() {
-        return in -> {
-            EventHeaderV4 header = new EventHeaderV4();
-            header.setTimestamp(in.readLong(4) * 1000L);
-            int type = in.readInteger(1);
-            pending = type >= QUERY_COMPRESSED && type <= LAST ? type : 0;
-            EventType known = pending != 0 ? uncompressed(type) : EventType.byEventNumber(type);
-            header.setEventType(known == null ? EventType.UNKNOWN : known);
-            header.setServerId(in.readLong(4));
-            header.setEventLength(in.readLong(4));
-            header.setNextPosition(in.readLong(4));
-            header.setFlags(in.readInteger(2));
-            return header;
-        };
+    /**
+     * The type of an event whose header names {@code number}: {@code plain} (the client's type for
+     * it), or a compressed event's uncompressed type, noted for the body deserializer next.
+     */
+    EventType type(int number, EventType plain) {
+        pending = number >= QUERY_COMPRESSED && number <= LAST ? number : 0;
+        return pending != 0 ? uncompressed(number) : plain;
     }
 
     private static EventType uncompressed(int type) {

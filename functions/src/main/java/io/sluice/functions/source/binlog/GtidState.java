@@ -3,7 +3,6 @@ package io.sluice.functions.source.binlog;
 import com.github.shyiko.mysql.binlog.GtidSet;
 
 import java.util.Map;
-import java.util.StringJoiner;
 import java.util.TreeMap;
 
 /**
@@ -18,6 +17,16 @@ final class GtidState {
     private String pending = "";
     private boolean known;
 
+    /** A MariaDB transaction's GTID as numbers, its text made when asked ({@link #current}). */
+    private boolean pendingMariaDb;
+
+    private long pendingDomain;
+    private long pendingServer;
+    private long pendingSequence;
+
+    /** {@link #toString()} until the state changes: asked once per transaction. */
+    private String text;
+
     /** The state {@code gtids} describes; "" is "not known" (MySQL then waits for a set). */
     GtidState(String gtids) {
         reset(gtids);
@@ -30,6 +39,7 @@ final class GtidState {
 
     /** The whole state, as at the start of a binlog file (MariaDB GTID list, MySQL previous). */
     void reset(String gtids) {
+        text = null;
         mariaDb.clear();
         mySql = null;
         known = gtids != null && !gtids.isBlank();
@@ -48,25 +58,43 @@ final class GtidState {
     /** A transaction with {@code gtid} ({@code uuid:n} or {@code domain-server-seq}) began. */
     void begin(String gtid) {
         pending = gtid;
+        pendingMariaDb = false;
+    }
+
+    /** A MariaDB transaction with GTID {@code domain-server-sequence} began. */
+    void beginMariaDb(long domain, long server, long sequence) {
+        pending = null;
+        pendingMariaDb = true;
+        pendingDomain = domain;
+        pendingServer = server;
+        pendingSequence = sequence;
     }
 
     /** The GTID of the transaction that began, "" when none. */
     String current() {
+        if (pending == null) {
+            pending = pendingDomain + "-" + pendingServer + "-" + pendingSequence;
+        }
         return pending;
     }
 
     /** The transaction that began committed: its GTID joins the state. */
     void commit() {
-        if (pending.isEmpty() || !known) {
-            pending = ""; // A partial state would replay the rest on a GTID restart: none.
-            return;
-        }
-        if (mySql == null) {
-            addMariaDb(pending);
-        } else {
-            mySql.add(pending);
-        }
+        boolean numbers = pendingMariaDb;
+        pendingMariaDb = false;
+        String gtid = pending;
         pending = "";
+        if (!numbers && gtid.isEmpty() || !known) {
+            return; // A partial state would replay the rest on a GTID restart: none.
+        }
+        text = null;
+        if (numbers && mySql == null) {
+            addMariaDb(pendingDomain, pendingServer, pendingSequence);
+        } else if (mySql == null) {
+            addMariaDb(gtid);
+        } else {
+            mySql.add(numbers ? pendingDomain + "-" + pendingServer + "-" + pendingSequence : gtid);
+        }
     }
 
     private void addMariaDb(String gtid) {
@@ -75,12 +103,16 @@ final class GtidState {
             throw new IllegalArgumentException(
                     "Not a MariaDB GTID (domain-server-sequence): '" + gtid + "'");
         }
-        long domain = Long.parseLong(parts[0]);
-        long server = Long.parseLong(parts[1]);
-        long sequence = Long.parseLong(parts[2]);
+        addMariaDb(Long.parseLong(parts[0]), Long.parseLong(parts[1]), Long.parseLong(parts[2]));
+    }
+
+    private void addMariaDb(long domain, long server, long sequence) {
         long[] last = mariaDb.get(domain);
-        if (last == null || sequence >= last[1]) {
+        if (last == null) {
             mariaDb.put(domain, new long[] {server, sequence});
+        } else if (sequence >= last[1]) {
+            last[0] = server;
+            last[1] = sequence;
         }
     }
 
@@ -95,12 +127,23 @@ final class GtidState {
         if (!known) {
             return "";
         }
-        if (mySql != null) {
-            return mySql.toString();
+        if (text == null) {
+            text = mySql != null ? mySql.toString() : mariaDbText();
         }
-        StringJoiner joined = new StringJoiner(",");
+        return text;
+    }
+
+    private String mariaDbText() {
+        StringBuilder joined = new StringBuilder(24 * mariaDb.size());
         for (Map.Entry<Long, long[]> domain : mariaDb.entrySet()) {
-            joined.add(domain.getKey() + "-" + domain.getValue()[0] + "-" + domain.getValue()[1]);
+            if (joined.length() > 0) {
+                joined.append(',');
+            }
+            joined.append(domain.getKey().longValue())
+                    .append('-')
+                    .append(domain.getValue()[0])
+                    .append('-')
+                    .append(domain.getValue()[1]);
         }
         return joined.toString();
     }

@@ -60,6 +60,7 @@ final class RawRowsDeserializer extends AbstractRowsEventDataDeserializer<EventD
 
     private final Kind kind;
     private final boolean extraData;
+    private final EventBody body = new EventBody();
 
     private RawRowsDeserializer(
             Map<Long, TableMapEventData> tableMaps, Kind kind, boolean extraData) {
@@ -70,7 +71,8 @@ final class RawRowsDeserializer extends AbstractRowsEventDataDeserializer<EventD
 
     /**
      * An event deserializer with the client's defaults for every other event and this one for rows
-     * events, sharing one table-map registry, that also reads MariaDB's compressed events ({@link
+     * events, sharing one table-map registry; table maps cached ({@link TableMapCache}), headers
+     * read at once ({@link EventHeaderReader}) and MariaDB's compressed events read ({@link
      * CompressedEvents}).
      */
     static EventDeserializer eventDeserializer() {
@@ -98,15 +100,19 @@ final class RawRowsDeserializer extends AbstractRowsEventDataDeserializer<EventD
                 EventType.EXT_DELETE_ROWS, new RawRowsDeserializer(tableMaps, Kind.DELETE, true));
         CompressedEvents compressed = new CompressedEvents();
         EventDeserializer deserializer =
-                new EventDeserializer(
-                        compressed.headers(), new NullEventDataDeserializer(), byType, tableMaps);
+                new TableMapCache.Events(
+                        new EventHeaderReader(compressed),
+                        new NullEventDataDeserializer(),
+                        byType,
+                        tableMaps);
         deserializer.setCompatibilityMode(CompatibilityMode.CHAR_AND_BINARY_AS_BYTE_ARRAY);
         compressed.install(deserializer);
         return deserializer;
     }
 
     @Override
-    public EventData deserialize(ByteArrayInputStream in) throws IOException {
+    public EventData deserialize(ByteArrayInputStream event) throws IOException {
+        ByteArrayInputStream in = body.refill(event);
         long tableId = in.readLong(6);
         in.skip(2); // flags
         if (extraData) {

@@ -59,6 +59,11 @@ public final class SnapshotHandOver {
         return handOver;
     }
 
+    /** Whether every table with chunks is past its highest high watermark: nothing to check. */
+    public boolean isDone() {
+        return tables.isEmpty();
+    }
+
     /**
      * What of {@code change}, whose following position is {@code position}, the snapshot does not
      * hold: the change, nothing (null), or for an UPDATE that moves its row from one chunk to
@@ -76,6 +81,9 @@ public final class SnapshotHandOver {
         }
         if (position.compareTo(chunks.highest) > 0) {
             ofDatabase.remove(change.table());
+            if (ofDatabase.isEmpty()) {
+                tables.remove(change.database());
+            }
             return change;
         }
         int column = chunks.column(change.schema());

@@ -120,4 +120,33 @@ class BinlogPositionTest {
         unknown.commit();
         assertThat(unknown.toString()).as("a partial state is no state").isEmpty();
     }
+
+    @Test
+    void mariaDbGtidsAsNumbersJoinTheStateAsTextWould() {
+        GtidState mariaDb = new GtidState("0-1-5,1-2-3");
+        mariaDb.beginMariaDb(0, 7, 6);
+        assertThat(mariaDb.toString()).as("before the commit").isEqualTo("0-1-5,1-2-3");
+        assertThat(mariaDb.current()).isEqualTo("0-7-6");
+        mariaDb.commit();
+        assertThat(mariaDb.current()).isEmpty();
+        assertThat(mariaDb.toString()).isEqualTo("0-7-6,1-2-3");
+        mariaDb.beginMariaDb(1, 2, 2);
+        mariaDb.commit();
+        assertThat(mariaDb.toString()).as("an older sequence stays out").isEqualTo("0-7-6,1-2-3");
+        mariaDb.beginMariaDb(3, 1, 1);
+        mariaDb.commit();
+        assertThat(mariaDb.toString()).isEqualTo("0-7-6,1-2-3,3-1-1");
+
+        GtidState unknown = new GtidState("");
+        unknown.beginMariaDb(0, 1, 6);
+        unknown.commit();
+        assertThat(unknown.toString()).isEmpty();
+    }
+
+    @Test
+    void aPositionInPartsIsTheTransactionsWithItsCounts() {
+        BinlogPosition transaction = BinlogPosition.of("f.000002", 400, 0, 0, "0-1-5", 7);
+        assertThat(transaction.withCounts(2, 3))
+                .isEqualTo(BinlogPosition.of("f.000002", 400, 2, 3, "0-1-5", 7));
+    }
 }
