@@ -577,32 +577,8 @@ class BinlogReaderITCase {
                                     }
                                 });
         self.set(reader);
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        Thread thread =
-                new Thread(
-                        () -> {
-                            try {
-                                reader.run(start);
-                            } catch (Throwable t) {
-                                failure.set(t);
-                            }
-                        },
-                        "binlog-reader-test");
-        thread.start();
-        thread.join(TimeUnit.MINUTES.toMillis(3));
-        if (thread.isAlive()) {
-            reader.close();
-            thread.join();
-            throw new AssertionError(
-                    "The reader from "
-                            + start
-                            + " did not reach the marker; it gave "
-                            + emitted.size()
-                            + " changes");
-        }
-        if (failure.get() != null) {
-            throw new AssertionError("The reader from " + start + " failed", failure.get());
-        }
+        ReaderRun.untilMarker(
+                reader, start, Duration.ofMinutes(3), () -> emitted.size() + " changes");
         return new ArrayList<>(emitted);
     }
 

@@ -15,8 +15,8 @@ import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 /**
  * One run of {@link BinlogReader} on a test server from a start up to the first row of the table
@@ -99,6 +99,17 @@ final class ReaderRun {
                                     }
                                 });
         self.set(reader);
+        untilMarker(reader, start, Duration.ofMinutes(2), () -> String.valueOf(run.changes));
+        return run;
+    }
+
+    /**
+     * Runs {@code reader} from {@code start} on a thread of its own until it closes itself (at the
+     * marker row) or fails, at most {@code limit}; {@code gave} says what it gave, for the error.
+     */
+    static void untilMarker(
+            BinlogReader reader, BinlogPosition start, Duration limit, Supplier<String> gave)
+            throws InterruptedException {
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Thread thread =
                 new Thread(
@@ -111,7 +122,7 @@ final class ReaderRun {
                         },
                         "binlog-reader-test");
         thread.start();
-        thread.join(TimeUnit.MINUTES.toMillis(2));
+        thread.join(limit.toMillis());
         if (thread.isAlive()) {
             reader.close();
             thread.join();
@@ -119,12 +130,11 @@ final class ReaderRun {
                     "The reader from "
                             + start
                             + " did not reach the marker; it gave "
-                            + run.changes);
+                            + gave.get());
         }
         if (failure.get() != null) {
             throw new AssertionError("The reader from " + start + " failed", failure.get());
         }
-        return run;
     }
 
     /** Each captured table's columns from information_schema, for a database that keeps them. */

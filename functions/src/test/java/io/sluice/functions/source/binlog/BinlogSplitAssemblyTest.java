@@ -1,23 +1,16 @@
 package io.sluice.functions.source.binlog;
 
-import org.apache.flink.api.connector.source.SourceEvent;
-import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.cdc.connectors.mysql.source.events.BinlogSplitMetaEvent;
 import org.apache.flink.cdc.connectors.mysql.source.events.BinlogSplitMetaRequestEvent;
 import org.apache.flink.cdc.connectors.mysql.source.offset.BinlogOffset;
 import org.apache.flink.cdc.connectors.mysql.source.split.FinishedSnapshotSplitInfo;
 import org.apache.flink.cdc.connectors.mysql.source.split.MySqlBinlogSplit;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.metrics.groups.SourceReaderMetricGroup;
 import org.apache.flink.metrics.testutils.MetricListener;
-import org.apache.flink.runtime.metrics.groups.InternalSourceReaderMetricGroup;
-import org.apache.flink.util.SimpleUserCodeClassLoader;
-import org.apache.flink.util.UserCodeClassLoader;
 
 import io.debezium.relational.TableId;
+import io.sluice.functions.source.internal.RecordingReaderContext;
 import org.junit.jupiter.api.Test;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -31,7 +24,8 @@ class BinlogSplitAssemblyTest {
     private static final List<FinishedSnapshotSplitInfo> CHUNKS =
             IntStream.range(0, 5).mapToObj(BinlogSplitAssemblyTest::chunk).toList();
 
-    private final Context context = new Context();
+    private final RecordingReaderContext context =
+            new RecordingReaderContext(new MetricListener(), 0);
     private final BinlogSplitAssembly assembly = new BinlogSplitAssembly(context, 2);
 
     @Test
@@ -48,7 +42,7 @@ class BinlogSplitAssemblyTest {
         assertThat(complete.getFinishedSnapshotSplitInfos())
                 .containsExactlyInAnyOrderElementsOf(CHUNKS);
         assertThat(assembly.pending()).isNull();
-        assertThat(context.requestedGroups()).containsExactly(0, 1, 1, 2);
+        assertThat(requestedGroups()).containsExactly(0, 1, 1, 2);
     }
 
     @Test
@@ -57,14 +51,14 @@ class BinlogSplitAssemblyTest {
         assertThat(assembly.accept(group(1))).isNull();
         assertThat(assembly.accept(group(2)).getFinishedSnapshotSplitInfos())
                 .containsExactlyInAnyOrderElementsOf(CHUNKS);
-        assertThat(context.requestedGroups()).containsExactly(1, 2);
+        assertThat(requestedGroups()).containsExactly(1, 2);
     }
 
     @Test
     void aCompleteSplitIsTakenAsItIs() {
         MySqlBinlogSplit complete = split(CHUNKS);
         assertThat(assembly.begin(complete)).isSameAs(complete);
-        assertThat(context.requestedGroups()).isEmpty();
+        assertThat(requestedGroups()).isEmpty();
     }
 
     private static MySqlBinlogSplit split(List<FinishedSnapshotSplitInfo> have) {
@@ -94,49 +88,9 @@ class BinlogSplitAssemblyTest {
                 BinlogOffset.ofBinlogFilePosition("mysql-bin.000001", 100 + i));
     }
 
-    /** Records the events sent to the enumerator. */
-    private static final class Context implements SourceReaderContext {
-        private final List<SourceEvent> sent = new ArrayList<>();
-        private final SourceReaderMetricGroup metrics =
-                InternalSourceReaderMetricGroup.mock(new MetricListener().getMetricGroup());
-
-        List<Integer> requestedGroups() {
-            return sent.stream()
-                    .map(event -> ((BinlogSplitMetaRequestEvent) event).getRequestMetaGroupId())
-                    .toList();
-        }
-
-        @Override
-        public SourceReaderMetricGroup metricGroup() {
-            return metrics;
-        }
-
-        @Override
-        public Configuration getConfiguration() {
-            return new Configuration();
-        }
-
-        @Override
-        public String getLocalHostName() {
-            return "localhost";
-        }
-
-        @Override
-        public int getIndexOfSubtask() {
-            return 0;
-        }
-
-        @Override
-        public void sendSplitRequest() {}
-
-        @Override
-        public void sendSourceEventToCoordinator(SourceEvent event) {
-            sent.add(event);
-        }
-
-        @Override
-        public UserCodeClassLoader getUserCodeClassLoader() {
-            return SimpleUserCodeClassLoader.create(getClass().getClassLoader());
-        }
+    private List<Integer> requestedGroups() {
+        return context.sent().stream()
+                .map(event -> ((BinlogSplitMetaRequestEvent) event).getRequestMetaGroupId())
+                .toList();
     }
 }

@@ -2,7 +2,6 @@ package io.sluice.functions.source.internal;
 
 import org.apache.flink.api.common.eventtime.Watermark;
 import org.apache.flink.api.connector.source.ReaderOutput;
-import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.api.connector.source.SourceOutput;
 import org.apache.flink.api.connector.source.SourceReader;
 import org.apache.flink.api.connector.source.SourceReaderContext;
@@ -17,11 +16,7 @@ import org.apache.flink.connector.base.source.reader.SingleThreadMultiplexSource
 import org.apache.flink.connector.base.source.reader.splitreader.SplitReader;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsChange;
 import org.apache.flink.core.io.InputStatus;
-import org.apache.flink.metrics.groups.SourceReaderMetricGroup;
 import org.apache.flink.metrics.testutils.MetricListener;
-import org.apache.flink.runtime.metrics.groups.InternalSourceReaderMetricGroup;
-import org.apache.flink.util.SimpleUserCodeClassLoader;
-import org.apache.flink.util.UserCodeClassLoader;
 
 import io.sluice.functions.config.OptionSection;
 import io.sluice.functions.source.ChangeEventDeserializationSchema;
@@ -111,7 +106,9 @@ class StallWatchingSourceReaderTest {
         ServerSocket silent = new ServerSocket(0, 10, InetAddress.getLoopbackAddress());
         SourceReader<ChangeEvent, MySqlSplit> reader = null;
         try {
-            reader = binlogSource(silent.getLocalPort()).createReader(new Context(metrics));
+            reader =
+                    binlogSource(silent.getLocalPort())
+                            .createReader(new RecordingReaderContext(metrics, 3));
             assertThat(reader).isInstanceOf(StallWatchingSourceReader.class);
             reader.start();
             reader.addSplits(
@@ -200,7 +197,7 @@ class StallWatchingSourceReaderTest {
         final ReaderOutput<Integer> output = new DiscardingOutput<>();
 
         Watched(SplitBehaviour behaviour, MetricListener metrics) {
-            Context context = new Context(metrics);
+            RecordingReaderContext context = new RecordingReaderContext(metrics, 3);
             Reader watched = new Reader(behaviour, progress, context);
             reader =
                     new StallWatchingSourceReader<>(
@@ -316,45 +313,6 @@ class StallWatchingSourceReaderTest {
 
         @Override
         public void close() {}
-    }
-
-    private static final class Context implements SourceReaderContext {
-        private final SourceReaderMetricGroup metrics;
-
-        Context(MetricListener listener) {
-            metrics = InternalSourceReaderMetricGroup.mock(listener.getMetricGroup());
-        }
-
-        @Override
-        public SourceReaderMetricGroup metricGroup() {
-            return metrics;
-        }
-
-        @Override
-        public Configuration getConfiguration() {
-            return new Configuration();
-        }
-
-        @Override
-        public String getLocalHostName() {
-            return "localhost";
-        }
-
-        @Override
-        public int getIndexOfSubtask() {
-            return 3;
-        }
-
-        @Override
-        public void sendSplitRequest() {}
-
-        @Override
-        public void sendSourceEventToCoordinator(SourceEvent event) {}
-
-        @Override
-        public UserCodeClassLoader getUserCodeClassLoader() {
-            return SimpleUserCodeClassLoader.create(getClass().getClassLoader());
-        }
     }
 
     private static final class DiscardingOutput<T> implements ReaderOutput<T> {
