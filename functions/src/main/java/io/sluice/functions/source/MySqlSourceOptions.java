@@ -146,9 +146,8 @@ public final class MySqlSourceOptions {
                     .withDescription(
                             "Which reader follows the binlog: flink-cdc (Flink CDC's, Debezium"
                                     + " inside) or sluice (Sluice's own binlog reader, with Flink"
-                                    + " CDC's split enumerator). sluice takes the startup modes"
-                                    + " that start in the binlog (latest, binlog-position,"
-                                    + " timestamp, gtid), not yet initial.");
+                                    + " CDC's split enumerator and, with startup mode initial,"
+                                    + " Flink CDC's snapshot reader).");
 
     public static final ConfigOption<StartupMode> STARTUP_MODE =
             ConfigOptions.key("startup.mode")
