@@ -18,8 +18,8 @@ import java.util.function.BiFunction;
 
 /**
  * The table {@code ddl/all_types.sql} and what Canal writes for each of its columns, shared by the
- * tests that read it through a Sluice reader ({@link ChangeEventConversionITCase} for the Flink CDC
- * reader, {@code RowsEventDecoderITCase} for Sluice's own binlog decoder).
+ * tests that read it through a Sluice reader ({@link ChangeEventConversionITCase} for both readers,
+ * {@code RowsEventDecoderITCase} for Sluice's own binlog decoder).
  */
 final class AllTypes {
 
@@ -28,8 +28,8 @@ final class AllTypes {
     /**
      * The columns of all_types in table order: name, Canal's sqlType (fixed per declared type), and
      * the text Canal writes for seed rows 1, 2 and 4 (row 3 is NULL but for its id). Where Sluice
-     * differs from Canal on purpose, a comment says so; where a reader differs (Debezium between
-     * snapshot and binlog, or Sluice's own binlog reader), its test adjusts.
+     * differs from Canal on purpose, a comment says so; where Debezium differs (in snapshot reads,
+     * or in the Flink CDC reader's binlog: {@link #flinkCdcBinlogRow}), the test adjusts.
      */
     static final Column[] COLUMNS = {
         column("id", Types.INTEGER, "1", "2", "4"),
@@ -60,23 +60,28 @@ final class AllTypes {
         column("c_bit10", Types.BIT, "1", "682", "1023"),
         column("c_bit64", Types.BIT, "0", "18446744073709551615", "1"),
         column("c_year", Types.VARCHAR, "1901", "2155", "0000"),
-        // Zero and partly-zero dates reach Sluice as NULL (Debezium): a known limitation.
-        column("c_date", Types.DATE, "1000-01-01", "9999-12-31", null),
+        // Zero and partly-zero dates as stored; the Flink CDC reader writes NULL for them.
+        column("c_date", Types.DATE, "1000-01-01", "9999-12-31", "0000-00-00"),
         column("c_time", Types.TIME, "-838:59:59", "838:59:59", "00:00:00"),
         column("c_time6", Types.TIME, "-838:59:59.000000", "12:00:00.000001", "-00:00:00.500000"),
-        column("c_datetime", Types.TIMESTAMP, "1000-01-01 00:00:00", "9999-12-31 23:59:59", null),
+        column(
+                "c_datetime",
+                Types.TIMESTAMP,
+                "1000-01-01 00:00:00",
+                "9999-12-31 23:59:59",
+                "0000-00-00 00:00:00"),
         column(
                 "c_datetime3",
                 Types.TIMESTAMP,
                 "1000-01-01 00:00:00.000",
                 "2024-02-29 23:59:59.123",
-                null),
+                "0000-00-00 00:00:00.000"),
         column(
                 "c_datetime6",
                 Types.TIMESTAMP,
                 "1000-01-01 00:00:00.000000",
                 "2024-02-29 23:59:59.123456",
-                null),
+                "2020-00-00 00:00:00.000000"),
         // In Asia/Shanghai (+08:00); the zero TIMESTAMP as Canal writes it.
         column(
                 "c_timestamp",
@@ -111,6 +116,23 @@ final class AllTypes {
         column("c_json", Types.CLOB, "[]", "{\"a\": 1, \"b\": [1, 2]}", "{}"),
         column("c_default", Types.VARCHAR, "x", "dflt", "x"),
     };
+
+    /**
+     * What the Flink CDC reader writes from the binlog for a copy, with id {@code id}, of seed row
+     * {@code seed}: Canal's text but where {@link ReaderDifferences#CORRECTIONS} lists a value
+     * Debezium gets wrong (Sluice's own reader writes Canal's text there).
+     */
+    static String[] flinkCdcBinlogRow(int seed, int id) {
+        String[] row = seedRow(seed);
+        row[0] = String.valueOf(id);
+        for (ReaderDifferences.Correction correction : ReaderDifferences.CORRECTIONS) {
+            int i = index(correction.column());
+            if (row[i] != null && row[i].equals(correction.sluice())) {
+                row[i] = correction.flinkCdc();
+            }
+        }
+        return row;
+    }
 
     /** What Canal writes for seed row {@code id} of ddl/all_types.sql. */
     static String[] seedRow(int id) {
