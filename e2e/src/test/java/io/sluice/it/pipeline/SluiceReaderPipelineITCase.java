@@ -17,6 +17,8 @@ import io.sluice.it.server.Waits;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -39,7 +41,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the columns and mysqlType of its point in the binlog, and each ALTER once per partition. The job
  * is stopped with a savepoint after the column was added and restored after it was dropped: the
  * rows between can only be read with the table schemas the savepoint holds, not with
- * information_schema's. A second job starts at a MariaDB GTID position alone with statement texts.
+ * information_schema's; the first job runs with either reader, so a savepoint of Flink CDC's reader
+ * restores into Sluice's. A second job starts at a MariaDB GTID position alone with statement
+ * texts.
  */
 class SluiceReaderPipelineITCase {
 
@@ -60,9 +64,15 @@ class SluiceReaderPipelineITCase {
 
     private int changes;
 
-    @Test
-    void everyChangeOnceWithTheColumnsOfItsPointAcrossASavepoint(@TempDir Path savepoints)
-            throws Exception {
+    /**
+     * The first job reads with {@code firstReader}, the restored one with Sluice's: a savepoint of
+     * Flink CDC's reader restores into Sluice's at the same position, with the table schemas Flink
+     * CDC's split carries.
+     */
+    @ParameterizedTest(name = "first job with source.reader={0}")
+    @ValueSource(strings = {"sluice", "flink-cdc"})
+    void everyChangeOnceWithTheColumnsOfItsPointAcrossASavepoint(
+            String firstReader, @TempDir Path savepoints) throws Exception {
         MariaDbServer mariaDb = MARIADB.server();
         String database = mariaDb.createDatabase("sluicereader", "ddl/counters.sql");
         String topic = "sluicereader-" + database;
@@ -75,15 +85,17 @@ class SluiceReaderPipelineITCase {
                         database + ".counters",
                         topic,
                         "job.checkpoint-interval=1s",
-                        "source.reader=sluice",
                         "source.startup.mode=binlog-position",
                         "source.startup.binlog-file=" + start[0],
                         "source.startup.binlog-position=" + start[1],
                         "parallelism.source=2",
                         "parallelism.encode=2",
                         "parallelism.sink=2");
+        config.setString("source.reader", "sluice");
+        Configuration firstConfig = new Configuration(config);
+        firstConfig.setString("source.reader", firstReader);
         String note = "varchar(32)";
-        JobClient first = start(new Configuration(), config, "sluice-reader-" + database);
+        JobClient first = start(new Configuration(), firstConfig, "sluice-reader-" + database);
         String savepoint;
         try {
             insert(mariaDb, database, 1, 50, note, null);
