@@ -7,7 +7,7 @@ import org.apache.flink.runtime.metrics.MetricNames;
 /**
  * The reader metric Flink CDC's MySQL reader registers (3.5.0, {@code MySqlSourceReaderMetrics}),
  * under the same name and with the same meaning: {@code currentFetchEventTimeLag}, the time the
- * reading thread received the latest row change minus its binlog event time, -1 before the first.
+ * reading thread received the latest rows event minus its binlog event time, -1 before the first.
  * The source operator itself registers {@code currentEmitEventTimeLag} and {@code sourceIdleTime}
  * from the timestamps the reader emits with, the binlog event times, as with Flink CDC's reader.
  */
@@ -30,7 +30,7 @@ final class BinlogReaderMetrics {
     }
 
     /**
-     * A row change with binlog event time {@code eventTime} (ms) has just been received; as in
+     * A rows event with binlog event time {@code eventTime} (ms) has just been received; as in
      * Flink CDC's emitter, no time or a clock behind the server's records nothing.
      */
     void fetched(long eventTime) {
