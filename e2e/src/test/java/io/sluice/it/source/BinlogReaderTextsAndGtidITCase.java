@@ -40,24 +40,12 @@ class BinlogReaderTextsAndGtidITCase {
         mariaDb.execute(
                 database, multiRow, "BEGIN", insert, update, delete, "COMMIT", utf8, marker);
 
-        ReaderRun on =
-                ReaderRun.read(
-                        mariaDb,
-                        database,
-                        ReaderRun.currentColumns(mariaDb, database),
-                        start,
-                        true);
+        ReaderRun on = ReaderRun.read(mariaDb, database, start, true);
         assertThat(queries(on))
                 .as("each statement's text on its first row")
                 .containsExactly(multiRow, "", "", insert, update, "", delete, utf8, marker);
 
-        ReaderRun off =
-                ReaderRun.read(
-                        mariaDb,
-                        database,
-                        ReaderRun.currentColumns(mariaDb, database),
-                        start,
-                        false);
+        ReaderRun off = ReaderRun.read(mariaDb, database, start, false);
         assertThat(off.keys()).isEqualTo(on.keys());
         assertThat(queries(off)).as("no texts unless asked").containsOnly("");
     }
@@ -79,13 +67,7 @@ class BinlogReaderTextsAndGtidITCase {
                 large,
                 "COMMIT",
                 "INSERT INTO marker VALUES (1)");
-        ReaderRun all =
-                ReaderRun.read(
-                        mariaDb,
-                        database,
-                        ReaderRun.currentColumns(mariaDb, database),
-                        start,
-                        true);
+        ReaderRun all = ReaderRun.read(mariaDb, database, start, true);
         assertThat(all.changes).hasSize(1 + 2000 + 1);
         assertThat(all.changes.get(1).change.query()).isEqualTo(large);
 
@@ -105,12 +87,7 @@ class BinlogReaderTextsAndGtidITCase {
         }
         assertThat(boundary).as("a rows event boundary inside the statement").isPositive();
         ReaderRun fromBoundary =
-                ReaderRun.read(
-                        mariaDb,
-                        database,
-                        ReaderRun.currentColumns(mariaDb, database),
-                        all.changes.get(boundary).after,
-                        true);
+                ReaderRun.read(mariaDb, database, all.changes.get(boundary).after, true);
         assertThat(fromBoundary.keys())
                 .isEqualTo(keys(all.changes.subList(boundary + 1, all.changes.size())));
         assertThat(fromBoundary.changes.get(0).change.query()).isEqualTo(large);
@@ -118,12 +95,7 @@ class BinlogReaderTextsAndGtidITCase {
                 .containsOnly("");
 
         ReaderRun fromInside =
-                ReaderRun.read(
-                        mariaDb,
-                        database,
-                        ReaderRun.currentColumns(mariaDb, database),
-                        all.changes.get(inside).after,
-                        true);
+                ReaderRun.read(mariaDb, database, all.changes.get(inside).after, true);
         assertThat(fromInside.keys())
                 .isEqualTo(keys(all.changes.subList(inside + 1, all.changes.size())));
         assertThat(fromInside.changes.get(0).change.query()).isEmpty();
@@ -153,23 +125,12 @@ class BinlogReaderTextsAndGtidITCase {
                 "COMMIT",
                 "INSERT INTO marker VALUES (1)");
 
-        ReaderRun all =
-                ReaderRun.read(
-                        mariaDb,
-                        database,
-                        ReaderRun.currentColumns(mariaDb, database),
-                        start,
-                        false);
+        ReaderRun all = ReaderRun.read(mariaDb, database, start, false);
         assertThat(all.changes).hasSize(2 + 1 + 1 + 3 + 1 + 1);
         List<Emitted> later = all.changes.subList(3, all.changes.size());
 
         ReaderRun fromGtids =
-                ReaderRun.read(
-                        mariaDb,
-                        database,
-                        ReaderRun.currentColumns(mariaDb, database),
-                        BinlogPosition.afterGtids(gtids),
-                        false);
+                ReaderRun.read(mariaDb, database, BinlogPosition.afterGtids(gtids), false);
         assertThat(fromGtids.keys()).as("the changes after %s", gtids).isEqualTo(keys(later));
         for (int i = 0; i < later.size(); i++) {
             assertThat(fromGtids.changes.get(i).after)
@@ -182,7 +143,6 @@ class BinlogReaderTextsAndGtidITCase {
                                 ReaderRun.read(
                                         mariaDb,
                                         database,
-                                        ReaderRun.currentColumns(mariaDb, database),
                                         BinlogPosition.afterGtids(
                                                 "3E11FA47-71CA-11E1-9E33-C80AA9429562:1-5"),
                                         false))

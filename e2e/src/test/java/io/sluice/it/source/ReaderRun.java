@@ -56,6 +56,13 @@ final class ReaderRun {
 
     private ReaderRun() {}
 
+    /** The same with each captured table's current columns ({@link #currentColumns}). */
+    static ReaderRun read(
+            MariaDbServer server, String database, BinlogPosition start, boolean includeQueries)
+            throws Exception {
+        return read(server, database, currentColumns(server, database), start, includeQueries);
+    }
+
     /**
      * Reads {@code database} from {@code start} until the marker row, at most 2 minutes.
      *
