@@ -22,6 +22,7 @@ import io.sluice.it.server.MariaDbServer;
 import io.sluice.it.source.ChangeEventDiff.Difference;
 import io.sluice.it.source.ReaderDifferences.Correction;
 import io.sluice.it.source.ReaderDifferences.OnlySluice;
+import io.sluice.it.source.ReaderDifferences.Rewritten;
 import io.sluice.serializers.event.ChangeEvent;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -43,6 +44,7 @@ import static io.sluice.it.source.AllTypes.names;
 import static io.sluice.it.source.ReaderDifferences.BOOKKEEPING;
 import static io.sluice.it.source.ReaderDifferences.CORRECTIONS;
 import static io.sluice.it.source.ReaderDifferences.ONLY_SLUICE;
+import static io.sluice.it.source.ReaderDifferences.TEXTS;
 import static io.sluice.it.source.ReaderDifferences.splitKeyChanges;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -54,8 +56,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * and ALTER DATABASE. The two lists of events must be equal in every field, except for {@link
  * ReaderDifferences#CORRECTIONS} (the values docs/value-rendering.md says Sluice's reader writes
  * right where Debezium's is wrong), {@link ReaderDifferences#ONLY_SLUICE} (statements Debezium does
- * not record), {@link ReaderDifferences#BOOKKEEPING} and a primary-key update's form. Both readers
- * also show the same lag metrics.
+ * not record), {@link ReaderDifferences#TEXTS} (statements whose text Debezium rewrites), {@link
+ * ReaderDifferences#BOOKKEEPING} and a primary-key update's form. Both readers also show the same
+ * lag metrics.
  */
 class ReaderDifferentialITCase {
 
@@ -121,6 +124,7 @@ class ReaderDifferentialITCase {
                     differences.stream()
                             .filter(d -> CORRECTIONS.stream().noneMatch(c -> c.covers(d)))
                             .filter(d -> BOOKKEEPING.stream().noneMatch(b -> b.covers(d)))
+                            .filter(d -> TEXTS.stream().noneMatch(t -> t.covers(d)))
                             .map(Difference::toString)
                             .collect(Collectors.toList());
             assertThat(unexplained)
@@ -136,6 +140,9 @@ class ReaderDifferentialITCase {
             assertThat(CORRECTIONS)
                     .as("corrections this binlog shows (an unseen one is stale)")
                     .containsExactlyInAnyOrderElementsOf(seen);
+            for (Rewritten text : TEXTS) {
+                assertThat(differences).as("statement texts: %s", text).anyMatch(text::covers);
+            }
             assertThat(flinkCdc).as("events read").hasSizeGreaterThan(40);
 
             // Both readers' lags: defined once rows were read, and no more than the time since
@@ -175,7 +182,9 @@ class ReaderDifferentialITCase {
                         .map(ReaderDifferences::anchor)
                         .collect(Collectors.toSet());
         Stream.concat(
-                        CORRECTIONS.stream().map(Correction::anchor),
+                        Stream.concat(
+                                CORRECTIONS.stream().map(Correction::anchor),
+                                TEXTS.stream().map(Rewritten::anchor)),
                         ONLY_SLUICE.stream().map(OnlySluice::anchor))
                 .forEach(
                         anchor ->
@@ -254,6 +263,8 @@ class ReaderDifferentialITCase {
             "DELETE FROM all_types",
             "TRUNCATE TABLE items",
             "ALTER DATABASE CHARACTER SET utf8mb4",
+            "CREATE TABLE gone (id INT PRIMARY KEY)",
+            "DROP TABLE gone",
             "CREATE TABLE done (id INT PRIMARY KEY)",
             "INSERT INTO done VALUES (1)"
         };

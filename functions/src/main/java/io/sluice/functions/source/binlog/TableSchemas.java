@@ -181,6 +181,18 @@ public final class TableSchemas implements TableDecoders {
                 || (type == ChangeType.QUERY && !statement.isDatabaseStatement())) {
             return;
         }
+        if (type == ChangeType.CREATE && DdlClassifier.createsNewTable(sql)) {
+            // Debezium's parser ignores a CREATE TABLE of a table it knows.
+            TableId created = new TableId(statement.database(), null, statement.table());
+            if (tables.removeTable(created) != null) {
+                versions.remove(created);
+                LOG.info(
+                        "The binlog creates {} at {}, which the reader knew from the database: the"
+                                + " statement's definition replaces the known one",
+                        created,
+                        position);
+            }
+        }
         parser.setCurrentDatabase(current);
         parser.getDdlChanges().reset();
         try {

@@ -20,7 +20,6 @@ import org.slf4j.LoggerFactory;
 
 import java.util.function.Predicate;
 import java.util.function.Supplier;
-import java.util.regex.Pattern;
 
 /**
  * Sees each binlog event before Debezium does (registered on the binlog client first, and called on
@@ -47,10 +46,6 @@ import java.util.regex.Pattern;
 public final class BinlogStatementHook implements BinaryLogClient.EventListener {
 
     private static final Logger LOG = LoggerFactory.getLogger(BinlogStatementHook.class);
-
-    private static final Pattern CREATE_TABLE =
-            Pattern.compile(
-                    "^\\s*CREATE\\s+TABLE\\s+(?!IF\\s+NOT\\s+EXISTS\\b)", Pattern.CASE_INSENSITIVE);
 
     private final BinaryLogClient client;
     private final Supplier<MySqlDatabaseSchema> schema;
@@ -117,7 +112,7 @@ public final class BinlogStatementHook implements BinaryLogClient.EventListener 
         EventHeaderV4 header = event.getHeader();
         // The client moves to a new file on a ROTATE event, before the file's events.
         times.put(client.getBinlogFilename(), header.getPosition(), header.getTimestamp());
-        if (CREATE_TABLE.matcher(sql).find()) {
+        if (DdlClassifier.createsNewTable(sql)) {
             forgetCreatedTable(sql, query.getDatabase());
         } else if (context != null) {
             DdlClassifier.Statement statement = DdlClassifier.classify(sql, query.getDatabase());

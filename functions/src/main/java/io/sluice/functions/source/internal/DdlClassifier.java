@@ -6,6 +6,7 @@ import io.sluice.serializers.event.ChangeType;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * Gives a DDL statement the Canal event type and target table that Canal's Druid-based parser gives
@@ -24,7 +25,20 @@ public final class DdlClassifier {
         "DEFAULT", "CHARACTER", "CHARSET", "COLLATE", "COMMENT", "ENCRYPTION", "READ"
     };
 
+    private static final Pattern CREATE_TABLE =
+            Pattern.compile(
+                    "^\\s*CREATE\\s+TABLE\\s+(?!IF\\s+NOT\\s+EXISTS\\b)", Pattern.CASE_INSENSITIVE);
+
     private DdlClassifier() {}
+
+    /**
+     * Whether {@code sql} is a CREATE TABLE without IF NOT EXISTS. The binlog holds one only if the
+     * table did not exist then, so a reader that knows the table (from the database, when it
+     * replays from an earlier position) must forget that definition for the statement's.
+     */
+    public static boolean createsNewTable(String sql) {
+        return CREATE_TABLE.matcher(sql).find();
+    }
 
     /** What a statement is and which table it names. */
     public static final class Statement {

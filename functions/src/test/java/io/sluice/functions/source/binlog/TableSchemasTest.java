@@ -84,6 +84,25 @@ class TableSchemasTest {
     }
 
     @Test
+    void aCreateTableOfAKnownTableReplacesItsDefinition() {
+        // A replay from before the table was created: the reader knows today's definition.
+        TableSchemas schemas = empty();
+        schemas.applyDdl("CREATE TABLE t (id INT PRIMARY KEY, c VARCHAR(8))", "shop", "test:1");
+        schemas.applyDdl("CREATE TABLE u (id INT PRIMARY KEY, c VARCHAR(8))", "shop", "test:2");
+
+        schemas.applyDdl("CREATE TABLE t (id INT PRIMARY KEY, a VARCHAR(8))", "shop", "test:3");
+        schemas.applyDdl(
+                "CREATE TABLE IF NOT EXISTS u (id INT PRIMARY KEY, a VARCHAR(8))",
+                "shop",
+                "test:4");
+
+        assertThat(describe(schemas, "t"))
+                .containsExactly("id int(11) key", "a varchar(8) utf8mb4");
+        assertThat(describe(schemas, "u"))
+                .containsExactly("id int(11) key", "c varchar(8) utf8mb4");
+    }
+
+    @Test
     void newTablesTakeTheirDatabasesCharset() {
         TableSchemas schemas = empty();
         schemas.applyDdl("CREATE DATABASE legacy CHARACTER SET latin1", "", "test:1");
