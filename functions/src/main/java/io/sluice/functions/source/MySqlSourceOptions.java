@@ -142,12 +142,13 @@ public final class MySqlSourceOptions {
     public static final ConfigOption<SourceReaderKind> READER =
             ConfigOptions.key("reader")
                     .enumType(SourceReaderKind.class)
-                    .defaultValue(SourceReaderKind.FLINK_CDC)
+                    .defaultValue(SourceReaderKind.SLUICE)
                     .withDescription(
-                            "Which reader follows the binlog: flink-cdc (Flink CDC's, Debezium"
-                                    + " inside) or sluice (Sluice's own binlog reader, with Flink"
-                                    + " CDC's split enumerator and, with startup mode initial,"
-                                    + " Flink CDC's snapshot reader).");
+                            "Which reader follows the binlog: sluice (Sluice's own binlog reader,"
+                                    + " with Flink CDC's split enumerator and, with startup mode"
+                                    + " initial, Flink CDC's snapshot reader) or flink-cdc (Flink"
+                                    + " CDC's reader, Debezium inside; selectable for one more"
+                                    + " release).");
 
     public static final ConfigOption<StartupMode> STARTUP_MODE =
             ConfigOptions.key("startup.mode")

@@ -82,8 +82,9 @@ class MySqlSourceFactoryTest {
         assertThat(MySqlSourceFactory.changeEventSource(source(readerOptions("flink-cdc"))))
                 .isNotNull();
         assertThat(readerOptions("flink-cdc").get(MySqlSourceOptions.READER))
-                .isEqualTo(MySqlSourceOptions.READER.defaultValue())
                 .isEqualTo(SourceReaderKind.FLINK_CDC);
+        assertThat(new Configuration().get(MySqlSourceOptions.READER))
+                .isEqualTo(SourceReaderKind.SLUICE);
     }
 
     private static Configuration readerOptions(String reader) {

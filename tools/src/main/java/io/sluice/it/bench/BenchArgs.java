@@ -75,7 +75,7 @@ final class BenchArgs {
     int repeat;
 
     /** The reader of the (d) Sluice and (e) SQL door runs: source.reader's value. */
-    String reader = "flink-cdc";
+    String reader = "sluice";
 
     @Option(
             names = "--warmup",
@@ -181,7 +181,7 @@ final class BenchArgs {
             order = 3,
             paramLabel = "flink-cdc|sluice",
             description =
-                    "source.reader of (d) Sluice and (e) the SQL door (default: flink-cdc); (a) and"
+                    "source.reader of (d) Sluice and (e) the SQL door (default: sluice); (a) and"
                             + " (a2) always run one reader each")
     void reader(String value) {
         reader = oneOf("--reader", value, "flink-cdc", "sluice");
