@@ -252,6 +252,8 @@ class ReaderDifferentialITCase {
             "INSERT INTO all_types (id, c_int) VALUES (34, 34)",
             "CREATE TABLE items (id INT PRIMARY KEY, name VARCHAR(10), at DATETIME(3))",
             "INSERT INTO items VALUES (1, 'a', '2024-01-01 00:00:00.5'), (2, 'b', NULL)",
+            // Neither reader writes it: the binlog does not say whether the table existed then.
+            "CREATE TABLE IF NOT EXISTS items (id INT PRIMARY KEY)",
             "UPDATE items SET name = 'c' WHERE id = 1",
             "RENAME TABLE items TO items2",
             "INSERT INTO items2 VALUES (3, 'd', NULL)",
