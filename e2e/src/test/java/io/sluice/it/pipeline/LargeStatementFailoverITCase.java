@@ -6,8 +6,6 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 
-import com.alibaba.fastjson2.JSON;
-import com.alibaba.otter.canal.protocol.FlatMessage;
 import io.sluice.functions.encode.MessageFormat;
 import io.sluice.functions.source.SourceReaderKind;
 import io.sluice.it.flink.FlinkMiniCluster;
@@ -16,8 +14,8 @@ import io.sluice.it.server.KafkaExtension;
 import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
 import io.sluice.it.server.Waits;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -39,18 +37,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 /**
- * A TaskManager lost while the rows of one large binlog transaction flow, after a checkpoint taken
- * inside it: one 60,000-row INSERT … SELECT, and one transaction of INSERT … SELECTs and UPDATEs.
- * MariaDB cuts a statement's rows into rows events of at most {@code binlog_row_event_max_size} (8
- * KiB), so the statement spans about a hundred events, and a checkpoint (one per batch of up to
- * 2,048 rows, {@code BinlogBatchRecordEmitter}) nearly always falls inside one. The restored binlog
- * split resumes at the transaction's start and skips the events and rows its offset counts. Flink
- * CDC 3.5.0 compares such offsets without the rows when both carry a GTID set (FLINK-38531), and
- * drops the rest of the event the checkpoint fell in; MariaDB offsets carry no GTID set (Debezium
- * 1.9.8 reads none), so the comparison goes by file, position, events and rows. The same with
- * Sluice's binlog reader ({@code source.reader: sluice}, from a binlog position), whose checkpoint
- * falls wherever a handed-over batch ends. The read_committed drain must hold every row of the load
- * exactly once, each key's changes in order.
+ * TaskManagers lost one after another while the rows of one large binlog transaction flow, each
+ * after a checkpoint committed part of it: one 200,000-row INSERT … SELECT, killed at 0.2, 0.5 and
+ * 0.8 of its rows committed, and one transaction of INSERT … SELECTs and UPDATEs (150,000 rows),
+ * killed at 0.25 and 0.6. After each kill the job restores on a fresh TaskManager and reads on from
+ * its last checkpoint, until the next kill; a kill point first seen with the whole load committed
+ * fails the test, as that kill would come after the load. MariaDB cuts a statement's rows into rows
+ * events of at most {@code binlog_row_event_max_size} (8 KiB), so each load spans over 300 events,
+ * and a checkpoint (one per batch of up to 2,048 rows, {@code BinlogBatchRecordEmitter}) nearly
+ * always falls inside one. The restored binlog split resumes at the transaction's start and skips
+ * the events and rows its offset counts. Flink CDC 3.5.0 compares such offsets without the rows
+ * when both carry a GTID set (FLINK-38531), and drops the rest of the event the checkpoint fell in;
+ * MariaDB offsets carry no GTID set (Debezium 1.9.8 reads none), so the comparison goes by file,
+ * position, events and rows. The same with Sluice's binlog reader ({@code source.reader: sluice},
+ * from a binlog position), whose checkpoint falls wherever a handed-over batch ends. The
+ * read_committed drain must hold every row of the load exactly once, each key's changes in order.
  */
 class LargeStatementFailoverITCase {
 
@@ -59,43 +60,49 @@ class LargeStatementFailoverITCase {
 
     @RegisterExtension static final MiniClusterExtension FLINK = FlinkMiniCluster.extension(4);
 
-    private static final int STATEMENT_ROWS = 60_000;
+    private static final int STATEMENT_ROWS = 200_000;
     private static final int BLOCKS = 8;
-    private static final int BLOCK_ROWS = 2_500;
+    private static final int BLOCK_ROWS = 10_000;
     private static final int PARTITIONS = 3;
-    private static final Duration WAIT = Duration.ofMinutes(2);
+
+    /** A guard against a job that stopped: far above what a loaded 2-core machine needs. */
+    private static final Duration WAIT = Duration.ofMinutes(4);
 
     /** MiniCluster keeps terminated TaskManagers in its list: the live one's index. */
     private static int liveTaskManager;
 
-    /** The load whose rows flow when the TaskManager is lost. */
+    /** The load whose rows flow when the TaskManagers are lost. */
     enum Load {
         /** One INSERT … SELECT of {@link #STATEMENT_ROWS} rows at version 1. */
-        STATEMENT,
+        STATEMENT(300, 0.2, 0.5, 0.8),
         /**
          * One transaction of {@link #BLOCKS} INSERT … SELECTs of {@link #BLOCK_ROWS} rows at
          * version 1, each after the first followed by an UPDATE of the previous block to version 2.
          */
-        TRANSACTION
+        TRANSACTION(300, 0.25, 0.6);
+
+        /** Fewer rows events than MariaDB writes for the load. */
+        final int rowsEvents;
+
+        /** The shares of the load's rows committed at which a TaskManager is lost, ascending. */
+        final double[] kills;
+
+        Load(int rowsEvents, double... kills) {
+            this.rowsEvents = rowsEvents;
+            this.kills = kills;
+        }
     }
 
     static Stream<Arguments> cases() {
         return Stream.of(SourceReaderKind.values())
                 .flatMap(
-                        reader ->
-                                Stream.of(
-                                        Arguments.of(reader, Load.STATEMENT, 0.2),
-                                        Arguments.of(reader, Load.STATEMENT, 0.6),
-                                        Arguments.of(reader, Load.TRANSACTION, 0.5)));
+                        reader -> Stream.of(Load.values()).map(load -> Arguments.of(reader, load)));
     }
 
-    @ParameterizedTest(name = "{0} reader, {1}, TaskManager lost at {2} of its rows committed")
+    @ParameterizedTest(name = "{0} reader, {1}, TaskManagers lost inside it one after another")
     @MethodSource("cases")
-    void everyRowOnceAfterFailureInsideTheTransaction(
-            SourceReaderKind reader,
-            Load load,
-            double killAt,
-            @InjectMiniCluster MiniCluster cluster)
+    void everyRowOnceAfterFailuresInsideTheTransaction(
+            SourceReaderKind reader, Load load, @InjectMiniCluster MiniCluster cluster)
             throws Exception {
         MariaDbServer mariaDb = MARIADB.server();
         String database = mariaDb.createDatabase("bigstmt", "ddl/counters.sql");
@@ -103,13 +110,13 @@ class LargeStatementFailoverITCase {
         KAFKA.server().createTopic(topic, PARTITIONS);
         List<String> want = expected(load);
         int total = want.size();
+        int loadRows = total - 1;
 
         // Flink CDC's: an empty snapshot, then the binlog phase; Sluice's: from the binlog's end.
         JobClient job = startJob(mariaDb, database, topic, reader);
         try (RowCount written = new RowCount(topic, "read_uncommitted");
                 RowCount committed = new RowCount(topic, "read_committed")) {
             RunningTasks.awaitAll(cluster, job.getJobID(), WAIT);
-            cluster.startTaskManager();
             // The marker committed: the binlog split reads and checkpoints commit.
             mariaDb.execute(database, "INSERT INTO counters VALUES (0, 0, 'marker')");
             Waits.until("the marker row committed", WAIT, () -> committed.poll() >= 1);
@@ -119,33 +126,44 @@ class LargeStatementFailoverITCase {
             int rowsEvents = rowsEvents(mariaDb, start);
             assertThat(rowsEvents)
                     .as("rows events of the %s (from %s:%s)", load, start[0], start[1])
-                    .isGreaterThan(50);
+                    .isGreaterThan(load.rowsEvents);
 
-            long deadline = System.nanoTime() + WAIT.toNanos();
-            int loadCommitted;
-            while ((loadCommitted = committed.poll() - 1) < killAt * total) {
-                written.poll();
-                assertThat(System.nanoTime())
-                        .as("%s of the rows committed", killAt)
-                        .isLessThan(deadline);
+            List<String> kills = new ArrayList<>();
+            for (int kill = 0; kill < load.kills.length; kill++) {
+                // The spare the job restores on; started while the job runs elsewhere.
+                cluster.startTaskManager();
+                double share = load.kills[kill];
+                long deadline = System.nanoTime() + WAIT.toNanos();
+                int loadCommitted;
+                while ((loadCommitted = committed.current() - 1) < share * loadRows) {
+                    written.poll();
+                    assertThat(System.nanoTime())
+                            .as("%s of the rows committed, after kills %s", share, kills)
+                            .isLessThan(deadline);
+                }
+                int loadWritten = written.poll() - 1;
+                assertThat(loadCommitted)
+                        .as(
+                                "kill %d at %s comes inside the load: a checkpoint committed part"
+                                        + " of it (kills before: %s)",
+                                kill + 1, share, kills)
+                        .isLessThan(loadRows);
+                cluster.terminateTaskManager(liveTaskManager).get(1, TimeUnit.MINUTES);
+                liveTaskManager++;
+                kills.add(String.format("%d committed, %d+ written", loadCommitted, loadWritten));
+                RunningTasks.awaitAll(cluster, job.getJobID(), kill + 1, WAIT);
             }
-            int loadWritten = written.poll() - 1;
-            assertThat(loadCommitted)
-                    .as("the failure comes inside the load: a checkpoint committed part of it")
-                    .isLessThan(total - 1);
-            cluster.terminateTaskManager(liveTaskManager).get(1, TimeUnit.MINUTES);
-            liveTaskManager++;
             String story =
                     String.format(
-                            "%s reader, %s over %d rows events, TaskManager lost with %d of %d"
-                                    + " load rows committed and %d written",
-                            reader, load, rowsEvents, loadCommitted, total, loadWritten);
+                            "%s reader, %s of %d rows over %d rows events, TaskManagers lost at"
+                                    + " %s of them (written: as far as read, aborted ones too)",
+                            reader, load, loadRows, rowsEvents, kills);
 
             // Waiting for the load's rows committed, then a fresh read_committed drain, with its
             // grace period for duplicates.
             // A lost row never comes: then the drain below names what is missing.
             long drainDeadline = System.nanoTime() + WAIT.toNanos();
-            while (committed.poll() < total && System.nanoTime() < drainDeadline) {
+            while (committed.current() < total && System.nanoTime() < drainDeadline) {
                 // Waiting for the restored job to commit the rest.
             }
             List<Delivered> rows =
@@ -306,10 +324,15 @@ class LargeStatementFailoverITCase {
             throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(2);
+        // Commits in steps well below the stretch between two kill points: checkpoints often,
+        // and a small producer buffer, so a checkpoint's flush holds what the last interval wrote
+        // and not up to 32 MiB of queued rows (a whole load at once).
         List<String> options =
                 new ArrayList<>(
                         List.of(
-                                "job.checkpoint-interval=1s",
+                                "job.checkpoint-interval=100ms",
+                                "sink.kafka.properties.batch.size=32768",
+                                "sink.kafka.properties.buffer.memory=262144",
                                 "parallelism.source=1",
                                 "parallelism.encode=2",
                                 "parallelism.sink=2",
@@ -332,7 +355,10 @@ class LargeStatementFailoverITCase {
                 "large-statement-" + database);
     }
 
-    /** The rows a consumer with one isolation level has read from the topic so far. */
+    /**
+     * The rows a consumer with one isolation level has read from the topic so far: its records, one
+     * per row ({@code group-rows: none}), counted without decoding so the count keeps up.
+     */
     private static final class RowCount implements AutoCloseable {
         private final KafkaConsumer<byte[], byte[]> consumer;
         private int rows;
@@ -345,9 +371,23 @@ class LargeStatementFailoverITCase {
 
         /** Reads what arrived, waiting at most 100 ms; the rows read so far. */
         int poll() {
-            for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(100))) {
-                rows += JSON.parseObject(record.value(), FlatMessage.class).getData().size();
-            }
+            rows += consumer.poll(Duration.ofMillis(100)).count();
+            return rows;
+        }
+
+        /**
+         * Reads up to the end the topic has now (for read_committed: its last stable offsets), so
+         * the count is not one poll's 20,000 records behind; the rows read so far.
+         */
+        int current() {
+            Map<TopicPartition, Long> ends = consumer.endOffsets(consumer.assignment());
+            int read;
+            do {
+                read = consumer.poll(Duration.ofMillis(100)).count();
+                rows += read;
+            } while (read > 0
+                    && ends.entrySet().stream()
+                            .anyMatch(end -> consumer.position(end.getKey()) < end.getValue()));
             return rows;
         }
 

@@ -19,8 +19,17 @@ final class RunningTasks {
 
     /** Until every task of {@code job} runs; fails if the job ends first. */
     static void awaitAll(MiniCluster cluster, JobID job, Duration wait) {
+        awaitAll(cluster, job, 0, wait);
+    }
+
+    /**
+     * Until every task of {@code job} runs in attempt {@code attempt} or a later one, so a test
+     * that just killed a TaskManager does not take the tasks it killed, still shown running, for
+     * the restarted ones.
+     */
+    static void awaitAll(MiniCluster cluster, JobID job, int attempt, Duration wait) {
         Waits.until(
-                "every task of job " + job + " running",
+                "every task of job " + job + " running in attempt " + attempt + " or later",
                 wait,
                 () -> {
                     assertThat(cluster.getJobStatus(job).get(10, TimeUnit.SECONDS))
@@ -34,7 +43,13 @@ final class RunningTasks {
                                     .get(10, TimeUnit.SECONDS)
                                     .getAllExecutionVertices()) {
                         tasks++;
-                        running += vertex.getExecutionState() == ExecutionState.RUNNING ? 1 : 0;
+                        running +=
+                                vertex.getExecutionState() == ExecutionState.RUNNING
+                                                && vertex.getCurrentExecutionAttempt()
+                                                                .getAttemptNumber()
+                                                        >= attempt
+                                        ? 1
+                                        : 0;
                     }
                     return tasks > 0 && running == tasks;
                 });
