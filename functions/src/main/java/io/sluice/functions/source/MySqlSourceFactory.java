@@ -4,7 +4,6 @@ import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.cdc.connectors.mysql.source.MySqlSource;
 import org.apache.flink.cdc.connectors.mysql.source.MySqlSourceBuilder;
-import org.apache.flink.cdc.connectors.mysql.source.MySqlSourceEmitters;
 import org.apache.flink.cdc.connectors.mysql.table.StartupOptions;
 import org.apache.flink.cdc.debezium.DebeziumDeserializationSchema;
 import org.apache.flink.configuration.ConfigOption;
@@ -16,6 +15,7 @@ import io.sluice.functions.config.PipelineSections;
 import io.sluice.functions.source.binlog.BinlogSource;
 import io.sluice.functions.source.internal.CheckedSource;
 import io.sluice.functions.source.internal.HeartbeatWritingSource;
+import io.sluice.functions.source.internal.HookedMySqlSource;
 import io.sluice.functions.source.internal.SourceJdbc;
 import io.sluice.functions.source.internal.SourceServerCheck;
 import io.sluice.serializers.event.ChangeEvent;
@@ -60,7 +60,7 @@ public final class MySqlSourceFactory {
 
     /** {@link #changeEventSource(ReadableConfig)} from the source's own options. */
     public static Source<ChangeEvent, ?, ?> changeEventSource(OptionSection config) {
-        MySqlSource<ChangeEvent> flinkCdc =
+        HookedMySqlSource<ChangeEvent> flinkCdc =
                 source(
                         config,
                         new ChangeEventDeserializationSchema(
@@ -82,7 +82,7 @@ public final class MySqlSourceFactory {
      * initial Flink CDC's reader reads the snapshot splits.
      */
     private static Source<ChangeEvent, ?, ?> sluiceReader(
-            OptionSection config, MySqlSource<ChangeEvent> flinkCdc) {
+            OptionSection config, HookedMySqlSource<ChangeEvent> flinkCdc) {
         StartupMode mode = config.get(MySqlSourceOptions.STARTUP_MODE);
         return BinlogSource.of(
                 flinkCdc,
@@ -103,15 +103,15 @@ public final class MySqlSourceFactory {
      * The same source with another deserializer: the benchmark cuts the pipeline right after
      * Debezium's records with it.
      */
-    public static <T> MySqlSource<T> source(
+    public static <T> HookedMySqlSource<T> source(
             ReadableConfig job, DebeziumDeserializationSchema<T> deserializer) {
         return source(PipelineSections.of(job).source(), deserializer);
     }
 
     /** {@link #source(ReadableConfig, DebeziumDeserializationSchema)} from the source's options. */
-    public static <T> MySqlSource<T> source(
+    public static <T> HookedMySqlSource<T> source(
             OptionSection config, DebeziumDeserializationSchema<T> deserializer) {
-        MySqlSource<T> source =
+        MySqlSource<T> flinkCdc =
                 MySqlSourceFactory.<T>builder(config)
                         .debeziumProperties(debeziumProperties(config))
                         .includeSchemaChanges(config.get(MySqlSourceOptions.INCLUDE_SCHEMA_CHANGES))
@@ -121,8 +121,8 @@ public final class MySqlSourceFactory {
                         .useLegacyJsonFormat(false)
                         .deserializer(deserializer)
                         .build();
-        return MySqlSourceEmitters.withBinlogBatchEmitter(
-                source,
+        return HookedMySqlSource.of(
+                flinkCdc,
                 deserializer,
                 stallTimeout(config),
                 config.key(MySqlSourceOptions.STALL_TIMEOUT),

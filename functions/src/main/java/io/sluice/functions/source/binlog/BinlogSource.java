@@ -4,12 +4,12 @@ import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.source.SourceReader;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.cdc.connectors.mysql.source.MySqlSource;
-import org.apache.flink.cdc.connectors.mysql.source.MySqlSourceEmitters;
 import org.apache.flink.cdc.connectors.mysql.source.assigners.state.PendingSplitsState;
 import org.apache.flink.cdc.connectors.mysql.source.split.MySqlSplit;
 import org.apache.flink.connector.base.source.reader.SourceReaderBase;
 
 import io.sluice.functions.source.internal.DelegatingSource;
+import io.sluice.functions.source.internal.HookedMySqlSource;
 import io.sluice.functions.source.internal.SourceProgress;
 import io.sluice.functions.source.internal.StallWatchingSourceReader;
 import io.sluice.serializers.event.ChangeEvent;
@@ -22,10 +22,10 @@ import java.util.function.IntSupplier;
 /**
  * Flink CDC's {@link MySqlSource} (its split enumerator, enumerator checkpoint and split
  * serializer, reached through the public {@code Source} interface) with Sluice's source reader
- * ({@link BinlogSourceReader}) for the binlog split; with a snapshot first, Flink CDC's reader
- * reads the snapshot splits ({@link SnapshotThenBinlogReader}). The splits and their serialized
- * form are Flink CDC's, so a savepoint moves between this source and Flink CDC's own reader at the
- * same position.
+ * ({@link BinlogSourceReader}) for the binlog split; with a snapshot first, Flink CDC's reader as
+ * {@link HookedMySqlSource} builds it reads the snapshot splits ({@link SnapshotThenBinlogReader}).
+ * The splits and their serialized form are Flink CDC's, so a savepoint moves between this source
+ * and Flink CDC's own reader at the same position.
  */
 @Internal
 public final class BinlogSource
@@ -33,7 +33,7 @@ public final class BinlogSource
 
     private static final long serialVersionUID = 1L;
 
-    private final MySqlSource<ChangeEvent> flinkCdc;
+    private final HookedMySqlSource<ChangeEvent> flinkCdc;
     private final ZoneId timestampZone;
     private final Duration heartbeatInterval;
     private final List<String> databases;
@@ -42,7 +42,7 @@ public final class BinlogSource
     private final String stallTimeoutKey;
 
     private BinlogSource(
-            MySqlSource<ChangeEvent> flinkCdc,
+            HookedMySqlSource<ChangeEvent> flinkCdc,
             ZoneId timestampZone,
             Duration heartbeatInterval,
             List<String> databases,
@@ -60,8 +60,8 @@ public final class BinlogSource
     }
 
     /**
-     * @param flinkCdc the source whose enumerator and configuration this takes (built by {@link
-     *     MySqlSourceEmitters#withBinlogBatchEmitter} when there is a snapshot first)
+     * @param flinkCdc the source whose enumerator, configuration and, with a snapshot first,
+     *     snapshot reader this takes
      * @param timestampZone the zone TIMESTAMP values are written in
      * @param heartbeatInterval how often an idle server sends a heartbeat
      * @param databases regexes of the databases whose CREATE, ALTER and DROP DATABASE statements
@@ -73,7 +73,7 @@ public final class BinlogSource
      * @param stallTimeoutKey the timeout's option key, for the failure's message
      */
     public static BinlogSource of(
-            MySqlSource<ChangeEvent> flinkCdc,
+            HookedMySqlSource<ChangeEvent> flinkCdc,
             ZoneId timestampZone,
             Duration heartbeatInterval,
             List<String> databases,
@@ -103,7 +103,7 @@ public final class BinlogSource
         BinlogSourceReader binlog =
                 new BinlogSourceReader(
                         context,
-                        flinkCdc.getConfigFactory().createConfig(subtask),
+                        flinkCdc.config(subtask),
                         timestampZone,
                         heartbeatInterval,
                         databases,
@@ -112,7 +112,7 @@ public final class BinlogSource
         IntSupplier splits = binlog::assignedSplits;
         if (snapshotFirst) {
             SourceReaderBase<?, ChangeEvent, MySqlSplit, ?> snapshot =
-                    MySqlSourceEmitters.innerReader(flinkCdc, context, progress);
+                    flinkCdc.innerReader(context, progress);
             reader = new SnapshotThenBinlogReader(snapshot, binlog);
             splits = () -> snapshot.getNumberOfCurrentlyAssignedSplits() + binlog.assignedSplits();
         }

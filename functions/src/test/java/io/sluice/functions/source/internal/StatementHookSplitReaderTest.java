@@ -1,4 +1,4 @@
-package org.apache.flink.cdc.connectors.mysql.source;
+package io.sluice.functions.source.internal;
 
 import org.apache.flink.cdc.connectors.mysql.debezium.reader.BinlogSplitReader;
 import org.apache.flink.cdc.connectors.mysql.debezium.task.context.StatefulTaskContext;
@@ -16,8 +16,6 @@ import io.sluice.functions.config.OptionSection;
 import io.sluice.functions.source.ChangeEventDeserializationSchema;
 import io.sluice.functions.source.MySqlSourceFactory;
 import io.sluice.functions.source.MySqlSourceOptions;
-import io.sluice.functions.source.internal.BinlogStatementHook;
-import io.sluice.functions.source.internal.StatementTimes;
 import org.junit.jupiter.api.Test;
 
 import java.lang.reflect.Field;
@@ -45,11 +43,15 @@ class StatementHookSplitReaderTest {
                 MySqlSourceFactory.source(
                                 OptionSection.unprefixed(options),
                                 new ChangeEventDeserializationSchema(ZoneId.of("UTC")))
-                        .getConfigFactory()
-                        .createConfig(0);
+                        .config(0);
         StatementHookSplitReader reader =
                 new StatementHookSplitReader(
-                        config, 0, null, new StatementTimes(), SnapshotPhaseHooks.empty());
+                        config,
+                        0,
+                        null,
+                        new StatementTimes(),
+                        SnapshotPhaseHooks.empty(),
+                        List.of());
         try {
             assertThat(binlogReader(reader)).isNull();
 

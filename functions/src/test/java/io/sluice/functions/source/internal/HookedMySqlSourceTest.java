@@ -1,9 +1,10 @@
-package org.apache.flink.cdc.connectors.mysql.source;
+package io.sluice.functions.source.internal;
 
 import org.apache.flink.cdc.connectors.mysql.source.config.MySqlSourceConfig;
-import org.apache.flink.cdc.connectors.mysql.source.metrics.MySqlSourceReaderMetrics;
+import org.apache.flink.cdc.connectors.mysql.source.reader.MySqlSourceReader;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
+import org.apache.flink.connector.base.source.reader.SourceReaderBase;
+import org.apache.flink.metrics.testutils.MetricListener;
 import org.apache.flink.util.InstantiationUtil;
 
 import io.debezium.relational.TableId;
@@ -12,8 +13,6 @@ import io.sluice.functions.config.OptionSection;
 import io.sluice.functions.source.ChangeEventDeserializationSchema;
 import io.sluice.functions.source.MySqlSourceFactory;
 import io.sluice.functions.source.MySqlSourceOptions;
-import io.sluice.functions.source.internal.BinlogBatchRecordEmitter;
-import io.sluice.functions.source.internal.MemoizedTableFilter;
 import io.sluice.serializers.event.ChangeEvent;
 import org.junit.jupiter.api.Test;
 
@@ -26,11 +25,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The source Sluice builds gives each reader the batch emitter and, on the reader's own
  * configuration, a memoized table filter that answers as the table list says; also after the source
- * is serialized with the job.
+ * is serialized with the job. Nothing here connects to a server.
  */
-class MySqlSourceEmittersTest {
+class HookedMySqlSourceTest {
 
-    private static MySqlSource<ChangeEvent> source() {
+    private static HookedMySqlSource<ChangeEvent> source() {
         Configuration config = new Configuration();
         config.set(MySqlSourceOptions.PASSWORD, "secret");
         config.set(MySqlSourceOptions.TABLES, List.of("shop\\.order.*"));
@@ -40,13 +39,11 @@ class MySqlSourceEmittersTest {
                 new ChangeEventDeserializationSchema(ZoneId.of("UTC")));
     }
 
-    @SuppressWarnings("unchecked")
-    private static MySqlSource.RecordEmitterSupplier<ChangeEvent> emitters(
-            MySqlSource<ChangeEvent> source) throws Exception {
-        // The source keeps the supplier private; this reads the one the built source really has.
-        Field field = MySqlSource.class.getDeclaredField("recordEmitterSupplier");
+    private static Object emitterOf(MySqlSourceReader<?> reader) throws Exception {
+        // Flink keeps the reader's emitter protected; this reads the one the reader really has.
+        Field field = SourceReaderBase.class.getDeclaredField("recordEmitter");
         field.setAccessible(true);
-        return (MySqlSource.RecordEmitterSupplier<ChangeEvent>) field.get(source);
+        return field.get(reader);
     }
 
     private static Tables.TableFilter filterOf(MySqlSourceConfig config) {
@@ -55,19 +52,23 @@ class MySqlSourceEmittersTest {
 
     @Test
     void eachReaderGetsTheBatchEmitterAndAMemoizedFilterOnItsConfiguration() throws Exception {
-        MySqlSource<ChangeEvent> built = source();
-        for (MySqlSource<ChangeEvent> source :
+        HookedMySqlSource<ChangeEvent> built = source();
+        for (HookedMySqlSource<ChangeEvent> source :
                 List.of(built, InstantiationUtil.clone(built, getClass().getClassLoader()))) {
-            MySqlSourceConfig config = source.getConfigFactory().createConfig(1);
+            MySqlSourceConfig config = source.config(1);
             assertThat(filterOf(config)).isNotInstanceOf(MemoizedTableFilter.class);
 
-            assertThat(
-                            emitters(source)
-                                    .get(
-                                            new MySqlSourceReaderMetrics(
-                                                    new UnregisteredMetricsGroup()),
-                                            config))
-                    .isInstanceOf(BinlogBatchRecordEmitter.class);
+            MySqlSourceReader<ChangeEvent> reader =
+                    source.reader(
+                            new RecordingReaderContext(new MetricListener(), 1),
+                            config,
+                            new SourceProgress(),
+                            true);
+            try {
+                assertThat(emitterOf(reader)).isInstanceOf(BinlogBatchRecordEmitter.class);
+            } finally {
+                reader.close();
+            }
 
             Tables.TableFilter filter = filterOf(config);
             assertThat(filter).isInstanceOf(MemoizedTableFilter.class);

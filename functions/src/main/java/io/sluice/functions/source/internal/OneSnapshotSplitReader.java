@@ -1,4 +1,4 @@
-package org.apache.flink.cdc.connectors.mysql.source;
+package io.sluice.functions.source.internal;
 
 import org.apache.flink.cdc.connectors.mysql.source.config.MySqlSourceConfig;
 import org.apache.flink.cdc.connectors.mysql.source.reader.MySqlSourceReaderContext;

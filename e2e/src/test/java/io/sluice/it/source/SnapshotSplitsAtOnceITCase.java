@@ -1,4 +1,4 @@
-package org.apache.flink.cdc.connectors.mysql.source;
+package io.sluice.it.source;
 
 import org.apache.flink.api.connector.source.mocks.MockSplitEnumeratorContext;
 import org.apache.flink.cdc.connectors.mysql.source.assigners.MySqlSnapshotSplitAssigner;
@@ -18,6 +18,7 @@ import io.sluice.functions.config.OptionSection;
 import io.sluice.functions.source.ChangeEventDeserializationSchema;
 import io.sluice.functions.source.MySqlSourceFactory;
 import io.sluice.functions.source.MySqlSourceOptions;
+import io.sluice.functions.source.internal.StatementHookSplitReader;
 import io.sluice.functions.source.internal.StatementTimes;
 import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
@@ -77,7 +78,12 @@ class SnapshotSplitsAtOnceITCase {
                 });
         StatementHookSplitReader reader =
                 new StatementHookSplitReader(
-                        config, 0, new MySqlSourceReaderContext(null), new StatementTimes(), hooks);
+                        config,
+                        0,
+                        new MySqlSourceReaderContext(null),
+                        new StatementTimes(),
+                        hooks,
+                        List.of());
         ExecutorService fetcher = Executors.newSingleThreadExecutor();
         try {
             reader.handleSplitsChanges(new SplitsAddition<>(splits.subList(0, 2)));
@@ -125,8 +131,7 @@ class SnapshotSplitsAtOnceITCase {
         return MySqlSourceFactory.source(
                         OptionSection.unprefixed(options),
                         new ChangeEventDeserializationSchema(ZoneId.of("UTC")))
-                .getConfigFactory()
-                .createConfig(0);
+                .config(0);
     }
 
     /** The table's chunks, as Flink CDC's enumerator cuts them. */

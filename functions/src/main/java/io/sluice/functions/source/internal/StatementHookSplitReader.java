@@ -1,5 +1,6 @@
-package org.apache.flink.cdc.connectors.mysql.source;
+package io.sluice.functions.source.internal;
 
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.cdc.connectors.mysql.debezium.DebeziumUtils;
 import org.apache.flink.cdc.connectors.mysql.debezium.reader.BinlogSplitReader;
 import org.apache.flink.cdc.connectors.mysql.debezium.task.context.StatefulTaskContext;
@@ -9,9 +10,6 @@ import org.apache.flink.cdc.connectors.mysql.source.reader.MySqlSplitReader;
 import org.apache.flink.cdc.connectors.mysql.source.split.MySqlSplit;
 import org.apache.flink.cdc.connectors.mysql.source.utils.hooks.SnapshotPhaseHooks;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsChange;
-
-import io.sluice.functions.source.internal.BinlogStatementHook;
-import io.sluice.functions.source.internal.StatementTimes;
 
 import java.lang.reflect.Field;
 import java.util.List;
@@ -28,7 +26,8 @@ import java.util.stream.Collectors;
  * reader is then the one Flink CDC reuses, closes and, after closing, replaces (by the next binlog
  * split's arrival, through here again).
  */
-final class StatementHookSplitReader extends OneSnapshotSplitReader {
+@Internal
+public final class StatementHookSplitReader extends OneSnapshotSplitReader {
 
     private static final Field BINLOG_READER = binlogReaderField();
 
@@ -37,22 +36,12 @@ final class StatementHookSplitReader extends OneSnapshotSplitReader {
     private final StatementTimes times;
     private final Predicate<String> capturedDatabase;
 
-    /** A reader that passes on no database statements. */
-    StatementHookSplitReader(
-            MySqlSourceConfig config,
-            int subtask,
-            MySqlSourceReaderContext context,
-            StatementTimes times,
-            SnapshotPhaseHooks hooks) {
-        this(config, subtask, context, times, hooks, List.of());
-    }
-
     /**
      * @param databases regexes of the databases whose CREATE, ALTER and DROP DATABASE statements
      *     the reader passes on (matched as Debezium matches its database list: whole name, any
-     *     case)
+     *     case); none to pass on none
      */
-    StatementHookSplitReader(
+    public StatementHookSplitReader(
             MySqlSourceConfig config,
             int subtask,
             MySqlSourceReaderContext context,
