@@ -144,7 +144,8 @@ class BadServerSettingsITCase {
     }
 
     @Test
-    void statementTextsOnMariaDbWithFlinkCdcsReader(@InjectClusterRESTAddress URI rest) throws Exception {
+    void statementTextsOnMariaDbWithFlinkCdcsReader(@InjectClusterRESTAddress URI rest)
+            throws Exception {
         MariaDbServer server = MARIADB.server();
         String database = server.createDatabase("queries", "ddl/counters.sql");
         assertRefused(

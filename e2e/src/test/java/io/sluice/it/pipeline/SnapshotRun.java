@@ -12,7 +12,6 @@ import io.sluice.it.pipeline.VersionedWriter.Fate;
 import io.sluice.it.pipeline.VersionedWriter.Key;
 import io.sluice.it.server.KafkaServer;
 import io.sluice.it.server.MariaDbServer;
-import io.sluice.it.server.Waits;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -22,7 +21,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
@@ -245,13 +243,6 @@ final class SnapshotRun {
 
     /** Cancels {@code job} unless it ended, and waits until it has. */
     static void cancel(JobClient job) throws Exception {
-        if (!job.getJobStatus().get(1, TimeUnit.MINUTES).isGloballyTerminalState()) {
-            job.cancel().get(1, TimeUnit.MINUTES);
-        }
-        // The next case's job needs the slots back.
-        Waits.until(
-                "job " + job.getJobID() + " to end",
-                WAIT,
-                () -> job.getJobStatus().get(10, TimeUnit.SECONDS).isGloballyTerminalState());
+        EmbeddedJobs.cancel(job);
     }
 }

@@ -25,7 +25,6 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -89,7 +88,7 @@ class SourceStallITCase {
                 .contains("SourceStalledException")
                 .containsPattern("read nothing from its splits \\[" + database + "\\.counters:\\d+")
                 .contains("'source.stall-timeout' = PT3S");
-        job.cancel().get(1, TimeUnit.MINUTES);
+        EmbeddedJobs.cancel(job);
     }
 
     @Test
@@ -106,7 +105,7 @@ class SourceStallITCase {
                     .hasSize(10);
             staysAliveWhileIdle(rest, job, mariaDb, database, topic, 10);
         } finally {
-            job.cancel().get(1, TimeUnit.MINUTES);
+            EmbeddedJobs.cancel(job);
         }
     }
 
@@ -131,7 +130,7 @@ class SourceStallITCase {
         try {
             staysAliveWhileIdle(rest, job, mariaDb, database, topic, 0);
         } finally {
-            job.cancel().get(1, TimeUnit.MINUTES);
+            EmbeddedJobs.cancel(job);
         }
     }
 

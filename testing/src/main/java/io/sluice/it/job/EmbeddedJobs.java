@@ -8,11 +8,14 @@ import io.sluice.functions.sink.SinkFactory;
 import io.sluice.functions.source.MySqlSourceFactory;
 import io.sluice.it.server.KafkaServer;
 import io.sluice.it.server.MariaDbServer;
+import io.sluice.it.server.Waits;
 import io.sluice.job.SluiceJob;
 import io.sluice.job.config.JobConfigLoader;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /** Runs the real Sluice job against embedded servers, for the ITCases, the demo and benchmarks. */
 public final class EmbeddedJobs {
@@ -66,6 +69,21 @@ public final class EmbeddedJobs {
                         config)
                 .build(env);
         return env.executeAsync(name);
+    }
+
+    /**
+     * Cancels {@code job} unless it ended, and waits until it has: the next job then has the slots
+     * back, and its binlog connection is not pushed off the server by this one's reconnects under
+     * the same server id ({@code cancel()} completes before the tasks have stopped).
+     */
+    public static void cancel(JobClient job) throws Exception {
+        if (!job.getJobStatus().get(1, TimeUnit.MINUTES).isGloballyTerminalState()) {
+            job.cancel().get(1, TimeUnit.MINUTES);
+        }
+        Waits.until(
+                "job " + job.getJobID() + " to end",
+                Duration.ofMinutes(2),
+                () -> job.getJobStatus().get(10, TimeUnit.SECONDS).isGloballyTerminalState());
     }
 
     private static void set(List<String> args, String assignment) {
