@@ -49,6 +49,7 @@ final class SnapshotRun {
     final String database;
     final String topic;
     final int parallelism;
+    final KeyKind keys;
     final VersionedWriter writer;
     final BinlogNoise noise;
     final Configuration config;
@@ -62,13 +63,32 @@ final class SnapshotRun {
             String prefix,
             int parallelism,
             String... overrides) {
+        this(mariaDb, kafka, prefix, parallelism, KeyKind.INT, true, overrides);
+    }
+
+    /**
+     * @param keys the type of the tables' primary keys
+     * @param loadFromStart whether the load starts before the snapshot; if not, {@link
+     *     #startLoadAfterSnapshot} starts it
+     */
+    SnapshotRun(
+            MariaDbServer mariaDb,
+            KafkaServer kafka,
+            String prefix,
+            int parallelism,
+            KeyKind keys,
+            boolean loadFromStart,
+            String... overrides) {
         this.mariaDb = mariaDb;
+        this.keys = keys;
         this.kafka = kafka;
         this.parallelism = parallelism;
         database = mariaDb.createDatabase(prefix, null);
         topic = prefix + "-" + database;
         kafka.createTopic(topic, PARTITIONS);
-        writer = new VersionedWriter(mariaDb, database, TABLES, SEED_ROWS, database.hashCode());
+        writer =
+                new VersionedWriter(
+                        mariaDb, database, TABLES, SEED_ROWS, database.hashCode(), keys);
         writer.createAndSeed();
         List<String> settings =
                 new ArrayList<>(
@@ -82,11 +102,13 @@ final class SnapshotRun {
         config =
                 EmbeddedJobs.config(
                         mariaDb, kafka, database + "\\..*", topic, settings.toArray(String[]::new));
-        written = new TopicWatch(kafka.bootstrapServers(), topic, "read_uncommitted");
-        committed = new TopicWatch(kafka.bootstrapServers(), topic, "read_committed");
+        written = new TopicWatch(kafka.bootstrapServers(), topic, "read_uncommitted", keys);
+        committed = new TopicWatch(kafka.bootstrapServers(), topic, "read_committed", keys);
         // The load runs from before the snapshot to the end, the noise too: nearly every chunk
         // needs a backfill.
-        writer.start();
+        if (loadFromStart) {
+            writer.start();
+        }
         noise = BinlogNoise.start(mariaDb);
     }
 
@@ -95,6 +117,15 @@ final class SnapshotRun {
                 StreamExecutionEnvironment.getExecutionEnvironment(envConfig);
         env.setParallelism(parallelism);
         return EmbeddedJobs.start(env, config, name);
+    }
+
+    /** Starts the load once every seed row is written: every chunk was read. */
+    void startLoadAfterSnapshot() {
+        Waits.until(
+                "every seed row of " + database + " written",
+                WAIT,
+                () -> written.poll().seedRows(SEED_ROWS) == SNAPSHOT_ROWS);
+        writer.start();
     }
 
     /** Waits until the topic shows {@code moment}; the failure comes right after. */
@@ -155,13 +186,13 @@ final class SnapshotRun {
         writer.stop();
         noise.stop();
         Map<Key, Fate> fates = writer.fates();
-        Report report = KeyHistories.of(committed.rows()).judge(fates);
+        Report report = KeyHistories.of(committed.rows(), keys).judge(fates);
         deadline = System.nanoTime() + WAIT.toNanos();
         while (binlogPhase
                 && report.count(KeyHistories.Verdict.WRONG) == 0
                 && !report.exact()
                 && System.nanoTime() < deadline) {
-            report = KeyHistories.of(committed.poll().rows()).judge(fates);
+            report = KeyHistories.of(committed.poll().rows(), keys).judge(fates);
         }
 
         // The proof: a fresh read_committed drain, with its grace period for duplicates.
@@ -169,7 +200,7 @@ final class SnapshotRun {
                 Delivered.decode(
                         kafka.drainReadCommitted(topic, Duration.ofSeconds(2)),
                         MessageFormat.CANAL_FLAT);
-        KeyHistories histories = KeyHistories.of(rows);
+        KeyHistories histories = KeyHistories.of(rows, keys);
         report = histories.judge(fates);
         String story =
                 String.format(
@@ -207,7 +238,7 @@ final class SnapshotRun {
                         statement.executeQuery("SELECT id, version, note FROM " + table)) {
                     while (result.next()) {
                         rows.put(
-                                new Key(table, result.getInt(1)),
+                                new Key(table, keys.id(result.getObject(1))),
                                 result.getInt(2) + "/" + result.getString(3));
                     }
                 }

@@ -58,6 +58,7 @@ final class VersionedWriter {
     private final String database;
     private final List<String> tables;
     private final int seedRows;
+    private final KeyKind keys;
     private final SplittableRandom random;
 
     /** Every key that ever existed; written by the load's thread, read by the test's. */
@@ -71,7 +72,18 @@ final class VersionedWriter {
 
     VersionedWriter(
             MariaDbServer mariaDb, String database, List<String> tables, int seedRows, long seed) {
+        this(mariaDb, database, tables, seedRows, seed, KeyKind.INT);
+    }
+
+    VersionedWriter(
+            MariaDbServer mariaDb,
+            String database,
+            List<String> tables,
+            int seedRows,
+            long seed,
+            KeyKind keys) {
         this.mariaDb = mariaDb;
+        this.keys = keys;
         this.database = database;
         this.tables = List.copyOf(tables);
         this.seedRows = seedRows;
@@ -85,12 +97,14 @@ final class VersionedWriter {
             statements.add(
                     "CREATE TABLE "
                             + table
-                            + " (id INT NOT NULL PRIMARY KEY, version INT NOT NULL,"
+                            + " (id "
+                            + keys.sqlType
+                            + " NOT NULL PRIMARY KEY, version INT NOT NULL,"
                             + " note VARCHAR(32) NOT NULL) DEFAULT CHARSET = utf8mb4");
             StringBuilder insert = new StringBuilder();
             for (int id = 0; id < seedRows; id++) {
                 insert.append(insert.length() == 0 ? "INSERT INTO " + table + " VALUES " : ", ");
-                insert.append("(").append(id).append(", 0, 'seed')");
+                insert.append("(").append(keys.literal(id)).append(", 0, 'seed')");
                 fates.put(new Key(table, id), new Fate(0, "seed"));
                 if (insert.length() > 8_000 || id == seedRows - 1) {
                     statements.add(insert.toString());
@@ -166,10 +180,13 @@ final class VersionedWriter {
             int pick = random.nextInt(100);
             if (key == null || pick < 15) {
                 Key fresh = new Key(table, nextId.merge(table, 1, Integer::sum) - 1);
-                execute(connection, "INSERT INTO " + table + " VALUES (?, 0, 'new')", fresh.id);
+                execute(
+                        connection,
+                        "INSERT INTO " + table + " VALUES (?, 0, 'new')",
+                        keys.value(fresh.id));
                 changed.put(fresh, new Fate(0, "new"));
             } else if (pick < 21) {
-                execute(connection, "DELETE FROM " + table + " WHERE id = ?", key.id);
+                execute(connection, "DELETE FROM " + table + " WHERE id = ?", keys.value(key.id));
                 current(key, changed).deleted = true;
             } else if (pick < 25) {
                 Key moved = new Key(table, nextId.merge(table, 1, Integer::sum) - 1);
@@ -180,9 +197,9 @@ final class VersionedWriter {
                         "UPDATE "
                                 + table
                                 + " SET id = ?, version = version + 1, note = ? WHERE id = ?",
-                        moved.id,
+                        keys.value(moved.id),
                         note,
-                        key.id);
+                        keys.value(key.id));
                 from.deleted = true;
                 changed.put(moved, new Fate(from.version + 1, note));
             } else {
@@ -192,7 +209,7 @@ final class VersionedWriter {
                         connection,
                         "UPDATE " + table + " SET version = version + 1, note = ? WHERE id = ?",
                         note,
-                        key.id);
+                        keys.value(key.id));
                 fate.version++;
                 fate.note = note;
             }
