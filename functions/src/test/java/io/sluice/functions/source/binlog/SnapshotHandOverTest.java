@@ -203,9 +203,9 @@ class SnapshotHandOverTest {
                 SnapshotHandOver.of(
                         List.of(
                                 chunk("orders:0", null, last, 100),
+                                chunk("orders:3", last, null, 200),
                                 chunk("orders:1", last, last, 110),
-                                chunk("orders:2", last, last, 120),
-                                chunk("orders:3", last, null, 200)),
+                                chunk("orders:2", last, last, 120)),
                         id -> "id",
                         ZoneOffset.UTC,
                         ZoneOffset.UTC);
