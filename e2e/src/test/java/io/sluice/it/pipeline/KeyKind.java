@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
+import java.util.Arrays;
 
 /**
  * The type of a {@link VersionedWriter} table's primary key {@code id}, and how the load's row
@@ -42,6 +43,18 @@ enum KeyKind {
             default:
                 return id;
         }
+    }
+
+    /** Compares the keys of two row numbers in the server's order. */
+    int compare(int a, int b) {
+        Object x = value(a);
+        Object y = value(b);
+        if (x instanceof byte[]) {
+            return Arrays.compareUnsigned((byte[]) x, (byte[]) y);
+        }
+        return x instanceof LocalDateTime
+                ? ((LocalDateTime) x).compareTo((LocalDateTime) y)
+                : Integer.compare(a, b);
     }
 
     /** Row number {@code id}'s key as an SQL literal. */

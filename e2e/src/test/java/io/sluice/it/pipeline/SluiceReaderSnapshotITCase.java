@@ -87,6 +87,34 @@ class SluiceReaderSnapshotITCase {
         run.close(job, null);
     }
 
+    /**
+     * A DATETIME(3) key with writes while the chunks are read: the rows of each table's first chunk
+     * change while its later chunks are read ({@link SnapshotRun#startLoadInFirstChunks}), so the
+     * reader must place those keys in the first chunk, by their dates, to emit them.
+     */
+    @Test
+    void aDatetimeKeyWrittenWhileItsChunksAreRead() throws Exception {
+        SnapshotRun run =
+                new SnapshotRun(
+                        MARIADB.server(),
+                        KAFKA.server(),
+                        "sluicesnapdt",
+                        1,
+                        KeyKind.DATETIME_3,
+                        false,
+                        "source.reader=sluice",
+                        "source.startup.mode=initial");
+        JobClient job = run.start(new Configuration(), "sluice-snapshot-dt-" + run.database);
+        try {
+            run.startLoadInFirstChunks(10);
+            run.verify("source.reader sluice, DATETIME(3) key written while its chunks are read");
+        } catch (Throwable e) {
+            run.close(job, e);
+            throw e;
+        }
+        run.close(job, null);
+    }
+
     @Test
     void aTaskManagerLostInTheSnapshot(@InjectMiniCluster MiniCluster cluster) throws Exception {
         SnapshotRun run = run("sluicesnaptm", 2);

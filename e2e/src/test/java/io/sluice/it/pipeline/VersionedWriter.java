@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.function.IntPredicate;
 
 /**
  * A light live load on tables of {@code (id, version, note)} rows, from one thread, that knows
@@ -65,6 +66,13 @@ final class VersionedWriter {
     private final Map<Key, Fate> fates = new HashMap<>();
 
     private final Map<String, Integer> nextId = new HashMap<>();
+
+    /** The row numbers the load may change or create; null for all. */
+    private IntPredicate touched;
+
+    /** With {@link #touched}: each table's row numbers it allows, created so far. */
+    private final Map<String, List<Integer>> touchable = new HashMap<>();
+
     private volatile boolean running;
     private volatile Throwable failure;
     private Thread thread;
@@ -114,6 +122,20 @@ final class VersionedWriter {
             nextId.put(table, seedRows);
         }
         mariaDb.execute(database, statements.toArray(String[]::new));
+    }
+
+    /** Before {@link #start}: the load changes and creates only the rows numbered {@code ids}. */
+    void touchOnly(IntPredicate ids) {
+        touched = ids;
+        for (String table : tables) {
+            List<Integer> allowed = new ArrayList<>();
+            for (int id = 0; id < nextId.get(table); id++) {
+                if (ids.test(id)) {
+                    allowed.add(id);
+                }
+            }
+            touchable.put(table, allowed);
+        }
     }
 
     /** Starts writing, a transaction every 15 ms or so, until {@link #stop()}. */
@@ -179,7 +201,7 @@ final class VersionedWriter {
             Key key = pickAlive(table, changed);
             int pick = random.nextInt(100);
             if (key == null || pick < 15) {
-                Key fresh = new Key(table, nextId.merge(table, 1, Integer::sum) - 1);
+                Key fresh = new Key(table, freshId(table));
                 execute(
                         connection,
                         "INSERT INTO " + table + " VALUES (?, 0, 'new')",
@@ -189,7 +211,7 @@ final class VersionedWriter {
                 execute(connection, "DELETE FROM " + table + " WHERE id = ?", keys.value(key.id));
                 current(key, changed).deleted = true;
             } else if (pick < 25) {
-                Key moved = new Key(table, nextId.merge(table, 1, Integer::sum) - 1);
+                Key moved = new Key(table, freshId(table));
                 Fate from = current(key, changed);
                 String note = "moved from " + key.id;
                 execute(
@@ -221,11 +243,29 @@ final class VersionedWriter {
         }
     }
 
+    /** A new row number of {@code table}, one the load may create. */
+    private int freshId(String table) {
+        int id = nextId.merge(table, 1, Integer::sum) - 1;
+        while (touched != null && !touched.test(id)) {
+            id = nextId.merge(table, 1, Integer::sum) - 1;
+        }
+        if (touched != null) {
+            touchable.get(table).add(id);
+        }
+        return id;
+    }
+
     /** A random live key of {@code table}, as this transaction sees it; null if none found. */
     private Key pickAlive(String table, Map<Key, Fate> changed) {
         int ids = nextId.get(table);
         for (int attempt = 0; attempt < 20; attempt++) {
-            Key key = new Key(table, random.nextInt(ids));
+            List<Integer> allowed = touchable.get(table);
+            Key key =
+                    new Key(
+                            table,
+                            allowed == null
+                                    ? random.nextInt(ids)
+                                    : allowed.get(random.nextInt(allowed.size())));
             Fate fate = changed.containsKey(key) ? changed.get(key) : fateOf(key);
             if (fate != null && !fate.deleted) {
                 return key;
