@@ -43,6 +43,11 @@ final class KeyHistories {
 
     /** Groups {@code delivered} by row, each row's changes in the order given. */
     static KeyHistories of(List<Delivered> delivered) {
+        return of(delivered, KeyKind.INT);
+    }
+
+    /** {@link #of(List)} of a load whose keys are of {@code keys}. */
+    static KeyHistories of(List<Delivered> delivered, KeyKind keys) {
         Map<Key, List<Change>> byKey = new LinkedHashMap<>();
         List<String> strays = new ArrayList<>();
         for (Delivered row : delivered) {
@@ -50,7 +55,7 @@ final class KeyHistories {
                 strays.add(row.toString());
                 continue;
             }
-            Key key = new Key(row.row.table, Integer.parseInt(row.get("id")));
+            Key key = new Key(row.row.table, keys.id(row.get("id")));
             byKey.computeIfAbsent(key, k -> new ArrayList<>())
                     .add(
                             new Change(

@@ -18,8 +18,10 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -47,6 +49,7 @@ final class SnapshotRun {
     final String database;
     final String topic;
     final int parallelism;
+    final KeyKind keys;
     final VersionedWriter writer;
     final BinlogNoise noise;
     final Configuration config;
@@ -60,13 +63,32 @@ final class SnapshotRun {
             String prefix,
             int parallelism,
             String... overrides) {
+        this(mariaDb, kafka, prefix, parallelism, KeyKind.INT, true, overrides);
+    }
+
+    /**
+     * @param keys the type of the tables' primary keys
+     * @param loadFromStart whether the load starts before the snapshot; if not, {@link
+     *     #startLoadAfterSnapshot} starts it
+     */
+    SnapshotRun(
+            MariaDbServer mariaDb,
+            KafkaServer kafka,
+            String prefix,
+            int parallelism,
+            KeyKind keys,
+            boolean loadFromStart,
+            String... overrides) {
         this.mariaDb = mariaDb;
+        this.keys = keys;
         this.kafka = kafka;
         this.parallelism = parallelism;
         database = mariaDb.createDatabase(prefix, null);
         topic = prefix + "-" + database;
         kafka.createTopic(topic, PARTITIONS);
-        writer = new VersionedWriter(mariaDb, database, TABLES, SEED_ROWS, database.hashCode());
+        writer =
+                new VersionedWriter(
+                        mariaDb, database, TABLES, SEED_ROWS, database.hashCode(), keys);
         writer.createAndSeed();
         List<String> settings =
                 new ArrayList<>(
@@ -80,11 +102,13 @@ final class SnapshotRun {
         config =
                 EmbeddedJobs.config(
                         mariaDb, kafka, database + "\\..*", topic, settings.toArray(String[]::new));
-        written = new TopicWatch(kafka.bootstrapServers(), topic, "read_uncommitted");
-        committed = new TopicWatch(kafka.bootstrapServers(), topic, "read_committed");
+        written = new TopicWatch(kafka.bootstrapServers(), topic, "read_uncommitted", keys);
+        committed = new TopicWatch(kafka.bootstrapServers(), topic, "read_committed", keys);
         // The load runs from before the snapshot to the end, the noise too: nearly every chunk
         // needs a backfill.
-        writer.start();
+        if (loadFromStart) {
+            writer.start();
+        }
         noise = BinlogNoise.start(mariaDb);
     }
 
@@ -93,6 +117,43 @@ final class SnapshotRun {
                 StreamExecutionEnvironment.getExecutionEnvironment(envConfig);
         env.setParallelism(parallelism);
         return EmbeddedJobs.start(env, config, name);
+    }
+
+    /** Starts the load once every seed row is written: every chunk was read. */
+    void startLoadAfterSnapshot() {
+        Waits.until(
+                "every seed row of " + database + " written",
+                WAIT,
+                () -> written.poll().seedRows(SEED_ROWS) == SNAPSHOT_ROWS);
+        writer.start();
+    }
+
+    /**
+     * Starts the load once the last table's first chunk is written (its bounds are fixed), on keys
+     * below each table's {@code rows}-th seed key alone: keys of the first chunks. Flink CDC's
+     * backfill compares a DATETIME key with the bounds as text, which puts every key below every
+     * bound: right for these keys alone. The binlog between the lowest and the highest high
+     * watermark of the last table then changes rows of its first chunk, read, while its later
+     * chunks are read (at parallelism 1, the tables one after another).
+     */
+    void startLoadInFirstChunks(int rows) {
+        List<Integer> seeds = new ArrayList<>();
+        for (int id = 0; id < SEED_ROWS; id++) {
+            seeds.add(id);
+        }
+        seeds.sort(keys::compare);
+        int limit = seeds.get(rows - 1);
+        writer.touchOnly(id -> keys.compare(id, limit) < 0);
+        String last = TABLES.get(TABLES.size() - 1);
+        Set<Key> lastSeeds = new HashSet<>();
+        for (int id = 0; id < SEED_ROWS; id++) {
+            lastSeeds.add(new Key(last, id));
+        }
+        Waits.until(
+                "the first chunk of " + database + "." + last + " written",
+                WAIT,
+                () -> written.poll().missing(lastSeeds) < SEED_ROWS);
+        writer.start();
     }
 
     /** Waits until the topic shows {@code moment}; the failure comes right after. */
@@ -153,13 +214,13 @@ final class SnapshotRun {
         writer.stop();
         noise.stop();
         Map<Key, Fate> fates = writer.fates();
-        Report report = KeyHistories.of(committed.rows()).judge(fates);
+        Report report = KeyHistories.of(committed.rows(), keys).judge(fates);
         deadline = System.nanoTime() + WAIT.toNanos();
         while (binlogPhase
                 && report.count(KeyHistories.Verdict.WRONG) == 0
                 && !report.exact()
                 && System.nanoTime() < deadline) {
-            report = KeyHistories.of(committed.poll().rows()).judge(fates);
+            report = KeyHistories.of(committed.poll().rows(), keys).judge(fates);
         }
 
         // The proof: a fresh read_committed drain, with its grace period for duplicates.
@@ -167,7 +228,7 @@ final class SnapshotRun {
                 Delivered.decode(
                         kafka.drainReadCommitted(topic, Duration.ofSeconds(2)),
                         MessageFormat.CANAL_FLAT);
-        KeyHistories histories = KeyHistories.of(rows);
+        KeyHistories histories = KeyHistories.of(rows, keys);
         report = histories.judge(fates);
         String story =
                 String.format(
@@ -205,7 +266,7 @@ final class SnapshotRun {
                         statement.executeQuery("SELECT id, version, note FROM " + table)) {
                     while (result.next()) {
                         rows.put(
-                                new Key(table, result.getInt(1)),
+                                new Key(table, keys.id(result.getObject(1))),
                                 result.getInt(2) + "/" + result.getString(3));
                     }
                 }

@@ -26,12 +26,14 @@ final class TopicWatch implements AutoCloseable {
     private static final Duration POLL = Duration.ofMillis(100);
 
     private final KafkaConsumer<byte[], byte[]> consumer;
+    private final KeyKind keys;
     private final List<Delivered> rows = new ArrayList<>();
     private final Set<Key> inserted = new HashSet<>();
     private boolean changes;
 
-    TopicWatch(String bootstrapServers, String topic, String isolation) {
+    TopicWatch(String bootstrapServers, String topic, String isolation, KeyKind keys) {
         consumer = fromBeginning(bootstrapServers, topic, isolation, "watch");
+        this.keys = keys;
     }
 
     /** A consumer of every partition of {@code topic}, from its beginning, at one isolation. */
@@ -61,7 +63,7 @@ final class TopicWatch implements AutoCloseable {
         for (Delivered row : Delivered.decode(records, MessageFormat.CANAL_FLAT)) {
             rows.add(row);
             if (row.row.type.equals("INSERT")) {
-                inserted.add(new Key(row.row.table, Integer.parseInt(row.get("id"))));
+                inserted.add(new Key(row.row.table, keys.id(row.get("id"))));
             } else {
                 changes = true;
             }

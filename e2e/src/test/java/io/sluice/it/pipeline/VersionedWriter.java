@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.function.IntPredicate;
 
 /**
  * A light live load on tables of {@code (id, version, note)} rows, from one thread, that knows
@@ -58,12 +59,20 @@ final class VersionedWriter {
     private final String database;
     private final List<String> tables;
     private final int seedRows;
+    private final KeyKind keys;
     private final SplittableRandom random;
 
     /** Every key that ever existed; written by the load's thread, read by the test's. */
     private final Map<Key, Fate> fates = new HashMap<>();
 
     private final Map<String, Integer> nextId = new HashMap<>();
+
+    /** The row numbers the load may change or create; null for all. */
+    private IntPredicate touched;
+
+    /** With {@link #touched}: each table's row numbers it allows, created so far. */
+    private final Map<String, List<Integer>> touchable = new HashMap<>();
+
     private volatile boolean running;
     private volatile Throwable failure;
     private Thread thread;
@@ -71,7 +80,18 @@ final class VersionedWriter {
 
     VersionedWriter(
             MariaDbServer mariaDb, String database, List<String> tables, int seedRows, long seed) {
+        this(mariaDb, database, tables, seedRows, seed, KeyKind.INT);
+    }
+
+    VersionedWriter(
+            MariaDbServer mariaDb,
+            String database,
+            List<String> tables,
+            int seedRows,
+            long seed,
+            KeyKind keys) {
         this.mariaDb = mariaDb;
+        this.keys = keys;
         this.database = database;
         this.tables = List.copyOf(tables);
         this.seedRows = seedRows;
@@ -85,12 +105,14 @@ final class VersionedWriter {
             statements.add(
                     "CREATE TABLE "
                             + table
-                            + " (id INT NOT NULL PRIMARY KEY, version INT NOT NULL,"
+                            + " (id "
+                            + keys.sqlType
+                            + " NOT NULL PRIMARY KEY, version INT NOT NULL,"
                             + " note VARCHAR(32) NOT NULL) DEFAULT CHARSET = utf8mb4");
             StringBuilder insert = new StringBuilder();
             for (int id = 0; id < seedRows; id++) {
                 insert.append(insert.length() == 0 ? "INSERT INTO " + table + " VALUES " : ", ");
-                insert.append("(").append(id).append(", 0, 'seed')");
+                insert.append("(").append(keys.literal(id)).append(", 0, 'seed')");
                 fates.put(new Key(table, id), new Fate(0, "seed"));
                 if (insert.length() > 8_000 || id == seedRows - 1) {
                     statements.add(insert.toString());
@@ -100,6 +122,20 @@ final class VersionedWriter {
             nextId.put(table, seedRows);
         }
         mariaDb.execute(database, statements.toArray(String[]::new));
+    }
+
+    /** Before {@link #start}: the load changes and creates only the rows numbered {@code ids}. */
+    void touchOnly(IntPredicate ids) {
+        touched = ids;
+        for (String table : tables) {
+            List<Integer> allowed = new ArrayList<>();
+            for (int id = 0; id < nextId.get(table); id++) {
+                if (ids.test(id)) {
+                    allowed.add(id);
+                }
+            }
+            touchable.put(table, allowed);
+        }
     }
 
     /** Starts writing, a transaction every 15 ms or so, until {@link #stop()}. */
@@ -165,14 +201,17 @@ final class VersionedWriter {
             Key key = pickAlive(table, changed);
             int pick = random.nextInt(100);
             if (key == null || pick < 15) {
-                Key fresh = new Key(table, nextId.merge(table, 1, Integer::sum) - 1);
-                execute(connection, "INSERT INTO " + table + " VALUES (?, 0, 'new')", fresh.id);
+                Key fresh = new Key(table, freshId(table));
+                execute(
+                        connection,
+                        "INSERT INTO " + table + " VALUES (?, 0, 'new')",
+                        keys.value(fresh.id));
                 changed.put(fresh, new Fate(0, "new"));
             } else if (pick < 21) {
-                execute(connection, "DELETE FROM " + table + " WHERE id = ?", key.id);
+                execute(connection, "DELETE FROM " + table + " WHERE id = ?", keys.value(key.id));
                 current(key, changed).deleted = true;
             } else if (pick < 25) {
-                Key moved = new Key(table, nextId.merge(table, 1, Integer::sum) - 1);
+                Key moved = new Key(table, freshId(table));
                 Fate from = current(key, changed);
                 String note = "moved from " + key.id;
                 execute(
@@ -180,9 +219,9 @@ final class VersionedWriter {
                         "UPDATE "
                                 + table
                                 + " SET id = ?, version = version + 1, note = ? WHERE id = ?",
-                        moved.id,
+                        keys.value(moved.id),
                         note,
-                        key.id);
+                        keys.value(key.id));
                 from.deleted = true;
                 changed.put(moved, new Fate(from.version + 1, note));
             } else {
@@ -192,7 +231,7 @@ final class VersionedWriter {
                         connection,
                         "UPDATE " + table + " SET version = version + 1, note = ? WHERE id = ?",
                         note,
-                        key.id);
+                        keys.value(key.id));
                 fate.version++;
                 fate.note = note;
             }
@@ -204,11 +243,29 @@ final class VersionedWriter {
         }
     }
 
+    /** A new row number of {@code table}, one the load may create. */
+    private int freshId(String table) {
+        int id = nextId.merge(table, 1, Integer::sum) - 1;
+        while (touched != null && !touched.test(id)) {
+            id = nextId.merge(table, 1, Integer::sum) - 1;
+        }
+        if (touched != null) {
+            touchable.get(table).add(id);
+        }
+        return id;
+    }
+
     /** A random live key of {@code table}, as this transaction sees it; null if none found. */
     private Key pickAlive(String table, Map<Key, Fate> changed) {
         int ids = nextId.get(table);
         for (int attempt = 0; attempt < 20; attempt++) {
-            Key key = new Key(table, random.nextInt(ids));
+            List<Integer> allowed = touchable.get(table);
+            Key key =
+                    new Key(
+                            table,
+                            allowed == null
+                                    ? random.nextInt(ids)
+                                    : allowed.get(random.nextInt(allowed.size())));
             Fate fate = changed.containsKey(key) ? changed.get(key) : fateOf(key);
             if (fate != null && !fate.deleted) {
                 return key;

@@ -279,7 +279,9 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
             SnapshotHandOver handOver =
                     SnapshotHandOver.of(
                             split.getFinishedSnapshotSplitInfos(),
-                            chunkKeyColumns(tables.snapshot().tables()));
+                            chunkKeyColumns(tables.snapshot().tables()),
+                            ZoneId.of(config.getServerTimeZone()),
+                            timestampZone);
             handover.put(null, start, tables.snapshot());
             BinlogReader binlog =
                     BinlogReader.builder(

@@ -9,8 +9,7 @@ import io.sluice.serializers.event.ChangeType;
 import io.sluice.serializers.event.RowImage;
 import io.sluice.serializers.event.TableSchema;
 
-import java.math.BigDecimal;
-import java.math.BigInteger;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -25,8 +24,9 @@ import java.util.function.Function;
  * falls in. Once a change of a table comes after the table's highest high watermark, the table's
  * changes are no longer looked at. DDL statements and tables without chunks pass.
  *
- * <p>Chunk bounds are compared as typed values: numbers as numbers ({@link BigDecimal}), strings as
- * strings. Used by the reading thread only.
+ * <p>Chunk bounds and a row's chunk-key text are compared in the server's order ({@link
+ * ChunkKeyOrder}): numbers as numbers, strings as strings, dates and times as such, binary strings
+ * as unsigned bytes. Used by the reading thread only.
  */
 @Internal
 public final class SnapshotHandOver {
@@ -39,9 +39,16 @@ public final class SnapshotHandOver {
      * @param chunks the finished chunks of the binlog split
      * @param chunkKeyColumn the chunk key column of each table with chunks; null for a table that
      *     is gone, whose changes then pass
+     * @param serverZone the zone of Flink CDC's JDBC connection ({@code source.server-time-zone}),
+     *     in which the driver built DATE and TIME bounds
+     * @param timestampZone the zone the reader writes TIMESTAMP text in ({@code
+     *     source.timestamp-time-zone})
      */
     public static SnapshotHandOver of(
-            List<FinishedSnapshotSplitInfo> chunks, Function<TableId, String> chunkKeyColumn) {
+            List<FinishedSnapshotSplitInfo> chunks,
+            Function<TableId, String> chunkKeyColumn,
+            ZoneId serverZone,
+            ZoneId timestampZone) {
         Map<TableId, List<FinishedSnapshotSplitInfo>> byTable = new HashMap<>();
         for (FinishedSnapshotSplitInfo chunk : chunks) {
             byTable.computeIfAbsent(chunk.getTableId(), id -> new ArrayList<>()).add(chunk);
@@ -53,7 +60,10 @@ public final class SnapshotHandOver {
                     if (column != null) {
                         handOver.tables
                                 .computeIfAbsent(id.catalog(), database -> new HashMap<>())
-                                .put(id.table(), new TableChunks(id, column, ofTable));
+                                .put(
+                                        id.table(),
+                                        new TableChunks(
+                                                id, column, ofTable, serverZone, timestampZone));
                     }
                 });
         return handOver;
@@ -106,34 +116,48 @@ public final class SnapshotHandOver {
                         .build();
     }
 
-    /** One table's chunks, sorted by their start. */
+    /** One table's chunks with rows, sorted by their start. */
     private static final class TableChunks {
         private final TableId id;
         private final String columnName;
         private final Chunk[] chunks;
         private final BinlogPosition highest;
-        private final boolean numeric;
+
+        /** How the key compares; null when one chunk holds every key and none is compared. */
+        private final ChunkKeyOrder order;
+
         private TableSchema lastSchema;
         private int lastColumn;
 
-        TableChunks(TableId id, String columnName, List<FinishedSnapshotSplitInfo> infos) {
+        TableChunks(
+                TableId id,
+                String columnName,
+                List<FinishedSnapshotSplitInfo> infos,
+                ZoneId serverZone,
+                ZoneId timestampZone) {
             this.id = id;
             this.columnName = columnName;
-            this.chunks =
-                    infos.stream()
-                            .map(info -> new Chunk(id, columnName, info))
-                            .sorted(Comparator.comparing(c -> c.start, SnapshotHandOver::compare))
-                            .toArray(Chunk[]::new);
-            BinlogPosition high = chunks[0].high;
-            for (Chunk chunk : chunks) {
-                high = chunk.high.compareTo(high) > 0 ? chunk.high : high;
+            Object sample = null;
+            BinlogPosition high = null;
+            for (FinishedSnapshotSplitInfo info : infos) {
+                sample = sample != null ? sample : first(info.getSplitStart());
+                sample = sample != null ? sample : first(info.getSplitEnd());
+                BinlogPosition chunkHigh = BinlogPosition.fromBinlogOffset(info.getHighWatermark());
+                high = high == null || chunkHigh.compareTo(high) > 0 ? chunkHigh : high;
             }
             this.highest = high;
-            boolean numbers = false;
-            for (Chunk chunk : chunks) {
-                numbers |= chunk.start instanceof BigDecimal || chunk.end instanceof BigDecimal;
-            }
-            this.numeric = numbers;
+            this.order =
+                    sample == null
+                            ? null
+                            : ChunkKeyOrder.of(id, columnName, sample, serverZone, timestampZone);
+            // Flink CDC's splitter can end a table with empty chunks [x, x) (binary keys): they
+            // hold no row, and the chunk [x, ...) is the one that holds x.
+            this.chunks =
+                    infos.stream()
+                            .map(info -> new Chunk(order, info))
+                            .filter(chunk -> !chunk.isEmpty())
+                            .sorted(Comparator.comparing(c -> c.start, ChunkKeyOrder::compare))
+                            .toArray(Chunk[]::new);
         }
 
         int column(TableSchema schema) {
@@ -150,6 +174,9 @@ public final class SnapshotHandOver {
                                             + " (columns %s)",
                                     id, columnName, schema));
                 }
+                if (order != null) {
+                    order.check(schema.mysqlType(found));
+                }
                 lastSchema = schema;
                 lastColumn = found;
             }
@@ -157,14 +184,19 @@ public final class SnapshotHandOver {
         }
 
         boolean emits(RowImage row, int column, BinlogPosition after) {
-            Comparable<?> key = row.isNull(column) ? null : typed(row.text(column));
+            if (chunks.length == 0) {
+                // Only empty chunks: no row of the table was in the snapshot.
+                return true;
+            }
+            Comparable<?> key =
+                    order == null || row.isNull(column) ? null : order.key(row.text(column));
             int low = 0;
             int high = chunks.length - 1;
             // The last chunk whose start is at or below the key; a null key is in the first.
             int found = 0;
             while (low <= high) {
                 int middle = (low + high) >>> 1;
-                if (compare(chunks[middle].start, key) <= 0) {
+                if (ChunkKeyOrder.compare(chunks[middle].start, key) <= 0) {
                     found = middle;
                     low = middle + 1;
                 } else {
@@ -173,27 +205,10 @@ public final class SnapshotHandOver {
             }
             Chunk chunk = chunks[found];
             boolean inside =
-                    (chunk.start == null || compare(chunk.start, key) <= 0)
-                            && (chunk.end == null || compare(key, chunk.end) < 0);
+                    (chunk.start == null || ChunkKeyOrder.compare(chunk.start, key) <= 0)
+                            && (chunk.end == null || ChunkKeyOrder.compare(key, chunk.end) < 0);
             // The chunks cover every key; one outside them all was in no snapshot chunk.
             return !inside || after.compareTo(chunk.high) > 0;
-        }
-
-        /** A row's chunk-key text as a value of the bounds' kind. */
-        private Comparable<?> typed(String text) {
-            if (!numeric) {
-                return text;
-            }
-            try {
-                return new BigDecimal(text);
-            } catch (NumberFormatException e) {
-                throw new IllegalStateException(
-                        String.format(
-                                "The chunk key column '%s' of %s has the value '%s' in the"
-                                        + " binlog, which is not a number like its chunk bounds",
-                                columnName, id, text),
-                        e);
-            }
         }
     }
 
@@ -203,56 +218,20 @@ public final class SnapshotHandOver {
         private final Comparable<?> end;
         private final BinlogPosition high;
 
-        Chunk(TableId id, String column, FinishedSnapshotSplitInfo info) {
-            this.start = bound(info.getSplitStart(), id, column);
-            this.end = bound(info.getSplitEnd(), id, column);
+        Chunk(ChunkKeyOrder order, FinishedSnapshotSplitInfo info) {
+            Object start = first(info.getSplitStart());
+            Object end = first(info.getSplitEnd());
+            this.start = start == null ? null : order.bound(start);
+            this.end = end == null ? null : order.bound(end);
             this.high = BinlogPosition.fromBinlogOffset(info.getHighWatermark());
         }
+
+        boolean isEmpty() {
+            return start != null && end != null && ChunkKeyOrder.compare(start, end) >= 0;
+        }
     }
 
-    private static Comparable<?> bound(Object[] bound, TableId id, String column) {
-        if (bound == null || bound.length == 0 || bound[0] == null) {
-            return null;
-        }
-        Object value = bound[0];
-        if (value instanceof BigDecimal) {
-            return (BigDecimal) value;
-        }
-        if (value instanceof BigInteger) {
-            return new BigDecimal((BigInteger) value);
-        }
-        if (value instanceof Long
-                || value instanceof Integer
-                || value instanceof Short
-                || value instanceof Byte) {
-            return BigDecimal.valueOf(((Number) value).longValue());
-        }
-        if (value instanceof Double || value instanceof Float) {
-            return new BigDecimal(((Number) value).doubleValue());
-        }
-        if (value instanceof String) {
-            return (String) value;
-        }
-        throw new IllegalStateException(
-                String.format(
-                        "'source.reader' = 'sluice' compares chunk keys that are numbers or"
-                                + " strings, but %s was chunked by column '%s' of Java type %s;"
-                                + " take 'flink-cdc', or another chunk key column"
-                                + " ('source.snapshot.chunk-key-columns')",
-                        id, column, value.getClass().getName()));
-    }
-
-    /** Compares two bounds or keys; null is below everything (an open start). */
-    private static int compare(Comparable<?> a, Comparable<?> b) {
-        if (a == null || b == null) {
-            return a == null ? (b == null ? 0 : -1) : 1;
-        }
-        if (a instanceof BigDecimal && b instanceof BigDecimal) {
-            return ((BigDecimal) a).compareTo((BigDecimal) b);
-        }
-        if (a instanceof String && b instanceof String) {
-            return ((String) a).compareTo((String) b);
-        }
-        throw new IllegalStateException("Chunk bounds of two kinds: " + a + " and " + b);
+    private static Object first(Object[] bound) {
+        return bound == null || bound.length == 0 ? null : bound[0];
     }
 }

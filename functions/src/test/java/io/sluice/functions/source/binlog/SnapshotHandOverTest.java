@@ -2,6 +2,7 @@ package io.sluice.functions.source.binlog;
 
 import org.apache.flink.cdc.connectors.mysql.source.offset.BinlogOffset;
 import org.apache.flink.cdc.connectors.mysql.source.split.FinishedSnapshotSplitInfo;
+import org.apache.flink.cdc.connectors.mysql.source.utils.SerializerUtils;
 
 import io.debezium.relational.TableId;
 import io.sluice.serializers.event.ChangeEvent;
@@ -10,7 +11,13 @@ import io.sluice.serializers.event.RowImage;
 import io.sluice.serializers.event.TableSchema;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
+import java.sql.Timestamp;
 import java.sql.Types;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -35,7 +42,9 @@ class SnapshotHandOverTest {
                         chunk("orders:1", 10L, 20L, 200),
                         chunk("orders:2", 20L, null, 300),
                         chunk("orders:0", null, 10L, 100)),
-                id -> id.equals(ORDERS) ? "id" : null);
+                id -> id.equals(ORDERS) ? "id" : null,
+                ZoneOffset.UTC,
+                ZoneOffset.UTC);
     }
 
     @Test
@@ -74,10 +83,172 @@ class SnapshotHandOverTest {
                         List.of(
                                 chunk("orders:0", null, "m", 100),
                                 chunk("orders:1", "m", null, 200)),
-                        id -> "note");
+                        id -> "note",
+                        ZoneOffset.UTC,
+                        ZoneOffset.UTC);
         assertThat(emits(handOver, insert("apple", 1), after(150))).isTrue();
         assertThat(emits(handOver, insert("pear", 1), after(150))).isFalse();
         assertThat(emits(handOver, insert("m", 1), after(150))).isFalse();
+    }
+
+    // The bounds below are of the Java types Flink CDC 3.5.0's splitter reads with
+    // mysql-connector-j 8.0.33 (ResultSet.getObject), and pass through its checkpoint form.
+
+    @Test
+    void datetimeKeysCompareAsDateTimesZeroDatesFirst() {
+        TableSchema schema = keyed("datetime(3)", Types.TIMESTAMP);
+        SnapshotHandOver handOver =
+                threeChunks(
+                        LocalDateTime.parse("2024-01-01T10:00:03.123"),
+                        LocalDateTime.parse("2024-01-01T10:00:05.123"),
+                        ZoneOffset.UTC,
+                        ZoneOffset.UTC);
+        // Chunk [10:00:03.123, 10:00:05.123) is read at 200: not yet passed at 150.
+        assertThat(emits(handOver, key(schema, "2024-01-01 10:00:03.123"), after(150))).isFalse();
+        assertThat(emits(handOver, key(schema, "2024-01-01 10:00:05.122"), after(150))).isFalse();
+        // The first chunk, read at 100, is passed.
+        assertThat(emits(handOver, key(schema, "2024-01-01 10:00:03.122"), after(150))).isTrue();
+        assertThat(emits(handOver, key(schema, "2023-12-31 23:59:59.999"), after(150))).isTrue();
+        // The last chunk, read at 300, is not.
+        assertThat(emits(handOver, key(schema, "2024-01-01 10:00:05.123"), after(250))).isFalse();
+        assertThat(emits(handOver, key(schema, "9999-12-31 23:59:59.999"), after(250))).isFalse();
+        // Zero and partly-zero dates sort below 2024-01-01, as in the server: the first chunk.
+        assertThat(emits(handOver, key(schema, "0000-00-00 00:00:00.000"), after(50))).isFalse();
+        assertThat(emits(handOver, key(schema, "0000-00-00 00:00:00.000"), after(150))).isTrue();
+        assertThat(emits(handOver, key(schema, "2024-00-00 00:00:00.000"), after(150))).isTrue();
+        assertThat(emits(handOver, key(schema, "2024-01-00 10:00:04.000"), after(150))).isTrue();
+    }
+
+    @Test
+    void dateKeysAreTheDayTheDriverMeantInTheServerZone() {
+        TableSchema schema = keyed("date", Types.DATE);
+        ZoneId shanghai = ZoneId.of("Asia/Shanghai");
+        // The driver builds a DATE as midnight in the connection's zone.
+        SnapshotHandOver handOver =
+                threeChunks(
+                        new java.sql.Date(Instant.parse("2024-01-02T16:00:00Z").toEpochMilli()),
+                        new java.sql.Date(Instant.parse("2024-01-04T16:00:00Z").toEpochMilli()),
+                        shanghai,
+                        ZoneOffset.UTC);
+        assertThat(emits(handOver, key(schema, "2024-01-02"), after(150))).isTrue();
+        assertThat(emits(handOver, key(schema, "2024-01-03"), after(150))).isFalse();
+        assertThat(emits(handOver, key(schema, "2024-01-04"), after(150))).isFalse();
+        assertThat(emits(handOver, key(schema, "2024-01-04"), after(250))).isTrue();
+        assertThat(emits(handOver, key(schema, "2024-01-05"), after(250))).isFalse();
+        assertThat(emits(handOver, key(schema, "0000-00-00"), after(150))).isTrue();
+        assertThat(emits(handOver, key(schema, "0000-00-00"), after(50))).isFalse();
+    }
+
+    @Test
+    void timestampKeysCompareAsInstantsWhateverTheTextsZone() {
+        TableSchema schema = keyed("timestamp(6)", Types.TIMESTAMP);
+        SnapshotHandOver handOver =
+                threeChunks(
+                        Timestamp.from(Instant.parse("2024-03-10T10:00:03.123456Z")),
+                        Timestamp.from(Instant.parse("2024-03-10T10:00:05.123456Z")),
+                        ZoneOffset.UTC,
+                        ZoneId.of("Asia/Shanghai"));
+        // The reader writes TIMESTAMP in source.timestamp-time-zone: 10:00 UTC is 18:00 there.
+        assertThat(emits(handOver, key(schema, "2024-03-10 18:00:03.123456"), after(150)))
+                .isFalse();
+        assertThat(emits(handOver, key(schema, "2024-03-10 18:00:03.123455"), after(150))).isTrue();
+        assertThat(emits(handOver, key(schema, "2024-03-10 18:00:05.123456"), after(250)))
+                .isFalse();
+        assertThat(emits(handOver, key(schema, "2024-03-10 18:00:05.123455"), after(250))).isTrue();
+        // The zero TIMESTAMP (the epoch) comes first.
+        assertThat(emits(handOver, key(schema, "0000-00-00 00:00:00.000000"), after(150))).isTrue();
+        assertThat(emits(handOver, key(schema, "0000-00-00 00:00:00.000000"), after(50))).isFalse();
+    }
+
+    @Test
+    void timeKeysCompareAsSignedDurations() {
+        TableSchema schema = keyed("time(3)", Types.TIME);
+        // The driver builds a TIME on 1970-01-01 in the connection's zone: 10:00:03.5 UTC.
+        SnapshotHandOver handOver =
+                threeChunks(
+                        new java.sql.Time(36_003_500L),
+                        new java.sql.Time(36_005_500L),
+                        ZoneOffset.UTC,
+                        ZoneOffset.UTC);
+        assertThat(emits(handOver, key(schema, "10:00:03.500"), after(150))).isFalse();
+        assertThat(emits(handOver, key(schema, "10:00:03.499"), after(150))).isTrue();
+        assertThat(emits(handOver, key(schema, "-10:00:04.000"), after(150))).isTrue();
+        assertThat(emits(handOver, key(schema, "-10:00:04.000"), after(50))).isFalse();
+        assertThat(emits(handOver, key(schema, "100:00:00.000"), after(250))).isFalse();
+        assertThat(emits(handOver, key(schema, "10:00:05.499"), after(250))).isTrue();
+    }
+
+    @Test
+    void binaryKeysCompareAsUnsignedBytes() {
+        TableSchema schema = keyed("binary(4)", Types.BINARY);
+        SnapshotHandOver handOver =
+                threeChunks(bytes(0x25, 0xff, 0, 0), bytes(0xb9, 0xff, 0, 0), null, null);
+        // 0x80 is above 0x25 unsigned (as a signed byte it would be below).
+        assertThat(emits(handOver, key(schema, bytes(0x80, 0, 0, 0)), after(150))).isFalse();
+        assertThat(emits(handOver, key(schema, bytes(0x25, 0xff, 0, 0)), after(150))).isFalse();
+        assertThat(emits(handOver, key(schema, bytes(0x25, 0xfe, 0xff, 0xff)), after(150)))
+                .isTrue();
+        assertThat(emits(handOver, key(schema, bytes(0xb9, 0xff, 0, 0)), after(250))).isFalse();
+        assertThat(emits(handOver, key(schema, bytes(0xff, 0xff, 0xff, 0xff)), after(250)))
+                .isFalse();
+        assertThat(emits(handOver, key(schema, bytes(0, 0, 0, 0)), after(150))).isTrue();
+    }
+
+    @Test
+    void emptyChunksAtAnEndHoldNoKey() {
+        // Flink CDC's splitter compares byte[] bounds as text and can end with [x, x) chunks.
+        TableSchema schema = keyed("varbinary(20)", Types.VARBINARY);
+        byte[] last = bytes(0xf1, 0xbc);
+        SnapshotHandOver handOver =
+                SnapshotHandOver.of(
+                        List.of(
+                                chunk("orders:0", null, last, 100),
+                                chunk("orders:3", last, null, 200),
+                                chunk("orders:1", last, last, 110),
+                                chunk("orders:2", last, last, 120)),
+                        id -> "id",
+                        ZoneOffset.UTC,
+                        ZoneOffset.UTC);
+        assertThat(emits(handOver, key(schema, last), after(150))).isFalse();
+        assertThat(emits(handOver, key(schema, last), after(250))).isTrue();
+        assertThat(emits(handOver, key(schema, bytes(0xf1)), after(150))).isTrue();
+    }
+
+    @Test
+    void boundsOfAnotherTypeOrAColumnOfAnotherTypeAreNamed() {
+        assertThatThrownBy(
+                        () ->
+                                SnapshotHandOver.of(
+                                        List.of(
+                                                chunk("orders:0", null, Boolean.TRUE, 100),
+                                                chunk("orders:1", Boolean.TRUE, null, 200)),
+                                        id -> "id",
+                                        ZoneOffset.UTC,
+                                        ZoneOffset.UTC))
+                .hasMessageContaining("shop.orders was chunked by column 'id'")
+                .hasMessageContaining("java.lang.Boolean")
+                .hasMessageContaining("take 'flink-cdc', or another chunk key column");
+        // byte[] bounds of a BIT column (whose text is a number): named, not misread.
+        SnapshotHandOver handOver =
+                threeChunks(bytes(0x25), bytes(0xb9), ZoneOffset.UTC, ZoneOffset.UTC);
+        assertThatThrownBy(() -> emits(handOver, key(keyed("bit(8)", Types.BIT), "37"), after(150)))
+                .hasMessageContaining("chunk key column 'id' of shop.orders as bytes values")
+                .hasMessageContaining("but the column is bit(8)");
+        // A text that is no date.
+        SnapshotHandOver dates =
+                threeChunks(
+                        LocalDateTime.parse("2024-01-01T10:00:03"),
+                        LocalDateTime.parse("2024-01-01T10:00:05"),
+                        ZoneOffset.UTC,
+                        ZoneOffset.UTC);
+        assertThatThrownBy(
+                        () ->
+                                emits(
+                                        dates,
+                                        key(keyed("datetime", Types.TIMESTAMP), "10:00:04"),
+                                        after(150)))
+                .hasMessageContaining(
+                        "The chunk key column 'id' of shop.orders has the value '10:00:04'");
     }
 
     @Test
@@ -129,7 +300,9 @@ class SnapshotHandOverTest {
                         List.of(
                                 chunk("orders:0", null, 10L, 100),
                                 chunk("orders:1", 10L, null, 200)),
-                        id -> "code");
+                        id -> "code",
+                        ZoneOffset.UTC,
+                        ZoneOffset.UTC);
         assertThatThrownBy(() -> emits(handOver, insert(5), after(150)))
                 .hasMessageContaining("shop.orders was chunked by column 'code'");
     }
@@ -174,6 +347,55 @@ class SnapshotHandOverTest {
                 .before(row("x", from))
                 .after(row("x", to))
                 .build();
+    }
+
+    /** A table keyed by {@code id} of {@code mysqlType} alone. */
+    private static TableSchema keyed(String mysqlType, int sqlType) {
+        return TableSchema.builder("shop", "orders").column("id", mysqlType, sqlType, true).build();
+    }
+
+    /**
+     * orders in three chunks, [-, low) until 100, [low, high) until 200, [high, -) until 300, the
+     * bounds as a checkpoint restores them; a null zone is UTC.
+     */
+    private static SnapshotHandOver threeChunks(
+            Object low, Object high, ZoneId serverZone, ZoneId timestampZone) {
+        return SnapshotHandOver.of(
+                List.of(
+                        chunk("orders:1", restored(low), restored(high), 200),
+                        chunk("orders:2", restored(high), null, 300),
+                        chunk("orders:0", null, restored(low), 100)),
+                id -> "id",
+                serverZone == null ? ZoneOffset.UTC : serverZone,
+                timestampZone == null ? ZoneOffset.UTC : timestampZone);
+    }
+
+    /** {@code bound} through Flink CDC's checkpoint form of split bounds. */
+    private static Object restored(Object bound) {
+        Object back =
+                SerializerUtils.serializedStringToRow(
+                        SerializerUtils.rowToSerializedString(new Object[] {bound}))[0];
+        assertThat(back).hasSameClassAs(bound);
+        return back;
+    }
+
+    private static ChangeEvent key(TableSchema schema, String text) {
+        return ChangeEvent.builder(schema, ChangeType.INSERT)
+                .after(new RowImage.Builder().append(text).build())
+                .build();
+    }
+
+    /** A binary key as the reader writes it: one ISO-8859-1 character per byte. */
+    private static ChangeEvent key(TableSchema schema, byte[] value) {
+        return key(schema, new String(value, StandardCharsets.ISO_8859_1));
+    }
+
+    private static byte[] bytes(int... values) {
+        byte[] bytes = new byte[values.length];
+        for (int i = 0; i < values.length; i++) {
+            bytes[i] = (byte) values[i];
+        }
+        return bytes;
     }
 
     private static RowImage row(String note, long id) {

@@ -1,0 +1,117 @@
+package io.sluice.it.pipeline;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.Arrays;
+
+/**
+ * The type of a {@link VersionedWriter} table's primary key {@code id}, and how the load's row
+ * numbers map to its values. Besides INT, the numbers are scrambled (times an odd constant, modulo
+ * 2^32, a bijection), so new keys land in every snapshot chunk, read or not, instead of after the
+ * last one.
+ */
+enum KeyKind {
+    INT("INT"),
+    /** A millisecond in the 49.7 days from 2024-01-01. */
+    DATETIME_3("DATETIME(3)"),
+    /** Four scrambled bytes, then twelve zero bytes (which the binlog leaves out). */
+    BINARY_16("BINARY(16)");
+
+    private static final int SCRAMBLE = 0x9E3779B1;
+    private static final int UNSCRAMBLE = inverse(SCRAMBLE);
+    private static final LocalDateTime BASE = LocalDateTime.of(2024, 1, 1, 0, 0);
+    private static final DateTimeFormatter CANAL =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS");
+
+    final String sqlType;
+
+    KeyKind(String sqlType) {
+        this.sqlType = sqlType;
+    }
+
+    /** Row number {@code id}'s key, for {@code PreparedStatement.setObject}. */
+    Object value(int id) {
+        long scrambled = Integer.toUnsignedLong(id * SCRAMBLE);
+        switch (this) {
+            case DATETIME_3:
+                return BASE.plus(scrambled, ChronoUnit.MILLIS);
+            case BINARY_16:
+                return ByteBuffer.allocate(16).putInt(0, (int) scrambled).array();
+            default:
+                return id;
+        }
+    }
+
+    /** Compares the keys of two row numbers in the server's order. */
+    int compare(int a, int b) {
+        Object x = value(a);
+        Object y = value(b);
+        if (x instanceof byte[]) {
+            return Arrays.compareUnsigned((byte[]) x, (byte[]) y);
+        }
+        return x instanceof LocalDateTime
+                ? ((LocalDateTime) x).compareTo((LocalDateTime) y)
+                : Integer.compare(a, b);
+    }
+
+    /** Row number {@code id}'s key as an SQL literal. */
+    String literal(int id) {
+        Object value = value(id);
+        switch (this) {
+            case DATETIME_3:
+                return "'" + CANAL.format((LocalDateTime) value) + "'";
+            case BINARY_16:
+                StringBuilder hex = new StringBuilder("X'");
+                for (byte b : (byte[]) value) {
+                    hex.append(String.format("%02x", b & 0xff));
+                }
+                return hex.append("'").toString();
+            default:
+                return String.valueOf(id);
+        }
+    }
+
+    /** The row number of a key as {@code ResultSet.getObject} returns it. */
+    int id(Object jdbc) {
+        switch (this) {
+            case DATETIME_3:
+                return unscramble(BASE.until((LocalDateTime) jdbc, ChronoUnit.MILLIS));
+            case BINARY_16:
+                return unscramble(Integer.toUnsignedLong(ByteBuffer.wrap((byte[]) jdbc).getInt()));
+            default:
+                return ((Number) jdbc).intValue();
+        }
+    }
+
+    /** The row number of a key as a Canal message writes it. */
+    int id(String canal) {
+        switch (this) {
+            case DATETIME_3:
+                return id(LocalDateTime.parse(canal, CANAL));
+            case BINARY_16:
+                byte[] bytes = canal.getBytes(StandardCharsets.ISO_8859_1);
+                if (bytes.length != 16 || canal.length() != 16) {
+                    throw new IllegalArgumentException("not a BINARY(16) key: " + canal);
+                }
+                return id(bytes);
+            default:
+                return Integer.parseInt(canal);
+        }
+    }
+
+    private static int unscramble(long scrambled) {
+        return (int) scrambled * UNSCRAMBLE;
+    }
+
+    /** The inverse of an odd number modulo 2^32 (Newton's iteration). */
+    private static int inverse(int odd) {
+        int x = odd;
+        for (int i = 0; i < 5; i++) {
+            x *= 2 - odd * x;
+        }
+        return x;
+    }
+}
