@@ -12,6 +12,7 @@ import io.sluice.it.pipeline.VersionedWriter.Fate;
 import io.sluice.it.pipeline.VersionedWriter.Key;
 import io.sluice.it.server.KafkaServer;
 import io.sluice.it.server.MariaDbServer;
+import io.sluice.it.server.Waits;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
