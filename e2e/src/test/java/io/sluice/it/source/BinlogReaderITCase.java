@@ -45,8 +45,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * Sluice's binlog reader ({@link BinlogReader}) on the real binlog of MariaDB 11.4: resumed at the
  * positions it gives out (inside a 20,000-row statement, inside a multi-statement transaction,
  * across a file rotation, by GTID and by file position) it continues with exactly the changes that
- * followed; it survives killed connections exactly once; heartbeats move an idle reader on; and it
- * refuses a server it cannot read with a message naming the setting.
+ * followed; it survives killed connections exactly once; heartbeats move an idle reader on; it
+ * tells its output when it has read all the server sent; and it refuses a server it cannot read
+ * with a message naming the setting.
  */
 class BinlogReaderITCase {
 
@@ -273,6 +274,69 @@ class BinlogReaderITCase {
             assertThat(after.file()).isEqualTo(moved.file());
             assertThat(after.position()).as("moved past the write").isEqualTo(moved.position());
             assertThat(after.gtids()).isEqualTo(moved.gtids());
+        } finally {
+            reader.close();
+            thread.join(TimeUnit.MINUTES.toMillis(1));
+        }
+    }
+
+    @Test
+    void tellsItsOutputWhenItCaughtUpWithTheServer() throws Exception {
+        MariaDbServer mariaDb = MARIADB.server();
+        String database = mariaDb.createDatabase("reader_caught_up", null);
+        mariaDb.execute(database, TABLE);
+        BinlogPosition start = current(mariaDb);
+        BlockingQueue<String> calls = new LinkedBlockingQueue<>();
+        BinlogReader reader =
+                reader(mariaDb, database)
+                        // No heartbeat while the test runs: only the reader's own reads report.
+                        .heartbeatInterval(Duration.ofMinutes(10))
+                        .build(
+                                decoders(mariaDb, database),
+                                new BinlogReader.Output() {
+                                    @Override
+                                    public void change(ChangeEvent change, BinlogPosition after) {
+                                        calls.add("change " + change.after().text(0));
+                                    }
+
+                                    @Override
+                                    public void heartbeat(BinlogPosition at) {
+                                        calls.add("heartbeat");
+                                    }
+
+                                    @Override
+                                    public void caughtUp() {
+                                        calls.add("caught up");
+                                    }
+                                });
+        Thread thread = runInBackground(reader, start);
+        try {
+            for (int statement = 0; statement < 2; statement++) {
+                int first = statement * 3 + 1;
+                mariaDb.execute(
+                        database,
+                        String.format(
+                                "INSERT INTO t VALUES (%d, 'a', 1), (%d, 'b', 2), (%d, 'c', 3)",
+                                first, first + 1, first + 2));
+                List<String> seen = new ArrayList<>();
+                String call;
+                do {
+                    call = calls.poll(2, TimeUnit.MINUTES);
+                    assertThat(call).as("the calls after %s", seen).isNotNull();
+                    seen.add(call);
+                } while (!call.equals("change " + (first + 2)));
+                // Nothing more to read: before it waits, the reader says so.
+                assertThat(calls.poll(2, TimeUnit.MINUTES))
+                        .as("after the rows event's changes %s", seen)
+                        .isEqualTo("caught up");
+                assertThat(seen.subList(seen.size() - 3, seen.size()))
+                        .as("the rows event's changes, together")
+                        .containsExactly(
+                                "change " + first,
+                                "change " + (first + 1),
+                                "change " + (first + 2));
+                assertThat(seen).doesNotContain("heartbeat");
+            }
         } finally {
             reader.close();
             thread.join(TimeUnit.MINUTES.toMillis(1));

@@ -15,6 +15,8 @@ import io.sluice.functions.source.binlog.RowsEventDecoder;
 import io.sluice.functions.source.binlog.TableDecoders;
 import io.sluice.serializers.event.ChangeEvent;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -35,6 +37,8 @@ import java.util.function.BiFunction;
  */
 final class BinlogFunnel {
 
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
     private BinlogFunnel() {}
 
     /** The result of reading the backlog once: wall window in ms, events and rows seen. */
@@ -42,6 +46,11 @@ final class BinlogFunnel {
         final long windowMillis;
         final long events;
         final long rows;
+
+        /** The reading thread's CPU-seconds before its first row and from then to the end. */
+        double readerStartCpuSeconds = Double.NaN;
+
+        double readerRowsCpuSeconds = Double.NaN;
 
         Pass(long windowMillis, long events, long rows) {
             this.windowMillis = windowMillis;
@@ -172,6 +181,8 @@ final class BinlogFunnel {
         AtomicLong changes = new AtomicLong();
         AtomicLong first = new AtomicLong();
         AtomicLong last = new AtomicLong();
+        AtomicLong firstCpu = new AtomicLong();
+        AtomicLong endCpu = new AtomicLong();
         AtomicReference<BinlogReader> self = new AtomicReference<>();
         BinlogReader reader =
                 BinlogReader.builder(host, port, user, password)
@@ -188,6 +199,7 @@ final class BinlogFunnel {
                                         long now = System.currentTimeMillis();
                                         if (changes.getAndIncrement() == 0) {
                                             first.set(now);
+                                            firstCpu.set(THREADS.getCurrentThreadCpuTime());
                                         }
                                         last.set(now);
                                     }
@@ -208,6 +220,7 @@ final class BinlogFunnel {
                                     public void heartbeat(
                                             io.sluice.functions.source.binlog.BinlogPosition at) {
                                         if (at.compareTo(endAt) >= 0) {
+                                            endCpu.set(THREADS.getCurrentThreadCpuTime());
                                             self.get().close(); // The backlog is read.
                                         }
                                     }
@@ -237,7 +250,11 @@ final class BinlogFunnel {
         if (failure.get() != null) {
             throw new IllegalStateException("Sluice's binlog reader failed", failure.get());
         }
-        return new Pass(last.get() - first.get(), 0, changes.get());
+        Pass pass = new Pass(last.get() - first.get(), 0, changes.get());
+        pass.readerStartCpuSeconds = firstCpu.get() / 1e9;
+        // Up to the heartbeat at the backlog's end, a moment after the last row.
+        pass.readerRowsCpuSeconds = (endCpu.get() - firstCpu.get()) / 1e9;
+        return pass;
     }
 
     private static int rowsOf(EventData data) {

@@ -73,6 +73,9 @@ final class CountingDiscardSink<T> implements Sink<T> {
         // A small run may count every row within one millisecond.
         private volatile long firstNanos;
         private volatile long doneNanos;
+        private final ReaderThreadCpu readers = new ReaderThreadCpu();
+        private volatile double readerCpuAtFirst = Double.NaN;
+        private volatile double readerCpuAtDone = Double.NaN;
 
         Tally(long expected) {
             this.expected = expected;
@@ -82,11 +85,23 @@ final class CountingDiscardSink<T> implements Sink<T> {
             long n = count.incrementAndGet();
             if (n == 1) {
                 firstNanos = System.nanoTime();
+                readerCpuAtFirst = readers.seconds();
             }
             if (n == expected) {
                 doneNanos = System.nanoTime();
                 doneMillis = System.currentTimeMillis();
+                readerCpuAtDone = readers.seconds();
             }
+        }
+
+        /** The binlog reading threads' CPU-seconds when the first record was counted. */
+        double readerCpuAtFirst() {
+            return readerCpuAtFirst;
+        }
+
+        /** The binlog reading threads' CPU-seconds when the expected count was reached. */
+        double readerCpuAtDone() {
+            return readerCpuAtDone;
         }
 
         long count() {

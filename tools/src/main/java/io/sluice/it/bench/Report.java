@@ -323,14 +323,21 @@ final class Report {
                         out,
                         "Sluice's reader ≥ 3× Flink CDC's source limit: %s ((a2) ÷ (a) = %.2f×;"
                                 + " round by round %s); binlog thread, CPU-s per M rows: (a2)"
-                                + " %s* %.2f, (a) %s* %.2f",
+                                + " %s* %.2f, (a) %s* %.2f (whole run); of these, start-up (before"
+                                + " the first row), CPU-s: (a2) %.3f, (a) %.3f; first row to last,"
+                                + " CPU-s per M rows: (a2) %.2f, (a) %.2f",
                         ratio(sluiceReaderLimit, sourceLimit) >= 3 ? "met" : "not met",
                         ratio(sluiceReaderLimit, sourceLimit),
                         roundByRound(sluiceReaderLimit, sourceLimit, 1, "%.2f×"),
                         SLUICE_READER_THREAD,
                         threadCpuPerMillionRows(sluiceReaderLimit, SLUICE_READER_THREAD),
                         FLINK_CDC_BINLOG_THREAD,
-                        threadCpuPerMillionRows(sourceLimit, FLINK_CDC_BINLOG_THREAD));
+                        threadCpuPerMillionRows(sourceLimit, FLINK_CDC_BINLOG_THREAD),
+                        sluiceReaderLimit.readerStartCpuSeconds,
+                        sourceLimit.readerStartCpuSeconds,
+                        sluiceReaderLimit.cpuSecondsPerMillionRows(
+                                sluiceReaderLimit.readerRowsCpuSeconds),
+                        sourceLimit.cpuSecondsPerMillionRows(sourceLimit.readerRowsCpuSeconds));
             }
             if (sqlDoor != null) {
                 line(
@@ -357,8 +364,9 @@ final class Report {
                     .append(args.repeat)
                     .append(")\n\n");
             out.append(
-                    "| # | stage | rows/s | every round, k rows/s | of previous stage |\n"
-                            + "|---|---|---:|---:|---:|\n");
+                    "| # | stage | rows/s | every round, k rows/s | of previous stage | binlog"
+                            + " thread, first row to last, CPU-s per M rows |\n"
+                            + "|---|---|---:|---:|---:|---:|\n");
             int n = 0;
             double previous = Double.NaN;
             for (Map.Entry<String, RunResult> stage : funnel.entrySet()) {
@@ -366,7 +374,7 @@ final class Report {
                 out.append(
                         String.format(
                                 Locale.ROOT,
-                                "| %d | %s | %,.0f | %s | %s |\n",
+                                "| %d | %s | %,.0f | %s | %s | %s |\n",
                                 ++n,
                                 stage.getKey(),
                                 rate,
@@ -374,7 +382,8 @@ final class Report {
                                 Double.isNaN(previous)
                                         ? "-"
                                         : String.format(
-                                                Locale.ROOT, "%.0f%%", 100 * rate / previous)));
+                                                Locale.ROOT, "%.0f%%", 100 * rate / previous),
+                                readerRowsCpu(stage.getValue())));
                 previous = rate;
             }
             out.append('\n');
@@ -508,6 +517,14 @@ final class Report {
             }
         }
         return found ? r.cpuSecondsPerMillionRows(seconds) : Double.NaN;
+    }
+
+    /** The binlog thread's CPU per M rows from its first row to its last, blank if unmeasured. */
+    private static String readerRowsCpu(RunResult r) {
+        return Double.isNaN(r.readerRowsCpuSeconds)
+                ? ""
+                : String.format(
+                        Locale.ROOT, "%.2f", r.cpuSecondsPerMillionRows(r.readerRowsCpuSeconds));
     }
 
     private void side(StringBuilder out, String name, RunResult r) {

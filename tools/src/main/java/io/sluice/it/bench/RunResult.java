@@ -44,6 +44,14 @@ final class RunResult {
 
     List<BenchCluster.TaskTime> tasks = List.of();
 
+    /**
+     * CPU-seconds of the binlog reading thread(s) before the first row came out (start-up: server
+     * checks, table schemas, connecting) and from then to the last row; NaN where not measured.
+     */
+    double readerStartCpuSeconds = Double.NaN;
+
+    double readerRowsCpuSeconds = Double.NaN;
+
     double rowsPerSecond() {
         return windowMillis <= 0 ? Double.NaN : rows * 1000.0 / windowMillis;
     }

@@ -458,6 +458,8 @@ public final class SluiceBench {
                 result.tasks = cluster.taskTimes(job);
                 fill(result, meter.stop(), stats, expected);
                 result.windowMillis = tally.windowMillis();
+                result.readerStartCpuSeconds = tally.readerCpuAtFirst();
+                result.readerRowsCpuSeconds = tally.readerCpuAtDone() - tally.readerCpuAtFirst();
                 result.sinceStartMillis = tally.doneMillis() - submitted;
             } finally {
                 cluster.cancel(job);
@@ -674,6 +676,8 @@ public final class SluiceBench {
                                 + stats.rows.get());
             }
             result.windowMillis = pass.windowMillis;
+            result.readerStartCpuSeconds = pass.readerStartCpuSeconds;
+            result.readerRowsCpuSeconds = pass.readerRowsCpuSeconds;
             result.sinceStartMillis = System.currentTimeMillis() - started;
         }
         sayResult(run, result);
@@ -887,6 +891,14 @@ public final class SluiceBench {
                 result.rowsPerSecond(),
                 result.tailMillis,
                 result.sinceStartMillis / 1000.0);
+        if (!Double.isNaN(result.readerRowsCpuSeconds)) {
+            say(
+                    "run %s: binlog thread: %.3f CPU-s before the first row, %.2f CPU-s per M rows"
+                            + " from the first row to the last",
+                    run,
+                    result.readerStartCpuSeconds,
+                    result.cpuSecondsPerMillionRows(result.readerRowsCpuSeconds));
+        }
     }
 
     static void say(String format, Object... values) {

@@ -14,8 +14,8 @@ import java.util.concurrent.CompletableFuture;
  * the reader waits when its batch is full and the task thread still holds the other (backpressure).
  *
  * <p>The reader stages entries on its own ({@link #add}) and hands them over together ({@link
- * #flush}, at the end of each rows event): one lock and at most one wake-up of the task thread per
- * rows event rather than per row.
+ * #flush}, when it has read all the server sent so far, or a batch is full): one lock and at most
+ * one wake-up of the task thread per read of the connection rather than per row or rows event.
  *
  * <p>An entry is a change (or null: a heartbeat or a statement not emitted), the position after it
  * (a change's in parts: its transaction's position and the counts, built only for the entry a

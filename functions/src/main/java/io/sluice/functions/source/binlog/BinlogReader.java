@@ -9,7 +9,9 @@ import io.sluice.serializers.event.ChangeEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.FilterInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.Socket;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -79,6 +81,13 @@ public final class BinlogReader implements AutoCloseable {
 
         /** The server's heartbeat on an idle connection: the reader is at {@code at}. */
         default void heartbeat(BinlogPosition at) {}
+
+        /**
+         * The reader has read every byte the server sent so far and is about to wait for more: what
+         * was given out before has no successor yet, so an output that holds entries back to pass
+         * them on together passes them on now (and need not before).
+         */
+        default void caughtUp() {}
     }
 
     private final String host;
@@ -177,6 +186,7 @@ public final class BinlogReader implements AutoCloseable {
                     tracking.last(),
                     failures,
                     reconnectAttempts);
+            tracking.caughtUp(); // What was given out is all there is until the reconnect.
             sleep(reconnectBackoff.multipliedBy(failures));
         }
     }
@@ -219,7 +229,7 @@ public final class BinlogReader implements AutoCloseable {
         long timeout = readTimeout.toMillis();
         binlog.setSocketFactory(
                 () -> {
-                    Socket socket = new Socket();
+                    Socket socket = new CaughtUpSocket(tracking);
                     socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, timeout));
                     return socket;
                 });
@@ -340,6 +350,48 @@ public final class BinlogReader implements AutoCloseable {
     }
 
     /**
+     * A socket that tells {@code out} it {@link Output#caughtUp() caught up} before each read that
+     * would wait: the client reads the socket only when its own buffer is empty, so with no bytes
+     * pending in the socket either, every event received has been given out.
+     */
+    private static final class CaughtUpSocket extends Socket {
+        private final Output out;
+        private InputStream in;
+
+        CaughtUpSocket(Output out) {
+            this.out = out;
+        }
+
+        @Override
+        public synchronized InputStream getInputStream() throws IOException {
+            if (in == null) {
+                in =
+                        new FilterInputStream(super.getInputStream()) {
+                            @Override
+                            public int read() throws IOException {
+                                caughtUp(this);
+                                return super.read();
+                            }
+
+                            @Override
+                            public int read(byte[] bytes, int offset, int length)
+                                    throws IOException {
+                                caughtUp(this);
+                                return super.read(bytes, offset, length);
+                            }
+                        };
+            }
+            return in;
+        }
+
+        private void caughtUp(InputStream in) throws IOException {
+            if (in.available() == 0) {
+                out.caughtUp();
+            }
+        }
+    }
+
+    /**
      * Passes everything on and keeps the last position given out, where a reconnect resumes; a
      * change's in parts, built when asked ({@link #last()}).
      */
@@ -389,6 +441,11 @@ public final class BinlogReader implements AutoCloseable {
         public void heartbeat(BinlogPosition at) {
             out.heartbeat(at);
             moved(at);
+        }
+
+        @Override
+        public void caughtUp() {
+            out.caughtUp();
         }
 
         private void moved(BinlogPosition to) {

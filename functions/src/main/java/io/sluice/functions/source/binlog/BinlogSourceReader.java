@@ -378,7 +378,12 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
             }
         }
 
-        /** A position is built per row only while the snapshot's chunks are still checked. */
+        /**
+         * A position is built per row only while the snapshot's chunks are still checked. The
+         * changes are staged and handed over once the reader caught up with the server (or a batch
+         * is full): one hand-over and wake-up of the task thread per read of the socket rather than
+         * per rows event, and none later than before the reader waits.
+         */
         @Override
         public void change(ChangeEvent change, BinlogPosition transaction, long events, long rows) {
             ChangeEvent emitted =
@@ -389,10 +394,13 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
                 handover.add(emitted, transaction, events, rows);
             }
             if (rows == 0) {
-                // The rows event's last change: hand its changes over; one fetch lag per event.
-                metrics.fetched(change.executeTime());
-                handover.flush();
+                metrics.fetched(change.executeTime()); // one fetch lag per rows event
             }
+        }
+
+        @Override
+        public void caughtUp() {
+            handover.flush();
         }
 
         @Override
