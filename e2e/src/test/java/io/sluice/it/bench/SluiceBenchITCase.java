@@ -43,9 +43,10 @@ class SluiceBenchITCase {
         assertThat(sluice.resources.peakHeapMiB()).isPositive();
         assertThat(sluice.tasks).isNotEmpty();
         assertThat(sluice.tasks).allSatisfy(task -> assertThat(task.busyMillis).isNotNegative());
-        // The binlog client, the database and the JVM's own threads are each counted.
+        // The binlog reader (Sluice's, the default), the database and the JVM's own threads are
+        // each counted.
         assertThat(sluice.resources.cpuByGroup().keySet())
-                .anyMatch(group -> group.startsWith("blc-"))
+                .anyMatch(group -> group.startsWith(Report.SLUICE_READER_THREAD))
                 .contains(ResourceMeter.DATABASE, "JVM internal (GC, JIT)");
         assertThat(sluice.resources.busiestThread().cpuSeconds()).isPositive();
         assertThat(sluice.resources.cpuByGroup())

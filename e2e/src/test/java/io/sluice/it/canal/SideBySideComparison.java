@@ -275,6 +275,10 @@ final class SideBySideComparison {
                 && ("DROP TABLE `" + canal.database + "`.`" + canal.table + "`").equals(s)) {
             return DeliberateDifference.DROP_TABLE_TEXT;
         }
+        if ((field.equals("gtid") || field.equals("header.gtid"))
+                && ValueDifferences.mariaDbGtid(c, s)) {
+            return DeliberateDifference.MARIADB_GTID;
+        }
         if (field.equals("header.eventLength") && "0".equals(s)
                 || field.equals("rowChange.tableId") && "0".equals(s)) {
             return DeliberateDifference.EVENT_LENGTH_TABLE_ID;

@@ -53,6 +53,10 @@ final class BinaryComparison {
                                         .equals(s)
                         ? DeliberateDifference.DROP_TABLE_TEXT
                         : null;
+            case "header.gtid":
+                return ValueDifferences.mariaDbGtid(c, s)
+                        ? DeliberateDifference.MARIADB_GTID
+                        : null;
             case "header.eventLength":
             case "rowChange.tableId":
                 return "0".equals(s) ? DeliberateDifference.EVENT_LENGTH_TABLE_ID : null;

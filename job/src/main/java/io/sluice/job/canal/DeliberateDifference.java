@@ -30,7 +30,8 @@ public enum DeliberateDifference {
     EVENT_LENGTH_TABLE_ID("binary `eventLength`, `tableId`"),
     ROWS_PER_MESSAGE("rows per message"),
     ROWS_COUNT("binary `rowsCount`"),
-    ROW_OFFSET("binary `logfileOffset` of MariaDB rows");
+    ROW_OFFSET("binary `logfileOffset` of MariaDB rows"),
+    MARIADB_GTID("`gtid` on MariaDB");
 
     private final String docRow;
 

@@ -40,9 +40,17 @@ final class RowComparison {
                 queryDatabase ? DeliberateDifference.QUERY_DATABASE : null,
                 canal,
                 sluice);
-        for (String field : new String[] {"type", "isDdl", "sql", "gtid", "es"}) {
+        for (String field : new String[] {"type", "isDdl", "sql", "es"}) {
             same(report, field, null, canal, sluice);
         }
+        same(
+                report,
+                "gtid",
+                ValueDifferences.mariaDbGtid(canal.text("gtid"), sluice.text("gtid"))
+                        ? DeliberateDifference.MARIADB_GTID
+                        : null,
+                canal,
+                sluice);
         if (!canal.pkNames().equals(sluice.pkNames())) {
             report.add(
                     "pkNames",

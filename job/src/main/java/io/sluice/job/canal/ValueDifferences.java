@@ -28,6 +28,8 @@ public final class ValueDifferences {
     private static final Set<String> UNSIGNED_WIDENED = Set.of("5|-6", "4|5", "-5|4", "3|-5");
 
     /** A display width, which Canal keeps only as the DDL's text has it. */
+    private static final Pattern MARIADB_GTID = Pattern.compile("\\d+-\\d+-\\d+");
+
     private static final Pattern WIDTH =
             Pattern.compile("^(tinyint|smallint|mediumint|int|bigint|year)\\(\\d+\\)");
 
@@ -60,6 +62,17 @@ public final class ValueDifferences {
         String pair = canal + "|" + sluice;
         return VALUE_DEPENDENT_SQL_TYPES.contains(pair)
                 || mysqlType.toLowerCase().contains("unsigned") && UNSIGNED_WIDENED.contains(pair);
+    }
+
+    /**
+     * Whether Canal's and Sluice's {@code gtid} differ only as on MariaDB: Canal's empty, Sluice's
+     * the transaction's {@code domain-server-seq} ({@link DeliberateDifference#MARIADB_GTID}).
+     */
+    public static boolean mariaDbGtid(String canal, String sluice) {
+        return canal != null
+                && canal.isEmpty()
+                && sluice != null
+                && MARIADB_GTID.matcher(sluice).matches();
     }
 
     /** The documented difference a differing value of a {@code mysqlType} column is, or null. */
