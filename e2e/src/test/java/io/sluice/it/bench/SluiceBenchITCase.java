@@ -115,7 +115,7 @@ class SluiceBenchITCase {
                 .contains("| mixed-dml | backlog | kafka | canal-flat | 2 × 3 | exactly-once |")
                 .contains("(a) source limit")
                 .contains("(a2) source limit, Sluice reader")
-                .contains("Reader of (d) Sluice and (e) the SQL door: source.reader flink-cdc")
+                .contains("Reader of (d) Sluice and (e) the SQL door: source.reader sluice")
                 .containsPattern(
                         "Sluice's reader ≥ 3× Flink CDC's source limit: (not )?met \\(\\(a2\\) ÷"
                                 + " \\(a\\) = \\d+\\.\\d\\d×")
@@ -148,7 +148,7 @@ class SluiceBenchITCase {
                             "--guarantees", "exactly-once",
                             "--repeat", "1",
                             "--warmup", "0",
-                            "--reader", "sluice"
+                            "--reader", "flink-cdc"
                         });
 
         Report report = new SluiceBench(args).run();
@@ -165,11 +165,13 @@ class SluiceBenchITCase {
         assertThat(sluice.bytes).isPositive();
         assertThat(sluice.windowMillis).isPositive();
         assertThat(sluice.tasks).isNotEmpty();
-        // --reader sluice: (d) and (e) read with Sluice's binlog reader, exactly once as well.
+        // --reader flink-cdc: (d) and (e) read with Flink CDC's binlog client, exactly once too.
         assertThat(sluice.resources.cpuByGroup().keySet())
-                .anyMatch(group -> group.startsWith("sluice-binlog-reader-"));
+                .anyMatch(group -> group.startsWith(Report.FLINK_CDC_BINLOG_THREAD))
+                .noneMatch(group -> group.startsWith(Report.SLUICE_READER_THREAD));
         assertThat(report.sqlDoorResult().resources.cpuByGroup().keySet())
-                .anyMatch(group -> group.startsWith("sluice-binlog-reader-"));
+                .anyMatch(group -> group.startsWith(Report.FLINK_CDC_BINLOG_THREAD))
+                .noneMatch(group -> group.startsWith(Report.SLUICE_READER_THREAD));
         assertThat(report.sluiceReaderLimit().messages).isEqualTo(sluice.rows);
 
         // The producer limit and the SQL door write to RocketMQ too, each message once; plain
@@ -198,7 +200,7 @@ class SluiceBenchITCase {
         assertThat(text)
                 .contains("| mixed-dml | backlog | rocketmq | canal-flat | 2 × 3 | exactly-once |")
                 .contains("RocketMQ 5.3.3")
-                .contains("Reader of (d) Sluice and (e) the SQL door: source.reader sluice")
+                .contains("Reader of (d) Sluice and (e) the SQL door: source.reader flink-cdc")
                 .contains("(a) source limit")
                 .contains("(d) Sluice")
                 .contains("(b) producer limit: pre-encoded → RocketMqSink")
