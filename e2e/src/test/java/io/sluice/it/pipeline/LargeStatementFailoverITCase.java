@@ -180,11 +180,7 @@ class LargeStatementFailoverITCase {
                             MessageFormat.CANAL_FLAT);
             verify(story, database, rows, want);
         } finally {
-            job.cancel().get(1, TimeUnit.MINUTES);
-            Waits.until(
-                    "job " + job.getJobID() + " to end",
-                    WAIT,
-                    () -> job.getJobStatus().get(10, TimeUnit.SECONDS).isGloballyTerminalState());
+            EmbeddedJobs.cancel(job);
         }
     }
 

@@ -13,7 +13,6 @@ import io.sluice.it.job.EmbeddedJobs;
 import io.sluice.it.server.KafkaExtension;
 import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
-import io.sluice.it.server.Waits;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -156,14 +155,7 @@ class SluiceReaderPipelineITCase {
                     database,
                     Delivered.drain(KAFKA.server(), topic, FORMAT, changes + 2 * PARTITIONS, WAIT));
         } finally {
-            second.cancel().get(1, TimeUnit.MINUTES);
-            Waits.until(
-                    "job " + second.getJobID() + " to end",
-                    WAIT,
-                    () ->
-                            second.getJobStatus()
-                                    .get(10, TimeUnit.SECONDS)
-                                    .isGloballyTerminalState());
+            EmbeddedJobs.cancel(second);
         }
     }
 

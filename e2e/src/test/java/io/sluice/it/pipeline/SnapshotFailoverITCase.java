@@ -10,6 +10,7 @@ import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 
 import io.sluice.it.flink.FlinkMiniCluster;
+import io.sluice.it.job.EmbeddedJobs;
 import io.sluice.it.server.KafkaExtension;
 import io.sluice.it.server.MariaDbExtension;
 import org.junit.jupiter.api.Test;
@@ -135,7 +136,7 @@ class SnapshotFailoverITCase {
             run.awaitMoment(Moment.MIDDLE);
             // Without HA, a lost JobManager loses the job: what is left is its retained
             // checkpoints.
-            SnapshotRun.cancel(job);
+            EmbeddedJobs.cancel(job);
             Path latest = latestCheckpoint(checkpoints.resolve(job.getJobID().toString()));
 
             Configuration restore = new Configuration(retain);

@@ -281,7 +281,7 @@ final class SnapshotRun {
         Exception closing = null;
         for (ThrowingRunnable<Exception> step :
                 List.<ThrowingRunnable<Exception>>of(
-                        () -> cancel(job),
+                        () -> EmbeddedJobs.cancel(job),
                         writer::stop,
                         noise::stop,
                         written::close,
@@ -301,10 +301,5 @@ final class SnapshotRun {
         } else if (closing != null) {
             throw closing;
         }
-    }
-
-    /** Cancels {@code job} unless it ended, and waits until it has. */
-    static void cancel(JobClient job) throws Exception {
-        EmbeddedJobs.cancel(job);
     }
 }
