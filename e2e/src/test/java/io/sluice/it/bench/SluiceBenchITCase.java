@@ -233,6 +233,7 @@ class SluiceBenchITCase {
         RunResult live = report.matrixResults().get(0);
         assertThat(live.rows).isPositive();
         assertThat(live.messages).isEqualTo(live.rows);
+        assertThat(live.unreadInserts).as("inserts committed and never read").isEmpty();
         assertThat(live.latencies).as("one sample per inserted row").hasSize((int) live.rows);
         assertThat(report.render()).contains("| batch-insert | live | rocketmq | canal-binary |");
     }
@@ -258,6 +259,7 @@ class SluiceBenchITCase {
         RunResult live = report.matrixResults().get(0);
         assertThat(live.rows).isPositive();
         assertThat(live.messages).isGreaterThanOrEqualTo(live.rows);
+        assertThat(live.unreadInserts).as("inserts committed and never read").isEmpty();
         assertThat(live.latencies).as("one sample per inserted row").hasSize((int) live.rows);
         assertThat(report.render()).contains("| batch-insert | live | kafka | canal-binary |");
     }

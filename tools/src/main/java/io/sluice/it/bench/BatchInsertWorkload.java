@@ -64,6 +64,11 @@ final class BatchInsertWorkload implements Workload {
                 insert.addBatch();
             }
             insert.executeBatch();
+            if (stats.tracksCommits()) {
+                for (long id : ids) {
+                    stats.insertCommitting("events", id);
+                }
+            }
             connection.commit();
             if (stats.tracksCommits()) {
                 long now = System.currentTimeMillis();

@@ -1,5 +1,7 @@
 package io.sluice.it.bench;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -7,17 +9,27 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * What the load generator committed: transactions, row changes (what Sluice turns into messages),
  * updates (a canal-json pipeline in Flink SQL writes two messages per update), and, when latency is
- * tracked, the commit time of each inserted row by its message key's table and id.
+ * tracked, one latency sample per inserted row, keyed by its message key's table and id.
  */
 public final class LoadStats {
 
     public final AtomicLong transactions = new AtomicLong();
     public final AtomicLong rows = new AtomicLong();
     final AtomicLong updates = new AtomicLong();
-    private final Map<String, Long> insertCommits;
+
+    /**
+     * Per insert not yet paired: {@link #COMMITTING} until the load notes its commit, then its
+     * commit time (≥ 0); or, when its message was read before the load noted the commit, minus one
+     * minus the read time.
+     */
+    private final Map<String, Long> unpaired;
+
+    private final List<Long> latencies = new ArrayList<>();
+
+    private static final long COMMITTING = Long.MIN_VALUE;
 
     public LoadStats(boolean trackCommits) {
-        this.insertCommits = trackCommits ? new ConcurrentHashMap<>() : null;
+        this.unpaired = trackCommits ? new ConcurrentHashMap<>() : null;
     }
 
     void committed(int rowChanges, int updateRows) {
@@ -27,16 +39,75 @@ public final class LoadStats {
     }
 
     boolean tracksCommits() {
-        return insertCommits != null;
+        return unpaired != null;
     }
 
+    /** Notes that the insert of {@code table}/{@code id} is about to commit. */
+    void insertCommitting(String table, long id) {
+        unpaired.put(keyOf(table, id), COMMITTING);
+    }
+
+    /**
+     * Notes that the insert of {@code table}/{@code id} committed at {@code commitMillis}. Its
+     * message may already have been read: the load notes commits after {@code commit()} returns,
+     * and a fast pipeline can deliver in between.
+     */
     void insertCommitted(String table, long id, long commitMillis) {
-        insertCommits.put(keyOf(table, id), commitMillis);
+        unpaired.compute(
+                keyOf(table, id),
+                (key, read) -> {
+                    if (read == null || read == COMMITTING) {
+                        return commitMillis;
+                    }
+                    // Read before the commit was noted: the commit happened no later than the read.
+                    sample(Math.max(0, -1 - read - commitMillis));
+                    return null;
+                });
     }
 
-    /** The commit time of the insert of {@code table}/{@code id}, removed; null if unknown. */
-    Long takeCommit(String tableAndId) {
-        return insertCommits == null ? null : insertCommits.remove(tableAndId);
+    /**
+     * Notes that a message of {@code tableAndId} was read at {@code readMillis}. Messages of rows
+     * not inserted by the load's tracked inserts, later changes of a row, and a message read again
+     * (at-least-once) after its sample was taken are not sampled.
+     */
+    void inserted(String tableAndId, long readMillis) {
+        unpaired.computeIfPresent(
+                tableAndId,
+                (key, committed) -> {
+                    if (committed == COMMITTING) {
+                        return -1 - readMillis;
+                    }
+                    if (committed < 0) {
+                        return committed;
+                    }
+                    sample(readMillis - committed);
+                    return null;
+                });
+    }
+
+    private void sample(long millis) {
+        synchronized (latencies) {
+            latencies.add(millis);
+        }
+    }
+
+    /** Latency samples in ms, one per insert committed and read. */
+    List<Long> latencies() {
+        synchronized (latencies) {
+            return List.copyOf(latencies);
+        }
+    }
+
+    /** Inserts committing or committed whose message was never read, as {@code table/id}. */
+    List<String> unreadInserts() {
+        List<String> unread = new ArrayList<>();
+        unpaired.forEach(
+                (key, value) -> {
+                    if (value >= 0 || value == COMMITTING) {
+                        unread.add(key);
+                    }
+                });
+        return unread;
     }
 
     static String keyOf(String table, long id) {

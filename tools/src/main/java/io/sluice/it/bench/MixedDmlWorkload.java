@@ -142,10 +142,15 @@ public final class MixedDmlWorkload implements Workload {
                 insert.addBatch();
             }
             insert.executeBatch();
+            String table = toOrders ? "orders" : "customers";
+            if (stats.tracksCommits()) {
+                for (int i = 0; i < rows; i++) {
+                    stats.insertCommitting(table, batchIds[i]);
+                }
+            }
             connection.commit();
             long now = System.currentTimeMillis();
             List<Long> ids = toOrders ? orders : customers;
-            String table = toOrders ? "orders" : "customers";
             for (int i = 0; i < rows; i++) {
                 ids.add(batchIds[i]);
                 if (stats.tracksCommits()) {

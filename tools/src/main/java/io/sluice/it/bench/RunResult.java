@@ -37,7 +37,11 @@ final class RunResult {
     /** From job submission (or connect) to the last output. */
     long sinceStartMillis;
 
+    /** Live mode: one latency sample in ms per insert committed and read. */
     List<Long> latencies = List.of();
+
+    /** Live mode: inserts committed whose message was not read by the end of the run. */
+    List<String> unreadInserts = List.of();
 
     /** CPU and heap over the run, as the meter measured them. */
     ResourceMeter.Resources resources = ResourceMeter.Resources.NONE;

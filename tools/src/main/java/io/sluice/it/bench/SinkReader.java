@@ -27,7 +27,6 @@ abstract class SinkReader implements AutoCloseable {
     private final AtomicLong bytes = new AtomicLong();
     private final AtomicLong firstStored = new AtomicLong(Long.MAX_VALUE);
     private final AtomicLong lastStored = new AtomicLong(Long.MIN_VALUE);
-    private final List<Long> latencies = new ArrayList<>();
     private volatile long expected = Long.MAX_VALUE;
     private volatile long doneMillis;
     private volatile boolean running = true;
@@ -35,7 +34,8 @@ abstract class SinkReader implements AutoCloseable {
     private Thread thread;
 
     /**
-     * @param commits tracks each insert's commit time, for latency samples; null for none
+     * @param commits pairs each insert's commit with its message, for latency samples; null for
+     *     none
      * @param keep how many of the first messages read to keep
      */
     SinkReader(LoadStats commits, int keep) {
@@ -73,15 +73,14 @@ abstract class SinkReader implements AutoCloseable {
     /** Interrupts a blocking {@link #poll}, if the client can. */
     void wakeup() {}
 
-    /** Notes one message: its broker store time and, with commits tracked, its key's latency. */
+    /**
+     * Notes one message: its broker store time and, with commits tracked, that its key was read.
+     */
     final void read(byte[] key, long storedMillis, long now) {
         firstStored.accumulateAndGet(storedMillis, Math::min);
         lastStored.accumulateAndGet(storedMillis, Math::max);
         if (commits != null && key != null && key.length > 0) {
-            Long committed = commits.takeCommit(TopicReader.tableAndId(key));
-            if (committed != null) {
-                latencies.add(now - committed);
-            }
+            commits.inserted(TopicReader.tableAndId(key), now);
         }
     }
 
@@ -180,11 +179,6 @@ abstract class SinkReader implements AutoCloseable {
     /** Wall time at which the expected count was reached. */
     final long doneMillis() {
         return doneMillis;
-    }
-
-    /** Latency samples in ms (live mode); read after {@link #close()}. */
-    final List<Long> latencies() {
-        return latencies;
     }
 
     final boolean running() {

@@ -293,7 +293,10 @@ public final class SluiceBench {
                         }
                     },
                     stats.rows::get);
-            result.latencies = reader.latencies();
+            if (liveDatabase != null) {
+                result.latencies = stats.latencies();
+                result.unreadInserts = stats.unreadInserts();
+            }
             lastKept = reader.kept();
         }
         sayResult(run, result);

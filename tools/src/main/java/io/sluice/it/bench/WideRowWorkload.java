@@ -89,6 +89,11 @@ final class WideRowWorkload implements Workload {
                 insert.addBatch();
             }
             insert.executeBatch();
+            if (stats.tracksCommits()) {
+                for (long id : ids) {
+                    stats.insertCommitting("wide", id);
+                }
+            }
             connection.commit();
             if (stats.tracksCommits()) {
                 long now = System.currentTimeMillis();
