@@ -1,9 +1,12 @@
 package io.sluice.functions.source.binlog;
 
+import org.apache.flink.annotation.Internal;
+
 import io.debezium.relational.TableId;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.sql.Timestamp;
 import java.time.Instant;
@@ -12,8 +15,10 @@ import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.ZoneId;
 import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -24,7 +29,8 @@ import java.util.Set;
  * packed calendar value (zero and partly-zero dates included, in MySQL's order), TIMESTAMP as
  * microseconds since the epoch, TIME as signed microseconds, binary strings as unsigned bytes.
  */
-final class ChunkKeyOrder {
+@Internal
+public final class ChunkKeyOrder {
 
     /** The kinds of bounds, each with the column types whose row text it reads. */
     private enum Kind {
@@ -65,7 +71,7 @@ final class ChunkKeyOrder {
      *     driver built the {@link java.sql.Date} and {@link java.sql.Time} bounds
      * @param timestampZone the zone the reader writes TIMESTAMP text in
      */
-    static ChunkKeyOrder of(
+    public static ChunkKeyOrder of(
             TableId id, String column, Object sample, ZoneId serverZone, ZoneId timestampZone) {
         return new ChunkKeyOrder(id, column, kindOf(sample, id, column), serverZone, timestampZone);
     }
@@ -119,7 +125,7 @@ final class ChunkKeyOrder {
     }
 
     /** A chunk bound as a comparable value; null stays null (an open end). */
-    Comparable<?> bound(Object value) {
+    public Comparable<?> bound(Object value) {
         if (value == null) {
             return null;
         }
@@ -187,9 +193,127 @@ final class ChunkKeyOrder {
         }
     }
 
+    /**
+     * A Debezium value of the column (a change's key in Flink CDC's snapshot backfill), as Sluice's
+     * Debezium settings give it (see {@code ChangeEventDeserializationSchema.debeziumProperties}),
+     * comparable with the bounds: DATE as days, DATETIME as a wall-clock count of
+     * milli/micro/nanoseconds, YEAR as the year, TIME as milli/micro/nanoseconds, TIMESTAMP as
+     * microseconds since the epoch (Sluice's converter) or ISO text ({@code ZonedTimestamp}),
+     * binary strings as bytes; numbers as numbers and strings through {@link #key(String)}, as the
+     * binlog text is.
+     *
+     * @param logicalName the name of the value's Connect schema, null for none
+     * @param columnType the column's type, for errors
+     */
+    public Comparable<?> debeziumKey(Object value, String logicalName, String columnType) {
+        Kind of;
+        Comparable<?> key;
+        try {
+            if (logicalName != null && DEBEZIUM_TEMPORAL.containsKey(logicalName)) {
+                of = DEBEZIUM_TEMPORAL.get(logicalName);
+                key = temporal(logicalName, value);
+            } else if (value instanceof Number) {
+                of = Kind.NUMBER;
+                key = number((Number) value);
+            } else if (value instanceof String) {
+                of = Kind.TEXT;
+                key = kind == Kind.TEXT ? key((String) value) : null;
+            } else if (value instanceof byte[] || value instanceof ByteBuffer) {
+                of = BITS.equals(logicalName) ? null : Kind.BYTES;
+                key = new UnsignedBytes(bytes(value));
+            } else {
+                of = null;
+                key = null;
+            }
+        } catch (RuntimeException e) {
+            throw new IllegalStateException(
+                    String.format(
+                            "The chunk key column '%s' (%s) of %s has the Debezium value '%s' (%s),"
+                                    + " which does not read as a value of its type",
+                            column, columnType, id, value, logicalName),
+                    e);
+        }
+        if (of != kind) {
+            throw new IllegalStateException(
+                    String.format(
+                            "Sluice compares the chunk key column '%s' of %s by value, but cannot"
+                                    + " compare its Debezium values (column type %s, Debezium"
+                                    + " type %s, Java type %s) with its chunk bounds (%s values);"
+                                    + " choose another chunk key column"
+                                    + " ('source.snapshot.chunk-key-columns')",
+                            column,
+                            id,
+                            columnType,
+                            logicalName == null ? "none" : logicalName,
+                            value.getClass().getName(),
+                            kind.name().toLowerCase(Locale.ROOT)));
+        }
+        return key;
+    }
+
+    private static final String BITS = "io.debezium.data.Bits";
+
+    /**
+     * Debezium's logical temporal types, and Sluice's TIMESTAMP one, by the kind they compare as.
+     */
+    private static final Map<String, Kind> DEBEZIUM_TEMPORAL =
+            Map.of(
+                    "io.debezium.time.Date", Kind.CALENDAR,
+                    "io.debezium.time.Timestamp", Kind.CALENDAR,
+                    "io.debezium.time.MicroTimestamp", Kind.CALENDAR,
+                    "io.debezium.time.NanoTimestamp", Kind.CALENDAR,
+                    "io.debezium.time.Year", Kind.CALENDAR,
+                    "io.debezium.time.Time", Kind.TIME,
+                    "io.debezium.time.MicroTime", Kind.TIME,
+                    "io.debezium.time.NanoTime", Kind.TIME,
+                    "io.debezium.time.ZonedTimestamp", Kind.TIMESTAMP,
+                    "io.sluice.time.EpochMicros", Kind.TIMESTAMP);
+
+    private static long temporal(String logicalName, Object value) {
+        switch (logicalName) {
+            case "io.debezium.time.Date":
+                return packed(LocalDate.ofEpochDay(((Number) value).longValue()), 0);
+            case "io.debezium.time.Timestamp":
+                return wallClock(Math.multiplyExact(((Number) value).longValue(), 1000L));
+            case "io.debezium.time.MicroTimestamp":
+                return wallClock(((Number) value).longValue());
+            case "io.debezium.time.NanoTimestamp":
+                return wallClock(Math.floorDiv(((Number) value).longValue(), 1000L));
+            case "io.debezium.time.Year":
+                return packed(((Number) value).intValue(), 1, 1, 0);
+            case "io.debezium.time.Time":
+                return Math.multiplyExact(((Number) value).longValue(), 1000L);
+            case "io.debezium.time.MicroTime":
+            case "io.sluice.time.EpochMicros":
+                return ((Number) value).longValue();
+            case "io.debezium.time.NanoTime":
+                return Math.floorDiv(((Number) value).longValue(), 1000L);
+            default: // io.debezium.time.ZonedTimestamp
+                Instant at =
+                        Instant.from(DateTimeFormatter.ISO_OFFSET_DATE_TIME.parse((String) value));
+                return at.getEpochSecond() * 1_000_000L + at.getNano() / 1000;
+        }
+    }
+
+    /** A DATETIME Debezium counts as microseconds of its wall-clock time read as UTC. */
+    private static long wallClock(long micros) {
+        LocalDate day = LocalDate.ofEpochDay(Math.floorDiv(micros, 86_400_000_000L));
+        return packed(day, Math.floorMod(micros, 86_400_000_000L));
+    }
+
+    private static byte[] bytes(Object value) {
+        if (value instanceof byte[]) {
+            return (byte[]) value;
+        }
+        ByteBuffer buffer = ((ByteBuffer) value).duplicate();
+        byte[] bytes = new byte[buffer.remaining()];
+        buffer.get(bytes);
+        return bytes;
+    }
+
     /** Compares two bounds or keys of one order; null is below everything (an open start). */
     @SuppressWarnings({"unchecked", "rawtypes"})
-    static int compare(Comparable<?> a, Comparable<?> b) {
+    public static int compare(Comparable<?> a, Comparable<?> b) {
         if (a == null || b == null) {
             return a == null ? (b == null ? 0 : -1) : 1;
         }

@@ -116,11 +116,13 @@ public final class ChangeRecordConverter {
                 && TimestampMicrosConverter.leadsKey(record.keySchema())) {
             LOG.warn(
                     "Table {}.{} is snapshotted in chunks of its first primary-key column, a"
-                            + " TIMESTAMP: Flink CDC compares that column's values in changes with"
-                            + " the chunk bounds as text, so a change written to the table while"
-                            + " it is snapshotted may be missed or repeated"
-                            + " (docs/value-rendering.md). Do not write to it until the binlog"
-                            + " phase starts, or lead its primary key with another column.",
+                            + " TIMESTAMP: with 'source.reader' = 'flink-cdc', Flink CDC's binlog"
+                            + " reader compares that column's values in changes with the chunk"
+                            + " bounds as text until the binlog passes the last chunk, so a change"
+                            + " written to the table while it is snapshotted may be missed or"
+                            + " repeated (docs/value-rendering.md). Take 'sluice', do not write to"
+                            + " it until the binlog phase starts, or lead its primary key with"
+                            + " another column.",
                     sourceFields.db(source),
                     sourceFields.table(source));
         }

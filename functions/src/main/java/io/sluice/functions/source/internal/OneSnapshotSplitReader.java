@@ -30,10 +30,16 @@ import java.util.List;
  * and, holding at most one, asks for another. Here the others wait until Flink CDC reports the one
  * it has finished; Flink CDC then has no split queued and closes its reader, as it does for every
  * split in a run without failures.
+ *
+ * <p>Each snapshot split is read by a {@link TypedBackfillSnapshotReader}, put where Flink CDC
+ * keeps its snapshot reader as the split is handed over, before Flink CDC would build its own.
  */
 class OneSnapshotSplitReader extends MySqlSplitReader {
 
     private final ArrayDeque<MySqlSplit> waiting = new ArrayDeque<>();
+    private final MySqlSourceConfig config;
+    private final int subtask;
+    private final SnapshotPhaseHooks hooks;
     @Nullable private String reading;
 
     OneSnapshotSplitReader(
@@ -42,6 +48,9 @@ class OneSnapshotSplitReader extends MySqlSplitReader {
             MySqlSourceReaderContext context,
             SnapshotPhaseHooks hooks) {
         super(config, subtask, context, hooks);
+        this.config = config;
+        this.subtask = subtask;
+        this.hooks = hooks;
     }
 
     @Override
@@ -78,6 +87,13 @@ class OneSnapshotSplitReader extends MySqlSplitReader {
         if (reading == null && !waiting.isEmpty()) {
             MySqlSplit next = waiting.poll();
             reading = next.splitId();
+            // Flink CDC closes and drops its snapshot reader after each split.
+            if (FlinkCdcFields.get(FlinkCdcFields.SNAPSHOT_READER, this) == null) {
+                FlinkCdcFields.set(
+                        FlinkCdcFields.SNAPSHOT_READER,
+                        this,
+                        TypedBackfillSnapshotReader.create(config, subtask, hooks));
+            }
             super.handleSplitsChanges(new SplitsAddition<>(List.of(next)));
         }
     }

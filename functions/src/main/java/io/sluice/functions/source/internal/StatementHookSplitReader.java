@@ -6,12 +6,10 @@ import org.apache.flink.cdc.connectors.mysql.debezium.reader.BinlogSplitReader;
 import org.apache.flink.cdc.connectors.mysql.debezium.task.context.StatefulTaskContext;
 import org.apache.flink.cdc.connectors.mysql.source.config.MySqlSourceConfig;
 import org.apache.flink.cdc.connectors.mysql.source.reader.MySqlSourceReaderContext;
-import org.apache.flink.cdc.connectors.mysql.source.reader.MySqlSplitReader;
 import org.apache.flink.cdc.connectors.mysql.source.split.MySqlSplit;
 import org.apache.flink.cdc.connectors.mysql.source.utils.hooks.SnapshotPhaseHooks;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsChange;
 
-import java.lang.reflect.Field;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Predicate;
@@ -28,8 +26,6 @@ import java.util.stream.Collectors;
  */
 @Internal
 public final class StatementHookSplitReader extends OneSnapshotSplitReader {
-
-    private static final Field BINLOG_READER = binlogReaderField();
 
     private final MySqlSourceConfig config;
     private final int subtask;
@@ -70,32 +66,16 @@ public final class StatementHookSplitReader extends OneSnapshotSplitReader {
     }
 
     private void installBinlogReader() {
-        try {
-            if (BINLOG_READER.get(this) != null) {
-                return;
-            }
-            StatefulTaskContext context =
-                    new StatefulTaskContext(
-                            config,
-                            DebeziumUtils.createBinaryClient(config.getDbzConfiguration()),
-                            DebeziumUtils.createMySqlConnection(config));
-            BinlogStatementHook.register(context, times, capturedDatabase);
-            BINLOG_READER.set(this, new BinlogSplitReader(context, subtask));
-        } catch (IllegalAccessException e) {
-            throw new IllegalStateException("Cannot set Flink CDC's binlog split reader", e);
+        if (FlinkCdcFields.get(FlinkCdcFields.BINLOG_READER, this) != null) {
+            return;
         }
-    }
-
-    private static Field binlogReaderField() {
-        try {
-            Field field = MySqlSplitReader.class.getDeclaredField("reusedBinlogReader");
-            field.setAccessible(true);
-            return field;
-        } catch (NoSuchFieldException e) {
-            throw new IllegalStateException(
-                    "Flink CDC's MySqlSplitReader has no 'reusedBinlogReader' field: Sluice's"
-                            + " binlog statement hook is written for Flink CDC 3.5",
-                    e);
-        }
+        StatefulTaskContext context =
+                new StatefulTaskContext(
+                        config,
+                        DebeziumUtils.createBinaryClient(config.getDbzConfiguration()),
+                        DebeziumUtils.createMySqlConnection(config));
+        BinlogStatementHook.register(context, times, capturedDatabase);
+        FlinkCdcFields.set(
+                FlinkCdcFields.BINLOG_READER, this, new BinlogSplitReader(context, subtask));
     }
 }
