@@ -131,11 +131,10 @@ final class SnapshotRun {
 
     /**
      * Starts the load once the last table's first chunk is written (its bounds are fixed), on keys
-     * below each table's {@code rows}-th seed key alone: keys of the first chunks. Flink CDC's
-     * backfill compares a DATETIME key with the bounds as text, which puts every key below every
-     * bound: right for these keys alone. The binlog between the lowest and the highest high
-     * watermark of the last table then changes rows of its first chunk, read, while its later
-     * chunks are read (at parallelism 1, the tables one after another).
+     * below each table's {@code rows}-th seed key alone: keys of the first chunks. The binlog
+     * between the lowest and the highest high watermark of the last table then changes rows of its
+     * first chunk, read, while its later chunks are read (at parallelism 1, the tables one after
+     * another).
      */
     void startLoadInFirstChunks(int rows) {
         List<Integer> seeds = new ArrayList<>();
