@@ -3,6 +3,7 @@ package io.sluice.functions.source.internal;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ConfigOption;
 
+import io.debezium.relational.TableId;
 import io.sluice.functions.config.OptionSection;
 import io.sluice.functions.source.MySqlSourceOptions;
 import io.sluice.functions.source.SourceReaderKind;
@@ -342,6 +343,9 @@ public final class SourceServerCheck implements Serializable {
                         jdbc.address());
             }
         }
+        if (mode == StartupMode.INITIAL && sluiceReader) {
+            checkStringChunkKeys(statement, hasKey.keySet(), problems);
+        }
         if (!unsplittable.isEmpty()) {
             problems.add(
                     String.format(
@@ -351,6 +355,41 @@ public final class SourceServerCheck implements Serializable {
                             unsplittable,
                             named(MySqlSourceOptions.SNAPSHOT_CHUNK_KEY_COLUMNS),
                             unsplittable.get(0)));
+        }
+    }
+
+    /**
+     * Sluice's reader compares string chunk keys in their column's collation ({@link
+     * ServerCollations}): a snapshotted table chunked by a string column of a collation it cannot
+     * model is named before the snapshot, not after it.
+     */
+    private void checkStringChunkKeys(
+            Statement statement, Iterable<String> tables, List<String> problems)
+            throws SQLException {
+        Map<String, String> primaryFirst = new TreeMap<>();
+        try (ResultSet result =
+                statement.executeQuery(
+                        "SELECT TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME FROM"
+                                + " information_schema.STATISTICS WHERE INDEX_NAME = 'PRIMARY'"
+                                + " AND SEQ_IN_INDEX = 1")) {
+            while (result.next()) {
+                primaryFirst.put(
+                        result.getString(1) + "." + result.getString(2), result.getString(3));
+            }
+        }
+        ServerCollations collations = new ServerCollations(jdbc);
+        for (String table : tables) {
+            if (tableFilters.stream().noneMatch(filter -> table.matches(filter))) {
+                continue;
+            }
+            String column = chunkKeys.getOrDefault(table, primaryFirst.get(table));
+            if (column != null) {
+                String[] name = table.split("\\.", 2);
+                String refusal = collations.refusal(new TableId(name[0], null, name[1]), column);
+                if (refusal != null) {
+                    problems.add(refusal);
+                }
+            }
         }
     }
 

@@ -1,0 +1,318 @@
+package io.sluice.it.source;
+
+import org.apache.flink.configuration.Configuration;
+
+import io.debezium.relational.TableId;
+import io.sluice.functions.config.OptionSection;
+import io.sluice.functions.source.MySqlSourceFactory;
+import io.sluice.functions.source.MySqlSourceOptions;
+import io.sluice.functions.source.SourceReaderKind;
+import io.sluice.functions.source.StartupMode;
+import io.sluice.functions.source.internal.CollationOrder;
+import io.sluice.functions.source.internal.ServerCollations;
+import io.sluice.functions.source.internal.SourceJdbc;
+import io.sluice.it.server.MariaDbExtension;
+import io.sluice.it.server.MariaDbServer;
+import org.assertj.core.api.InstanceOfAssertFactories;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.nio.charset.Charset;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Sluice's order of string chunk keys ({@link ServerCollations}, {@link CollationOrder}) against
+ * the server's own: for each collation Sluice models, every pair of a list of strings (cases,
+ * accents, trailing spaces and tabs, ß, characters beyond U+FFFF, the empty string) must compare in
+ * Java as the server compares them ({@code <}, {@code =}), and the server's {@code ORDER BY} must
+ * be ascending in Java. Collations with contractions or several levels are refused.
+ */
+class CollationOrderITCase {
+
+    @RegisterExtension static final MariaDbExtension MARIADB = new MariaDbExtension();
+
+    private static final List<String> STRINGS =
+            List.of(
+                    "",
+                    " ",
+                    "  ",
+                    "\t",
+                    "a",
+                    "A",
+                    "a ",
+                    "A  ",
+                    "a\t",
+                    "a \t",
+                    "a!",
+                    "a\u00A0",
+                    "ab",
+                    "aB",
+                    "Ab",
+                    "AB",
+                    "a b",
+                    "a  b",
+                    "b",
+                    "B",
+                    "m",
+                    "M",
+                    "z",
+                    "Z",
+                    "e",
+                    "E",
+                    "\u00E9",
+                    "\u00C9",
+                    "\u00E8",
+                    "\u00EA",
+                    "\u00EB",
+                    "f",
+                    "\u00DF",
+                    "ss",
+                    "SS",
+                    "sS",
+                    "st",
+                    "\u015D",
+                    "\u00F8",
+                    "\u00D8",
+                    "o",
+                    "\u00F6",
+                    "\u00D6",
+                    "\u00FC",
+                    "ue",
+                    "\u00E6",
+                    "ae",
+                    "\u00E5",
+                    "aa",
+                    "\u00E4",
+                    "0",
+                    "9",
+                    "_",
+                    "-",
+                    "~",
+                    "\u20AC",
+                    "\u00F1",
+                    "n",
+                    "\u00D1",
+                    "\u0131",
+                    "i",
+                    "I",
+                    "\u0130",
+                    "\uFB01",
+                    "fi",
+                    "\u216B",
+                    "\u00A0",
+                    "\u01C5",
+                    "\u0434\u043E\u043C",
+                    "\u0414\u043E\u043C",
+                    "a\u0300",
+                    "\u00E0",
+                    "\u4E2D",
+                    "\u6587",
+                    "\u4E2D\u6587",
+                    "\uFFFD",
+                    "\uFFFF",
+                    "\uD83D\uDE00",
+                    "\uD83D\uDE00a",
+                    "a\uD83D\uDE00",
+                    "\uD83D\uDE42",
+                    "\uD840\uDC00",
+                    "\uD83D\uDE00 ",
+                    "z\uD83D\uDE00");
+
+    private static MariaDbServer mariaDb;
+    private static String database;
+    private static ServerCollations collations;
+
+    @BeforeAll
+    static void server() {
+        mariaDb = MARIADB.server();
+        database = mariaDb.createDatabase("collations", null);
+        collations =
+                new ServerCollations(
+                        SourceJdbc.of(
+                                mariaDb.host(),
+                                mariaDb.port(),
+                                MariaDbServer.CDC_USER,
+                                MariaDbServer.CDC_PASSWORD));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(
+            strings = {
+                "utf8mb4 utf8mb4_unicode_ci",
+                "utf8mb4 utf8mb4_general_ci",
+                "utf8mb4 utf8mb4_bin",
+                "utf8mb4 utf8mb4_nopad_bin",
+                "utf8mb4 utf8mb4_unicode_nopad_ci",
+                "utf8mb4 utf8mb4_unicode_520_ci",
+                "utf8mb3 utf8mb3_general_ci",
+                "latin1 latin1_swedish_ci",
+                "latin1 latin1_german2_ci"
+            })
+    void javaComparesAsTheServerDoes(String charsetAndCollation) throws SQLException {
+        String charset = charsetAndCollation.split(" ")[0];
+        String collation = charsetAndCollation.split(" ")[1];
+        String table = table(charset, collation);
+        long start = System.nanoTime();
+        CollationOrder order = collations.ofColumn(new TableId(database, null, table), "s");
+        long loaded = System.nanoTime() - start;
+        assertThat(order.name()).isEqualTo(collation);
+
+        List<String> values = new ArrayList<>();
+        List<String> mismatches = new ArrayList<>();
+        try (Connection connection = mariaDb.connect(database);
+                Statement statement = connection.createStatement()) {
+            try (ResultSet rows =
+                    statement.executeQuery("SELECT s FROM " + table + " ORDER BY i")) {
+                while (rows.next()) {
+                    values.add(rows.getString(1));
+                }
+            }
+            try (ResultSet pairs =
+                    statement.executeQuery(
+                            "SELECT a.i, b.i, a.s < b.s, a.s = b.s FROM "
+                                    + table
+                                    + " a, "
+                                    + table
+                                    + " b")) {
+                while (pairs.next()) {
+                    String a = values.get(pairs.getInt(1));
+                    String b = values.get(pairs.getInt(2));
+                    int server = pairs.getBoolean(3) ? -1 : pairs.getBoolean(4) ? 0 : 1;
+                    int java = Integer.signum(order.compare(a, b));
+                    if (server != java) {
+                        mismatches.add(
+                                String.format(
+                                        "'%s' vs '%s': server %d, Java %d (keys %s, %s)",
+                                        a, b, server, java, order.key(a), order.key(b)));
+                    }
+                }
+            }
+            String previous = null;
+            try (ResultSet sorted =
+                    statement.executeQuery("SELECT s FROM " + table + " ORDER BY s, i")) {
+                while (sorted.next()) {
+                    String next = sorted.getString(1);
+                    if (previous != null && order.compare(previous, next) > 0) {
+                        mismatches.add("ORDER BY puts '" + previous + "' before '" + next + "'");
+                    }
+                    previous = next;
+                }
+            }
+        }
+        System.out.printf(
+                "%s: %d strings, %d pairs, weights read in %d ms%n",
+                collation, values.size(), values.size() * values.size(), loaded / 1_000_000);
+        assertThat(values).hasSizeGreaterThan(charset.equals("latin1") ? 60 : 75);
+        assertThat(mismatches)
+                .as("%s pairs compared otherwise than the server", collation)
+                .isEmpty();
+    }
+
+    @Test
+    void collationsWithContractionsOrSeveralLevelsAreRefused() throws SQLException {
+        // MariaDB's uca1400 (DUCET 14) has contractions: l·l weighs as two l's, И with a
+        // combining breve as Й.
+        assertThatThrownBy(() -> collations.load("utf8mb4", "utf8mb4_uca1400_ai_ci"))
+                .hasMessageContaining("the server weighs 'l\u00B7l' 0x21B021B0")
+                .hasMessageContaining("a contraction or several levels");
+        assertThatThrownBy(() -> collations.load("utf8mb4", "utf8mb4_uca1400_as_cs"))
+                .hasMessageContaining("the server weighs 'ab'");
+        // A single-byte charset's collation with Czech 'ch' and several levels.
+        assertThatThrownBy(() -> collations.load("latin2", "latin2_czech_cs"))
+                .hasMessageContaining("the server weighs 'ab'");
+        // Traditional Spanish sorts 'ch' as one letter after 'c'.
+        assertThatThrownBy(() -> collations.load("utf8mb4", "utf8mb4_spanish2_ci"))
+                .hasMessageContaining("the server weighs 'ch' 0x0E61");
+        // A UCA tailoring that passes the probes is refused by name.
+        assertThatThrownBy(() -> collations.load("utf8mb4", "utf8mb4_swedish_ci"))
+                .hasMessageContaining("not known to be its characters' weights");
+
+        String table = table("utf8mb4", "utf8mb4_czech_ci");
+        assertThatThrownBy(() -> collations.ofColumn(new TableId(database, null, table), "s"))
+                .hasMessageContaining(
+                        "compares the string chunk keys of "
+                                + database
+                                + "."
+                                + table
+                                + " in their column's collation, but cannot for the chunk key"
+                                + " column 's' (collation utf8mb4_czech_ci)")
+                .hasMessageContaining(
+                        "take another chunk key column ('source.snapshot.chunk-key-columns') or"
+                                + " 'source.reader' = 'flink-cdc'");
+        mariaDb.execute(database, "CREATE TABLE sizes (id INT, s ENUM('small', 'big'))");
+        assertThatThrownBy(() -> collations.ofColumn(new TableId(database, null, "sizes"), "s"))
+                .hasMessageContaining("the column is enum");
+    }
+
+    @Test
+    void theSourceCheckNamesAStringChunkKeyOfARefusedCollationBeforeTheSnapshot() {
+        String checked = mariaDb.createDatabase("collationcheck", null);
+        mariaDb.execute(
+                checked,
+                "CREATE TABLE czech (k VARCHAR(10) COLLATE utf8mb4_czech_ci PRIMARY KEY)",
+                "CREATE TABLE plain (k VARCHAR(10) COLLATE utf8mb4_general_ci PRIMARY KEY)",
+                "CREATE TABLE ids (id INT PRIMARY KEY, k VARCHAR(10) COLLATE utf8mb4_czech_ci)");
+        Configuration options = new Configuration();
+        options.set(MySqlSourceOptions.HOSTNAME, mariaDb.host());
+        options.set(MySqlSourceOptions.PORT, mariaDb.port());
+        options.set(MySqlSourceOptions.USERNAME, MariaDbServer.CDC_USER);
+        options.set(MySqlSourceOptions.PASSWORD, MariaDbServer.CDC_PASSWORD);
+        options.set(MySqlSourceOptions.TABLES, List.of(checked + "\\..*"));
+        options.set(MySqlSourceOptions.STARTUP_MODE, StartupMode.INITIAL);
+        options.set(MySqlSourceOptions.READER, SourceReaderKind.SLUICE);
+        List<String> problems =
+                MySqlSourceFactory.serverCheck(OptionSection.unprefixed(options)).problems(true);
+        assertThat(problems)
+                .singleElement(InstanceOfAssertFactories.STRING)
+                .contains("string chunk keys of " + checked + ".czech in their column's collation")
+                .contains("(collation utf8mb4_czech_ci)");
+        options.set(MySqlSourceOptions.READER, SourceReaderKind.FLINK_CDC);
+        assertThat(MySqlSourceFactory.serverCheck(OptionSection.unprefixed(options)).problems(true))
+                .as("Flink CDC's reader compares no chunk keys of its own")
+                .isEmpty();
+    }
+
+    /** A table of the strings the charset holds, column s in the collation, row i the index. */
+    private static String table(String charset, String collation) throws SQLException {
+        String table = "t_" + collation.toLowerCase(Locale.ROOT);
+        mariaDb.execute(
+                database,
+                String.format(
+                        "CREATE TABLE %s (i INT PRIMARY KEY, s VARCHAR(20) CHARACTER SET %s"
+                                + " COLLATE %s NOT NULL)",
+                        table, charset, collation));
+        Charset latin1 = Charset.forName("windows-1252");
+        try (Connection connection = mariaDb.connect(database);
+                PreparedStatement insert =
+                        connection.prepareStatement("INSERT INTO " + table + " VALUES (?, ?)")) {
+            int i = 0;
+            for (String value : STRINGS) {
+                boolean held =
+                        charset.startsWith("latin1")
+                                ? latin1.newEncoder().canEncode(value)
+                                : !charset.equals("utf8mb3")
+                                        || value.codePoints().allMatch(cp -> cp < 0x10000);
+                if (held) {
+                    insert.setInt(1, i++);
+                    insert.setString(2, value);
+                    insert.addBatch();
+                }
+            }
+            insert.executeBatch();
+        }
+        return table;
+    }
+}

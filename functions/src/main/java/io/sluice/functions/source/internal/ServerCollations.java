@@ -1,0 +1,380 @@
+package io.sluice.functions.source.internal;
+
+import org.apache.flink.annotation.Internal;
+
+import io.debezium.relational.TableId;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * The orders of string chunk-key columns, from the source server's own weights: a column's
+ * collation from {@code information_schema.COLUMNS}, then one query for the {@code WEIGHT_STRING}
+ * of every BMP character in that collation ({@link CollationOrder}), cached per collation. Nothing
+ * is asked until a string column's order is first wanted.
+ *
+ * <p>Only collations whose weights are context-free are taken: binary ({@code _bin}), {@code
+ * _general_ci} and its NO PAD and mysql500 forms, {@code _unicode_ci} and {@code _unicode_520_ci}
+ * (with or without NO PAD), MySQL 8's {@code utf8mb4_0900_ai_ci} and {@code utf8mb4_0900_bin}, and
+ * the collations of single-byte charsets; each must also weigh a list of strings with known
+ * contractions and of two levels exactly as the concatenation of their characters' weights. Other
+ * collations (language tailorings, {@code uca1400}, which has contractions such as Cyrillic И with
+ * a combining breve, multi-level {@code _as_cs} ones, Asian multi-byte charsets) are refused.
+ */
+@Internal
+public final class ServerCollations {
+
+    /** Context-free collations by name, beside those of single-byte charsets. */
+    private static final Pattern MODELLED =
+            Pattern.compile(
+                    "[a-z0-9]+_(bin|nopad_bin|general_ci|general_nopad_ci|general_mysql500_ci"
+                            + "|unicode_ci|unicode_nopad_ci|unicode_520_ci|unicode_520_nopad_ci"
+                            + "|0900_ai_ci|0900_bin)");
+
+    /**
+     * Strings whose weights differ from their characters' weights in collations with contractions
+     * (Czech/Spanish ch, ll; Hungarian cs, dzs, gy; Danish aa; Croatian lj, nj, dž; Catalan l·l;
+     * DUCET's Cyrillic letters with combining marks, Sinhala, Tamil, Tibetan, Thai and Lao
+     * prevowels, Japanese length and iteration marks) or several levels (ab).
+     */
+    static final List<String> PROBES =
+            List.of(
+                    "ab",
+                    "ch",
+                    "CH",
+                    "Ch",
+                    "ll",
+                    "LL",
+                    "rr",
+                    "aa",
+                    "AA",
+                    "Aa",
+                    "cs",
+                    "dz",
+                    "dzs",
+                    "gy",
+                    "ly",
+                    "ny",
+                    "sz",
+                    "ty",
+                    "zs",
+                    "lj",
+                    "nj",
+                    "d\u017E",
+                    "l\u00B7l",
+                    "\u0438\u0306",
+                    "\u0418\u0306",
+                    "\u0435\u0308",
+                    "\u0415\u0308",
+                    "\u0433\u0301",
+                    "\u0DD9\u0DCF",
+                    "\u0B92\u0BD7",
+                    "\u0FB2\u0F71",
+                    "\u0FB2\u0F80",
+                    "\u0E40\u0E01",
+                    "\u0EC0\u0E81",
+                    "\u30AB\u30FC",
+                    "\u304B\u309D",
+                    "ae",
+                    "oe",
+                    "ss",
+                    "th",
+                    "a\u0300",
+                    "o\u0308",
+                    "u\u0308");
+
+    private final SourceJdbc jdbc;
+    private final Map<String, CollationOrder> byCollation = new HashMap<>();
+
+    public ServerCollations(SourceJdbc jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /**
+     * The order of the string column {@code column} of {@code table}.
+     *
+     * @throws IllegalStateException if the column is not found, is an ENUM or SET (ordered by
+     *     position, not by text), or its collation cannot be modelled exactly
+     */
+    public CollationOrder ofColumn(TableId table, String column) {
+        String[] found = collationOf(table, column);
+        String type = found[0];
+        String charset = found[1];
+        String collation = found[2];
+        if (type.equals("enum") || type.equals("set") || collation == null) {
+            throw refusal(
+                    table,
+                    column,
+                    collation,
+                    "the column is " + type + ", which the server orders otherwise than its text");
+        }
+        CollationOrder order = byCollation.get(collation);
+        if (order == null) {
+            try {
+                order = load(charset, collation);
+            } catch (IllegalArgumentException e) {
+                throw refusal(table, column, collation, e.getMessage());
+            }
+            byCollation.put(collation, order);
+        }
+        return order;
+    }
+
+    /**
+     * Why the chunk key column {@code column} of {@code table} cannot be compared, or null if it
+     * can or is no string column; reads its collation's weights.
+     */
+    public String refusal(TableId table, String column) {
+        try {
+            String[] found = collationOf(table, column);
+            if (found[2] != null) {
+                ofColumn(table, column);
+            }
+            return null;
+        } catch (Refused e) {
+            return e.getMessage();
+        }
+    }
+
+    /** A column whose collation Sluice cannot model. */
+    public static final class Refused extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+
+        Refused(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * The order of {@code collation} of {@code charset}, checked against the server.
+     *
+     * @throws IllegalArgumentException if the collation's weights are not context-free
+     */
+    public CollationOrder load(String charset, String collation) {
+        check(charset, "charset");
+        check(collation, "collation");
+        try (Connection connection = jdbc.connect()) {
+            byte[][] weights = bmpWeights(connection, charset, collation);
+            for (String probe : PROBES) {
+                byte[] server = weightOf(connection, charset, collation, probe);
+                byte[] java = concatenated(weights, probe);
+                if (!Arrays.equals(java, server)) {
+                    throw new IllegalArgumentException(
+                            String.format(
+                                    "the server weighs '%s' %s, not as its characters' weights"
+                                            + " one after the other (%s): a contraction or"
+                                            + " several levels",
+                                    probe, CollationOrder.hex(server), CollationOrder.hex(java)));
+                }
+            }
+            if (!singleByte(connection, charset) && !MODELLED.matcher(collation).matches()) {
+                throw new IllegalArgumentException(
+                        "its weights are not known to be its characters' weights one after the"
+                                + " other (it may have contractions or several levels)");
+            }
+            CollationOrder order =
+                    CollationOrder.of(
+                            collation,
+                            weights,
+                            padsSpace(connection, charset, collation),
+                            codePoints -> supplementary(charset, collation, codePoints));
+            return order;
+        } catch (SQLException e) {
+            throw new IllegalStateException(
+                    String.format(
+                            "Cannot read the weights of collation %s from the source server at"
+                                    + " %s: %s",
+                            collation, jdbc.address(), e.getMessage()),
+                    e);
+        }
+    }
+
+    private String[] collationOf(TableId table, String column) {
+        try (Connection connection = jdbc.connect();
+                PreparedStatement query =
+                        connection.prepareStatement(
+                                "SELECT DATA_TYPE, CHARACTER_SET_NAME, COLLATION_NAME"
+                                        + " FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ?"
+                                        + " AND TABLE_NAME = ? AND COLUMN_NAME = ?")) {
+            query.setString(1, table.catalog());
+            query.setString(2, table.table());
+            query.setString(3, column);
+            try (ResultSet found = query.executeQuery()) {
+                if (!found.next()) {
+                    throw new Refused(
+                            String.format(
+                                    "The chunk key column '%s' of %s is not in the server's"
+                                            + " information_schema.COLUMNS",
+                                    column, table));
+                }
+                return new String[] {
+                    found.getString(1).toLowerCase(Locale.ROOT),
+                    found.getString(2),
+                    found.getString(3)
+                };
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(
+                    String.format(
+                            "Cannot read the collation of the chunk key column '%s' of %s from"
+                                    + " the source server at %s: %s",
+                            column, table, jdbc.address(), e.getMessage()),
+                    e);
+        }
+    }
+
+    private static Refused refusal(TableId table, String column, String collation, String why) {
+        return new Refused(
+                String.format(
+                        "'source.reader' = 'sluice' compares the string chunk keys of %s in their"
+                                + " column's collation, but cannot for the chunk key column '%s'"
+                                + " (collation %s): %s; take another chunk key column"
+                                + " ('source.snapshot.chunk-key-columns') or 'source.reader' ="
+                                + " 'flink-cdc'",
+                        table, column, collation, why));
+    }
+
+    /** Names go into SQL text: only what a charset or collation name can be. */
+    private static void check(String name, String what) {
+        if (name == null || !name.matches("[A-Za-z0-9_]+")) {
+            throw new IllegalArgumentException("Not a " + what + " name: " + name);
+        }
+    }
+
+    private static boolean singleByte(Connection connection, String charset) throws SQLException {
+        try (PreparedStatement query =
+                connection.prepareStatement(
+                        "SELECT MAXLEN FROM information_schema.CHARACTER_SETS"
+                                + " WHERE CHARACTER_SET_NAME = ?")) {
+            query.setString(1, charset);
+            try (ResultSet found = query.executeQuery()) {
+                return found.next() && found.getInt(1) == 1 && !charset.equals("binary");
+            }
+        }
+    }
+
+    /** PAD SPACE if 'a' and 'a ' are equal; asked, as MariaDB has no PAD_ATTRIBUTE column. */
+    private static boolean padsSpace(Connection connection, String charset, String collation)
+            throws SQLException {
+        try (Statement statement = connection.createStatement();
+                ResultSet equal =
+                        statement.executeQuery(
+                                String.format(
+                                        "SELECT CONVERT(_utf8mb4'a' USING %1$s) COLLATE %2$s"
+                                                + " = CONVERT(_utf8mb4'a ' USING %1$s)",
+                                        charset, collation))) {
+            equal.next();
+            return equal.getBoolean(1);
+        }
+    }
+
+    /**
+     * Every BMP character's weights in one query over 0..65535 (a recursive CTE of 256 steps, in
+     * MySQL 8's default {@code cte_max_recursion_depth} of 1000; MariaDB runs the same SQL).
+     * Characters the charset lacks weigh as the server's conversion makes them ('?'): a column of
+     * that charset holds none of them.
+     */
+    private static byte[][] bmpWeights(Connection connection, String charset, String collation)
+            throws SQLException {
+        byte[][] weights = new byte[0x10000][];
+        String sql =
+                String.format(
+                        "WITH RECURSIVE d (n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM d WHERE n"
+                                + " < 255) SELECT hi.n * 256 + lo.n, WEIGHT_STRING(CONVERT("
+                                + "CHAR(hi.n * 256 + lo.n USING utf32) USING %s) COLLATE %s)"
+                                + " FROM d hi, d lo WHERE hi.n * 256 + lo.n NOT BETWEEN 55296 AND"
+                                + " 57343",
+                        charset, collation);
+        try (Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery(sql)) {
+            while (rows.next()) {
+                byte[] weight = rows.getBytes(2);
+                weights[rows.getInt(1)] = weight == null ? new byte[0] : weight;
+            }
+        }
+        for (int cp = 0; cp < weights.length; cp++) {
+            if (weights[cp] == null && !Character.isSurrogate((char) cp)) {
+                throw new IllegalStateException(
+                        String.format("The server gave no weight of U+%04X in %s", cp, collation));
+            }
+        }
+        return weights;
+    }
+
+    private static byte[] weightOf(
+            Connection connection, String charset, String collation, String text)
+            throws SQLException {
+        try (PreparedStatement query =
+                connection.prepareStatement(
+                        String.format(
+                                "SELECT WEIGHT_STRING(CONVERT(CONVERT(UNHEX(?) USING utf8mb4)"
+                                        + " USING %s) COLLATE %s)",
+                                charset, collation))) {
+            query.setString(1, hex(text));
+            try (ResultSet weight = query.executeQuery()) {
+                weight.next();
+                byte[] bytes = weight.getBytes(1);
+                return bytes == null ? new byte[0] : bytes;
+            }
+        }
+    }
+
+    private static String hex(String text) {
+        return CollationOrder.hex(text.getBytes(StandardCharsets.UTF_8)).substring(2);
+    }
+
+    /** A string's weights as the concatenation of its BMP characters' weights. */
+    private static byte[] concatenated(byte[][] weights, String text) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        text.chars().forEach(c -> out.writeBytes(weights[c]));
+        return out.toByteArray();
+    }
+
+    /** The weights of characters beyond U+FFFF, when a key first has them: one query. */
+    private byte[][] supplementary(String charset, String collation, int[] codePoints) {
+        StringBuilder sql = new StringBuilder();
+        for (int cp : codePoints) {
+            sql.append(sql.length() == 0 ? "SELECT " : " UNION ALL SELECT ")
+                    .append(cp)
+                    .append(", WEIGHT_STRING(CONVERT(CHAR(")
+                    .append(cp)
+                    .append(" USING utf32) USING ")
+                    .append(charset)
+                    .append(") COLLATE ")
+                    .append(collation)
+                    .append(")");
+        }
+        Map<Integer, byte[]> found = new HashMap<>();
+        try (Connection connection = jdbc.connect();
+                Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery(sql.toString())) {
+            while (rows.next()) {
+                byte[] weight = rows.getBytes(2);
+                found.put(rows.getInt(1), weight == null ? new byte[0] : weight);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(
+                    String.format(
+                            "Cannot read the weights of %d characters beyond U+FFFF in collation"
+                                    + " %s from the source server at %s: %s",
+                            codePoints.length, collation, jdbc.address(), e.getMessage()),
+                    e);
+        }
+        byte[][] weights = new byte[codePoints.length][];
+        for (int i = 0; i < codePoints.length; i++) {
+            weights[i] = found.get(codePoints[i]);
+        }
+        return weights;
+    }
+}
