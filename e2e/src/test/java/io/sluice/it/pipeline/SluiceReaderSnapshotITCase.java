@@ -54,18 +54,20 @@ class SluiceReaderSnapshotITCase {
     }
 
     /**
-     * The tables' primary keys are DATETIME(3) or BINARY(16) values ({@link KeyKind}), in chunks
-     * whose bounds Flink CDC reads as LocalDateTime or byte[]; a BINARY(16) key's first byte is
-     * 0x80 or above for half the rows. The load starts once every chunk was read: Flink CDC's own
-     * backfill compares such keys with its bounds as text (RecordUtils.splitKeyRangeContains), so
-     * writes while a chunk is read can be missed or repeated with either reader.
-     * SnapshotHandOverTest covers the comparison of keys that fall between the chunks' high
-     * watermarks.
+     * The tables' primary keys are DATETIME(3), BINARY(16) or mixed-case VARCHAR values in a
+     * case-insensitive collation ({@link KeyKind}), in chunks whose bounds Flink CDC reads as
+     * LocalDateTime, byte[] or String; a BINARY(16) key's first byte is 0x80 or above for half the
+     * rows. The reader compares VARCHAR keys in the column's collation
+     * (CaseInsensitiveChunkKeyITCase writes while the chunks are read). The load starts once every
+     * chunk was read: Flink CDC's own backfill compares such keys with its bounds as text
+     * (RecordUtils.splitKeyRangeContains), so writes while a chunk is read can be missed or
+     * repeated with either reader. SnapshotHandOverTest covers the comparison of keys that fall
+     * between the chunks' high watermarks.
      */
     @ParameterizedTest(name = "{0} primary key")
     @EnumSource(
             value = KeyKind.class,
-            names = {"DATETIME_3", "BINARY_16"})
+            names = {"DATETIME_3", "BINARY_16", "VARCHAR_CI"})
     void chunkKeysOfDatesAndBytes(KeyKind keys) throws Exception {
         SnapshotRun run =
                 new SnapshotRun(

@@ -3,6 +3,8 @@ package io.sluice.functions.source.internal;
 import org.apache.flink.annotation.Internal;
 
 import io.debezium.relational.TableId;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -94,6 +96,8 @@ public final class ServerCollations {
                     "o\u0308",
                     "u\u0308");
 
+    private static final Logger LOG = LoggerFactory.getLogger(ServerCollations.class);
+
     private final SourceJdbc jdbc;
     private final Map<String, CollationOrder> byCollation = new HashMap<>();
 
@@ -121,12 +125,20 @@ public final class ServerCollations {
         }
         CollationOrder order = byCollation.get(collation);
         if (order == null) {
+            long start = System.nanoTime();
             try {
                 order = load(charset, collation);
             } catch (IllegalArgumentException e) {
                 throw refusal(table, column, collation, e.getMessage());
             }
             byCollation.put(collation, order);
+            LOG.info(
+                    "String chunk keys of {} compare in collation {} ({}), its weights read from"
+                            + " the server in {} ms",
+                    table,
+                    collation,
+                    order.isPadSpace() ? "PAD SPACE" : "NO PAD",
+                    (System.nanoTime() - start) / 1_000_000);
         }
         return order;
     }

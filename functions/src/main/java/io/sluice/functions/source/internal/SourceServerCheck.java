@@ -29,8 +29,9 @@ import java.util.regex.Pattern;
 /**
  * What the source needs of the database, checked before it reads: the binlog on, ROW format, FULL
  * row images, the privileges to read it, the start position still there, statement texts where
- * asked for, and a way to split every snapshotted table into chunks. Each problem is one line that
- * says what, where and how to fix it. Run by the source's enumerator when the job starts (on the
+ * asked for, and a way to split every snapshotted table into chunks (for Sluice's reader, by a
+ * column whose keys it can compare: {@link ServerCollations}). Each problem is one line that says
+ * what, where and how to fix it. Run by the source's enumerator when the job starts (on the
  * JobManager, never while the job graph is built) and by {@code ./sluice validate}.
  */
 @Internal
