@@ -101,6 +101,9 @@ public final class ServerCollations {
     private final SourceJdbc jdbc;
     private final Map<String, CollationOrder> byCollation = new HashMap<>();
 
+    /** Why each collation found so far cannot be modelled. */
+    private final Map<String, String> refused = new HashMap<>();
+
     public ServerCollations(SourceJdbc jdbc) {
         this.jdbc = jdbc;
     }
@@ -113,15 +116,25 @@ public final class ServerCollations {
      */
     public CollationOrder ofColumn(TableId table, String column) {
         String[] found = collationOf(table, column);
-        String type = found[0];
-        String charset = found[1];
-        String collation = found[2];
-        if (type.equals("enum") || type.equals("set") || collation == null) {
+        return of(table, column, found[0], found[1], found[2]);
+    }
+
+    /**
+     * The order of a column whose type ({@code DATA_TYPE}), charset and collation are known.
+     *
+     * @throws Refused if the column is an ENUM or SET or its collation cannot be modelled exactly
+     */
+    public CollationOrder of(
+            TableId table, String column, String type, String charset, String collation) {
+        if (type.equalsIgnoreCase("enum") || type.equalsIgnoreCase("set") || collation == null) {
             throw refusal(
                     table,
                     column,
                     collation,
                     "the column is " + type + ", which the server orders otherwise than its text");
+        }
+        if (refused.containsKey(collation)) {
+            throw refusal(table, column, collation, refused.get(collation));
         }
         CollationOrder order = byCollation.get(collation);
         if (order == null) {
@@ -129,6 +142,7 @@ public final class ServerCollations {
             try {
                 order = load(charset, collation);
             } catch (IllegalArgumentException e) {
+                refused.put(collation, e.getMessage());
                 throw refusal(table, column, collation, e.getMessage());
             }
             byCollation.put(collation, order);
@@ -150,9 +164,20 @@ public final class ServerCollations {
     public String refusal(TableId table, String column) {
         try {
             String[] found = collationOf(table, column);
-            if (found[2] != null) {
-                ofColumn(table, column);
-            }
+            return refusal(table, column, found[0], found[1], found[2]);
+        } catch (Refused e) {
+            return e.getMessage();
+        }
+    }
+
+    /** The same for a column whose type, charset and collation (null: no string) are known. */
+    public String refusal(
+            TableId table, String column, String type, String charset, String collation) {
+        if (collation == null) {
+            return null;
+        }
+        try {
+            of(table, column, type, charset, collation);
             return null;
         } catch (Refused e) {
             return e.getMessage();

@@ -367,29 +367,45 @@ public final class SourceServerCheck implements Serializable {
     private void checkStringChunkKeys(
             Statement statement, Iterable<String> tables, List<String> problems)
             throws SQLException {
-        Map<String, String> primaryFirst = new TreeMap<>();
+        // The first primary-key column of each table that is a string, in one query.
+        Map<String, String[]> stringKeys = new TreeMap<>();
         try (ResultSet result =
                 statement.executeQuery(
-                        "SELECT TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME FROM"
-                                + " information_schema.STATISTICS WHERE INDEX_NAME = 'PRIMARY'"
-                                + " AND SEQ_IN_INDEX = 1")) {
+                        "SELECT c.TABLE_SCHEMA, c.TABLE_NAME, c.COLUMN_NAME, c.DATA_TYPE,"
+                                + " c.CHARACTER_SET_NAME, c.COLLATION_NAME FROM"
+                                + " information_schema.STATISTICS s JOIN"
+                                + " information_schema.COLUMNS c ON c.TABLE_SCHEMA ="
+                                + " s.TABLE_SCHEMA AND c.TABLE_NAME = s.TABLE_NAME AND"
+                                + " c.COLUMN_NAME = s.COLUMN_NAME WHERE s.INDEX_NAME = 'PRIMARY'"
+                                + " AND s.SEQ_IN_INDEX = 1 AND c.COLLATION_NAME IS NOT NULL")) {
             while (result.next()) {
-                primaryFirst.put(
-                        result.getString(1) + "." + result.getString(2), result.getString(3));
+                stringKeys.put(
+                        result.getString(1) + "." + result.getString(2),
+                        new String[] {
+                            result.getString(3),
+                            result.getString(4),
+                            result.getString(5),
+                            result.getString(6)
+                        });
             }
         }
         ServerCollations collations = new ServerCollations(jdbc);
         for (String table : tables) {
-            if (tableFilters.stream().noneMatch(filter -> table.matches(filter))) {
+            if (tableFilters.stream().noneMatch(table::matches)) {
                 continue;
             }
-            String column = chunkKeys.getOrDefault(table, primaryFirst.get(table));
-            if (column != null) {
-                String[] name = table.split("\\.", 2);
-                String refusal = collations.refusal(new TableId(name[0], null, name[1]), column);
-                if (refusal != null) {
-                    problems.add(refusal);
-                }
+            String[] name = table.split("\\.", 2);
+            TableId id = new TableId(name[0], null, name[1]);
+            String configured = chunkKeys.get(table);
+            String[] key = stringKeys.get(table);
+            String refusal =
+                    configured != null
+                            ? collations.refusal(id, configured)
+                            : key == null
+                                    ? null
+                                    : collations.refusal(id, key[0], key[1], key[2], key[3]);
+            if (refusal != null) {
+                problems.add(refusal);
             }
         }
     }
