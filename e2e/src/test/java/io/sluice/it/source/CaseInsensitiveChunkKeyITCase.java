@@ -123,6 +123,71 @@ class CaseInsensitiveChunkKeyITCase {
                 .containsExactly("UPDATE a: 0 -> 1");
     }
 
+    /**
+     * A key with a contraction in utf8mb4_uca1400_ai_ci (MariaDB 11.5's default): 'l·lb' weighs as
+     * 'llb', so the server puts it in chunk [lla, llc), read third; its characters' weights one
+     * after the other would put it in [c, lla) (the middle dot weighs below every letter), read
+     * second. It changes after chunk [c, lla) is read and before [lla, llc) is: that chunk holds
+     * the change, so the binlog must not give it again; 'a', read first, must come from the binlog.
+     */
+    @Test
+    void aKeyWithAContractionIsPlacedByTheServersWeights() throws Exception {
+        MariaDbServer mariaDb = MARIADB.server();
+        String database = mariaDb.createDatabase("ucachunks", null);
+        List<String> keys =
+                List.of("a", "b", "c", "la", "lla", "l\u00B7lb", "llc", "lz", "m", "n", "o", "p");
+        StringBuilder insert = new StringBuilder("INSERT INTO words VALUES ");
+        for (int i = 0; i < keys.size(); i++) {
+            insert.append(i == 0 ? "" : ", ").append("('").append(keys.get(i)).append("', 0)");
+        }
+        mariaDb.execute(
+                database,
+                "CREATE TABLE words (k VARCHAR(10) CHARACTER SET utf8mb4 COLLATE"
+                        + " utf8mb4_uca1400_ai_ci PRIMARY KEY, v INT NOT NULL)",
+                "CREATE TABLE marker (id INT PRIMARY KEY)",
+                insert.toString());
+        MySqlSourceConfig config = config(mariaDb, database);
+        List<MySqlSplit> splits = splits(config);
+        assertThat(splits.stream().map(CaseInsensitiveChunkKeyITCase::bounds))
+                .as("the server's chunks")
+                .containsExactly(
+                        "[null, c)", "[c, lla)", "[lla, llc)", "[llc, m)", "[m, o)", "[o, null)");
+
+        SnapshotPhaseHooks hooks = new SnapshotPhaseHooks();
+        hooks.setPreLowWatermarkAction(
+                (connection, split) -> {
+                    if (split.splitId().endsWith(":2")) {
+                        mariaDb.execute(
+                                database, "UPDATE words SET v = 1 WHERE k IN ('a', 'l\u00B7lb')");
+                    }
+                });
+        Map<String, Integer> snapshot = new TreeMap<>();
+        List<FinishedSnapshotSplitInfo> chunks = snapshot(config, hooks, splits, snapshot);
+        assertThat(snapshot)
+                .as("the chunks: 'a' as read before its change, 'l\u00B7lb' after it")
+                .containsEntry("a", 0)
+                .containsEntry("l\u00B7lb", 1)
+                .hasSize(keys.size());
+
+        SnapshotHandOver handOver =
+                SnapshotHandOver.of(
+                        chunks,
+                        id -> "k",
+                        ZoneId.of("UTC"),
+                        ZoneId.of("UTC"),
+                        new ServerCollations(
+                                        SourceJdbc.of(
+                                                mariaDb.host(),
+                                                mariaDb.port(),
+                                                MariaDbServer.CDC_USER,
+                                                MariaDbServer.CDC_PASSWORD))
+                                ::ofColumn);
+        mariaDb.execute(database, "INSERT INTO marker VALUES (1)");
+        assertThat(binlogAfter(mariaDb, database, chunks, handOver))
+                .as("the binlog's changes of words after the chunks' high watermarks")
+                .containsExactly("UPDATE a: 0 -> 1");
+    }
+
     /** Reads the chunks one by one; fills {@code rows} and returns the finished chunks. */
     private static List<FinishedSnapshotSplitInfo> snapshot(
             MySqlSourceConfig config,

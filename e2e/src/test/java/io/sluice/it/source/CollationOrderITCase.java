@@ -38,7 +38,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * the server's own: for each collation Sluice models, every pair of a list of strings (cases,
  * accents, trailing spaces and tabs, ß, characters beyond U+FFFF, the empty string) must compare in
  * Java as the server compares them ({@code <}, {@code =}), and the server's {@code ORDER BY} must
- * be ascending in Java. Collations with contractions or several levels are refused.
+ * be ascending in Java; collations with contractions (uca1400, tailorings) included, whose strings
+ * with contractions (l·l, Cyrillic with a combining breve, Thai and Lao prevowels) are weighed by
+ * the server. Collations with several levels are refused.
  */
 class CollationOrderITCase {
 
@@ -129,7 +131,35 @@ class CollationOrderITCase {
                     "\uD83D\uDE42",
                     "\uD840\uDC00",
                     "\uD83D\uDE00 ",
-                    "z\uD83D\uDE00");
+                    "z\uD83D\uDE00",
+                    // Contractions of DUCET and of tailorings, beside what they weigh like.
+                    "l\u00B7l",
+                    "L\u00B7L",
+                    "l\u00B7la",
+                    "L\u00B7l ",
+                    "l\u00B7",
+                    "\u00B7",
+                    "ll",
+                    "lla",
+                    "llb",
+                    "lm",
+                    "ch",
+                    "CH",
+                    "cz",
+                    "h",
+                    "\u0438\u0306",
+                    "\u0418\u0306",
+                    "\u0439",
+                    "\u0438",
+                    "\u0438\u0306\t",
+                    "\u0E40\u0E01",
+                    "\u0E01",
+                    "\u0E01\u0E40",
+                    "\u0E40",
+                    "\u0EC0\u0E81",
+                    "\u0E81",
+                    "\u00E9\u00DF ",
+                    "\u00C9SS");
 
     private static MariaDbServer mariaDb;
     private static String database;
@@ -159,7 +189,15 @@ class CollationOrderITCase {
                 "utf8mb4 utf8mb4_unicode_520_ci",
                 "utf8mb3 utf8mb3_general_ci",
                 "latin1 latin1_swedish_ci",
-                "latin1 latin1_german2_ci"
+                "latin1 latin1_german2_ci",
+                "utf8mb4 utf8mb4_uca1400_ai_ci",
+                "utf8mb4 utf8mb4_uca1400_nopad_ai_ci",
+                "utf8mb4 utf8mb4_0900_ai_ci",
+                "utf8mb3 utf8mb3_uca1400_ai_ci",
+                "utf8mb4 utf8mb4_uca1400_spanish2_ai_ci",
+                "utf8mb4 utf8mb4_spanish2_ci",
+                "utf8mb4 utf8mb4_czech_ci",
+                "utf8mb4 utf8mb4_swedish_ci"
             })
     void javaComparesAsTheServerDoes(String charsetAndCollation) throws SQLException {
         String charset = charsetAndCollation.split(" ")[0];
@@ -169,6 +207,11 @@ class CollationOrderITCase {
         CollationOrder order = collations.ofColumn(new TableId(database, null, table), "s");
         long loaded = System.nanoTime() - start;
         assertThat(order.name()).isEqualTo(collation);
+        assertThat(order.weighsOnServer())
+                .as(
+                        "whether %s has contractions, its keys of them weighed by the server",
+                        collation)
+                .isEqualTo(collation.matches("utf8.*_(uca1400|0900|spanish2|czech|swedish)_.*"));
 
         List<String> values = new ArrayList<>();
         List<String> mismatches = new ArrayList<>();
@@ -180,6 +223,13 @@ class CollationOrderITCase {
                     values.add(rows.getString(1));
                 }
             }
+            // The first keys: those of strings the table does not prove ask the server.
+            long keyed = System.nanoTime();
+            values.forEach(order::key);
+            keyed = System.nanoTime() - keyed;
+            System.out.printf(
+                    "%s: the keys of %d strings built in %.1f ms%n",
+                    collation, values.size(), keyed / 1e6);
             try (ResultSet pairs =
                     statement.executeQuery(
                             "SELECT a.i, b.i, a.s < b.s, a.s = b.s FROM "
@@ -222,29 +272,23 @@ class CollationOrderITCase {
     }
 
     @Test
-    void collationsWithContractionsOrSeveralLevelsAreRefused() throws SQLException {
-        // MariaDB's uca1400 (DUCET 14) has contractions: l·l weighs as two l's, И with a
-        // combining breve as Й.
-        assertThatThrownBy(() -> collations.load("utf8mb4", "utf8mb4_uca1400_ai_ci"))
-                .hasMessageContaining("the server weighs 'l\u00B7l' 0x21B021B0")
-                .hasMessageContaining("a contraction or several levels");
+    void collationsOfSeveralLevelsAreRefused() throws SQLException {
+        // MariaDB's WEIGHT_STRING puts the levels one after the other without a separator.
         assertThatThrownBy(() -> collations.load("utf8mb4", "utf8mb4_uca1400_as_cs"))
+                .hasMessageContaining("the server weighs 'ab'")
+                .hasMessageContaining("a contraction or several levels");
+        assertThatThrownBy(() -> collations.load("utf8mb4", "utf8mb4_uca1400_ai_cs"))
+                .hasMessageContaining("the server weighs 'ab'");
+        assertThatThrownBy(() -> collations.load("utf8mb4", "utf8mb4_uca1400_nopad_as_ci"))
                 .hasMessageContaining("the server weighs 'ab'");
         // A single-byte charset's collation with Czech 'ch' and several levels.
         assertThatThrownBy(() -> collations.load("latin2", "latin2_czech_cs"))
                 .hasMessageContaining("the server weighs 'ab'");
-        // On MariaDB utf8mb4_0900_ai_ci is utf8mb4_uca1400_nopad_ai_ci, with its contractions
-        // (MySQL 8 builds its own without them).
-        assertThatThrownBy(() -> collations.load("utf8mb4", "utf8mb4_0900_ai_ci"))
-                .hasMessageContaining("the server weighs 'l\u00B7l' 0x21B021B0");
-        // Traditional Spanish sorts 'ch' as one letter after 'c'.
-        assertThatThrownBy(() -> collations.load("utf8mb4", "utf8mb4_spanish2_ci"))
-                .hasMessageContaining("the server weighs 'ch' 0x0E61");
-        // A UCA tailoring that passes the probes is refused by name.
-        assertThatThrownBy(() -> collations.load("utf8mb4", "utf8mb4_swedish_ci"))
+        // An Asian multi-byte charset: single-level, but its weights are not known to be UCA's.
+        assertThatThrownBy(() -> collations.load("gbk", "gbk_chinese_ci"))
                 .hasMessageContaining("not known to be its characters' weights");
 
-        String table = table("utf8mb4", "utf8mb4_czech_ci");
+        String table = table("utf8mb4", "utf8mb4_uca1400_as_cs");
         assertThatThrownBy(() -> collations.ofColumn(new TableId(database, null, table), "s"))
                 .hasMessageContaining(
                         "compares the string chunk keys of "
@@ -252,7 +296,7 @@ class CollationOrderITCase {
                                 + "."
                                 + table
                                 + " in their column's collation, but cannot for the chunk key"
-                                + " column 's' (collation utf8mb4_czech_ci)")
+                                + " column 's' (collation utf8mb4_uca1400_as_cs)")
                 .hasMessageContaining(
                         "take another chunk key column ('source.snapshot.chunk-key-columns') or"
                                 + " 'source.reader' = 'flink-cdc'");
@@ -266,10 +310,14 @@ class CollationOrderITCase {
         String checked = mariaDb.createDatabase("collationcheck", null);
         mariaDb.execute(
                 checked,
-                "CREATE TABLE czech (k VARCHAR(10) COLLATE utf8mb4_czech_ci PRIMARY KEY)",
+                "CREATE TABLE czech (k VARCHAR(10) COLLATE utf8mb4_uca1400_czech_as_cs PRIMARY"
+                        + " KEY)",
                 "CREATE TABLE plain (k VARCHAR(10) COLLATE utf8mb4_general_ci PRIMARY KEY)",
-                "CREATE TABLE ids (id INT PRIMARY KEY, k VARCHAR(10) COLLATE utf8mb4_czech_ci)",
-                "CREATE TABLE keyed (id INT PRIMARY KEY, k VARCHAR(10) COLLATE utf8mb4_czech_ci)");
+                "CREATE TABLE uca (k VARCHAR(10) COLLATE utf8mb4_uca1400_ai_ci PRIMARY KEY)",
+                "CREATE TABLE ids (id INT PRIMARY KEY, k VARCHAR(10) COLLATE"
+                        + " utf8mb4_uca1400_czech_as_cs)",
+                "CREATE TABLE keyed (id INT PRIMARY KEY, k VARCHAR(10) COLLATE"
+                        + " utf8mb4_uca1400_czech_as_cs)");
         Configuration options = new Configuration();
         options.set(MySqlSourceOptions.HOSTNAME, mariaDb.host());
         options.set(MySqlSourceOptions.PORT, mariaDb.port());
@@ -282,7 +330,9 @@ class CollationOrderITCase {
         List<String> problems =
                 MySqlSourceFactory.serverCheck(OptionSection.unprefixed(options)).problems(true);
         assertThat(problems)
-                .as("the tables chunked by a czech column: by its primary key, by the option")
+                .as(
+                        "the tables chunked by a multi-level czech column: by its primary key, by"
+                                + " the option; not the uca1400_ai_ci one")
                 .hasSize(2)
                 .anySatisfy(
                         problem ->
@@ -291,7 +341,9 @@ class CollationOrderITCase {
                                                 "string chunk keys of "
                                                         + checked
                                                         + ".czech in their column's collation")
-                                        .contains("column 'k' (collation utf8mb4_czech_ci)"))
+                                        .contains(
+                                                "column 'k' (collation"
+                                                        + " utf8mb4_uca1400_czech_as_cs)"))
                 .anySatisfy(
                         problem ->
                                 assertThat(problem)

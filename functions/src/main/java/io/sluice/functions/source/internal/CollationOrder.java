@@ -4,7 +4,9 @@ import org.apache.flink.annotation.Internal;
 
 import java.io.ByteArrayOutputStream;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.function.Function;
@@ -17,7 +19,13 @@ import java.util.function.Function;
  * collations are such is {@link ServerCollations}'s to decide.
  *
  * <p>The weights of the Basic Multilingual Plane are given whole; those of characters beyond it are
- * fetched when a string first has them ({@code supplementary}). Used by one thread.
+ * fetched when a string first has them ({@code supplementary}).
+ *
+ * <p>A collation with contractions ({@link #withServer}) builds from its characters' weights only
+ * the keys of strings made of characters proven context-free; any other string's key is the
+ * server's {@code WEIGHT_STRING} of the whole string, asked once and kept in a bounded LRU cache.
+ * Both are the same bytes for the proven strings, so the two kinds of keys compare with each other.
+ * Used by one thread.
  */
 @Internal
 public final class CollationOrder {
@@ -37,17 +45,42 @@ public final class CollationOrder {
     private final Function<int[], byte[][]> supplementary;
     private final Map<Integer, byte[]> fetched = new HashMap<>();
 
+    /** The code points whose strings take the table; null for all (no server weights). */
+    private final BitSet tabled;
+
+    /** A whole string's weights from the server; null if the table serves every string. */
+    private final Function<String, byte[]> server;
+
+    /** The server's weights of the strings asked last, least recently used first. */
+    private final Map<String, byte[]> weighed;
+
+    /** The most strings whose server weights are kept. */
+    static final int CACHED = 4096;
+
     private CollationOrder(
             String name,
             byte[] bmp,
             int[] bmpEnd,
             byte[] pad,
-            Function<int[], byte[][]> supplementary) {
+            Function<int[], byte[][]> supplementary,
+            BitSet tabled,
+            Function<String, byte[]> server) {
         this.name = name;
         this.bmp = bmp;
         this.bmpEnd = bmpEnd;
         this.pad = pad;
         this.supplementary = supplementary;
+        this.tabled = tabled;
+        this.server = server;
+        this.weighed =
+                new LinkedHashMap<>(16, 0.75f, true) {
+                    private static final long serialVersionUID = 1L;
+
+                    @Override
+                    protected boolean removeEldestEntry(Map.Entry<String, byte[]> eldest) {
+                        return size() > CACHED;
+                    }
+                };
     }
 
     /**
@@ -78,13 +111,28 @@ public final class CollationOrder {
         }
         byte[] pad = padSpace ? weights[' '].clone() : null;
         CollationOrder order =
-                new CollationOrder(name, all.toByteArray(), ends, pad, supplementary);
+                new CollationOrder(name, all.toByteArray(), ends, pad, supplementary, null, null);
         for (int cp = 0; cp < BMP && padSpace; cp++) {
             if (!Character.isSurrogate((char) cp)) {
                 order.checkAligned(cp, weights[cp]);
             }
         }
         return order;
+    }
+
+    /**
+     * This order for a collation with contractions: only strings made of the code points in {@code
+     * tabled} (proven to weigh as their characters' weights one after the other) take the table;
+     * every other string's key is {@code server}'s weights of the whole string.
+     */
+    public CollationOrder withServer(BitSet tabled, Function<String, byte[]> server) {
+        return new CollationOrder(
+                name, bmp, bmpEnd, pad, supplementary, (BitSet) tabled.clone(), server);
+    }
+
+    /** Whether some strings' keys are asked of the server. */
+    public boolean weighsOnServer() {
+        return server != null;
     }
 
     public String name() {
@@ -97,6 +145,9 @@ public final class CollationOrder {
 
     /** The text's sort key; under PAD SPACE without the trailing space weights. */
     public Key key(String text) {
+        if (server != null && !tabled(text)) {
+            return serverKey(text);
+        }
         fetchSupplementary(text);
         ByteArrayOutputStream out = new ByteArrayOutputStream(text.length() * 2);
         for (int i = 0; i < text.length(); ) {
@@ -116,7 +167,38 @@ public final class CollationOrder {
             }
             i += Character.charCount(cp);
         }
-        byte[] weights = out.toByteArray();
+        return trimmed(out.toByteArray());
+    }
+
+    private boolean tabled(String text) {
+        for (int i = 0; i < text.length(); ) {
+            int cp = text.codePointAt(i);
+            if (!tabled.get(cp)) {
+                return false;
+            }
+            i += Character.charCount(cp);
+        }
+        return true;
+    }
+
+    private Key serverKey(String text) {
+        byte[] weights = weighed.get(text);
+        if (weights == null) {
+            weights = server.apply(text);
+            if (pad != null && weights.length % pad.length != 0) {
+                throw new IllegalStateException(
+                        String.format(
+                                "Collation %s pads with the space's weight %s, but the server"
+                                        + " weighs a string %s, no whole number of them",
+                                name, hex(pad), hex(weights)));
+            }
+            weighed.put(text, weights);
+        }
+        return trimmed(weights);
+    }
+
+    /** Under PAD SPACE the key without its trailing space weights, which compares as padded. */
+    private Key trimmed(byte[] weights) {
         int length = weights.length;
         while (pad != null
                 && pad.length > 0

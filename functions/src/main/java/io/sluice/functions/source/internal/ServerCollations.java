@@ -14,10 +14,13 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -30,9 +33,13 @@ import java.util.regex.Pattern;
  * _general_ci} and its NO PAD and mysql500 forms, {@code _unicode_ci} and {@code _unicode_520_ci}
  * (with or without NO PAD), MySQL 8's {@code utf8mb4_0900_ai_ci} and {@code utf8mb4_0900_bin}, and
  * the collations of single-byte charsets; each must also weigh a list of strings with known
- * contractions and of two levels exactly as the concatenation of their characters' weights. Other
- * collations (language tailorings, {@code uca1400}, which has contractions such as Cyrillic И with
- * a combining breve, multi-level {@code _as_cs} ones, Asian multi-byte charsets) are refused.
+ * contractions and of two levels exactly as the concatenation of their characters' weights.
+ *
+ * <p>Single-level UCA collations with contractions ({@code uca1400_ai_ci}, language tailorings such
+ * as {@code utf8mb4_czech_ci}) are exact as well: keys of characters proven context-free come from
+ * the table, every other key is the server's {@code WEIGHT_STRING} of the whole string ({@link
+ * CollationOrder#withServer}). Multi-level collations ({@code _as_cs}, {@code _ai_cs}, {@code
+ * latin2_czech_cs}) and Asian multi-byte charsets are refused.
  */
 @Internal
 public final class ServerCollations {
@@ -43,6 +50,21 @@ public final class ServerCollations {
                     "[a-z0-9]+_(bin|nopad_bin|general_ci|general_nopad_ci|general_mysql500_ci"
                             + "|unicode_ci|unicode_nopad_ci|unicode_520_ci|unicode_520_nopad_ci"
                             + "|0900_ai_ci|0900_bin)");
+
+    /**
+     * Single-level UCA collations ({@code _ci} or {@code _ai_ci}, not {@code _as_ci}) of Unicode
+     * charsets: with contractions, their keys are the server's whole-string weights, which compare
+     * as bytes. Multi-level ones are refused: MariaDB's {@code WEIGHT_STRING} puts the levels one
+     * after the other with no separator ('ab' in utf8mb4_uca1400_as_cs is 2075208F 00200020
+     * 00020002) and keeps trailing spaces in each, so PAD SPACE cannot be applied to the bytes.
+     */
+    private static final Pattern SINGLE_LEVEL =
+            Pattern.compile(
+                    "(utf8|utf8mb3|utf8mb4|ucs2|utf16|utf16le|utf32)_[a-z0-9_]*(?<!_as)_ci");
+
+    /** The untailored UCA collations with contractions, whose Latin-1 strings are proven. */
+    private static final Pattern ROOT_UCA =
+            Pattern.compile("[a-z0-9]+_(uca1400_ai_ci|uca1400_nopad_ai_ci|0900_ai_ci)");
 
     /**
      * Strings whose weights differ from their characters' weights in collations with contractions
@@ -101,6 +123,9 @@ public final class ServerCollations {
     private final SourceJdbc jdbc;
     private final Map<String, CollationOrder> byCollation = new HashMap<>();
 
+    /** The tables already told that the server weighs some of their keys. */
+    private final Set<TableId> toldServerWeighs = new HashSet<>();
+
     /** Why each collation found so far cannot be modelled. */
     private final Map<String, String> refused = new HashMap<>();
 
@@ -154,6 +179,16 @@ public final class ServerCollations {
                     order.isPadSpace() ? "PAD SPACE" : "NO PAD",
                     (System.nanoTime() - start) / 1_000_000);
         }
+        if (order.weighsOnServer() && toldServerWeighs.add(table)) {
+            LOG.info(
+                    "Collation {} of the chunk key column '{}' of {} has contractions: its keys"
+                            + " beyond Latin-1 or with a middle dot (every key of a tailoring)"
+                            + " are weighed by the server, one query per distinct key compared"
+                            + " with the chunk bounds",
+                    collation,
+                    column,
+                    table);
+        }
         return order;
     }
 
@@ -203,22 +238,33 @@ public final class ServerCollations {
         check(collation, "collation");
         try (Connection connection = jdbc.connect()) {
             byte[][] weights = bmpWeights(connection, charset, collation);
+            String contraction = null;
             for (String probe : PROBES) {
                 byte[] server = weightOf(connection, charset, collation, probe);
                 byte[] java = concatenated(weights, probe);
-                if (!Arrays.equals(java, server)) {
-                    throw new IllegalArgumentException(
+                if (!Arrays.equals(java, server) && contraction == null) {
+                    contraction =
                             String.format(
                                     "the server weighs '%s' %s, not as its characters' weights"
                                             + " one after the other (%s): a contraction or"
                                             + " several levels",
-                                    probe, CollationOrder.hex(server), CollationOrder.hex(java)));
+                                    probe, CollationOrder.hex(server), CollationOrder.hex(java));
                 }
             }
-            if (!singleByte(connection, charset) && !MODELLED.matcher(collation).matches()) {
+            boolean known =
+                    singleByte(connection, charset) || MODELLED.matcher(collation).matches();
+            boolean tableOnly = contraction == null && known;
+            if (!tableOnly
+                    && (!SINGLE_LEVEL.matcher(collation).matches()
+                            || !Arrays.equals(
+                                    weightOf(connection, charset, collation, "ab"),
+                                    concatenated(weights, "ab")))) {
                 throw new IllegalArgumentException(
-                        "its weights are not known to be its characters' weights one after the"
-                                + " other (it may have contractions or several levels)");
+                        contraction != null
+                                ? contraction
+                                : "its weights are not known to be its characters' weights one"
+                                        + " after the other (it may have contractions or several"
+                                        + " levels)");
             }
             CollationOrder order =
                     CollationOrder.of(
@@ -226,12 +272,77 @@ public final class ServerCollations {
                             weights,
                             padsSpace(connection, charset, collation),
                             codePoints -> supplementary(charset, collation, codePoints));
-            return order;
+            if (tableOnly) {
+                return order;
+            }
+            return order.withServer(
+                    tabled(connection, charset, collation),
+                    text -> weighOnServer(charset, collation, text));
         } catch (SQLException e) {
             throw new IllegalStateException(
                     String.format(
                             "Cannot read the weights of collation %s from the source server at"
                                     + " %s: %s",
+                            collation, jdbc.address(), e.getMessage()),
+                    e);
+        }
+    }
+
+    /**
+     * The code points whose strings a single-level collation with contractions weighs from its
+     * table: for the root UCA collations, Latin-1 without U+00B7 (the middle dot of Catalan l·l) if
+     * every pair of them weighs as the concatenation of its characters' weights (one query of
+     * 65,025 rows). Pairs prove two-character strings; longer ones rest on the UCA: of DUCET's
+     * contractions only Catalan L·/l· starts in Latin-1 (the others start with Cyrillic, Arabic,
+     * Thai, Lao, Tai Viet, Balinese… letters; the contraction heads of libnu's DUCET table, and on
+     * MariaDB 11.4 the only Latin-1 pairs that fail are L· and l·), and all 16.6 million triples of
+     * these characters weigh as their concatenation in utf8mb4_uca1400_ai_ci. Tailorings add
+     * contractions of their own: none is proven, every string is weighed by the server.
+     */
+    private static BitSet tabled(Connection connection, String charset, String collation)
+            throws SQLException {
+        BitSet tabled = new BitSet();
+        if (!ROOT_UCA.matcher(collation).matches()) {
+            return tabled;
+        }
+        String chars =
+                String.format(
+                        "(WITH RECURSIVE d (n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM d WHERE n"
+                                + " < 255) SELECT CONVERT(CHAR(n USING utf32) USING %s) c FROM d"
+                                + " WHERE n <> 183)",
+                        charset);
+        String sql =
+                String.format(
+                        "SELECT COUNT(*) FROM %1$s a, %1$s b WHERE WEIGHT_STRING(CONCAT(a.c,"
+                                + " b.c) COLLATE %2$s) <> CONCAT(WEIGHT_STRING(a.c COLLATE %2$s),"
+                                + " WEIGHT_STRING(b.c COLLATE %2$s))",
+                        chars, collation);
+        try (Statement statement = connection.createStatement();
+                ResultSet differ = statement.executeQuery(sql)) {
+            differ.next();
+            if (differ.getLong(1) != 0) {
+                LOG.warn(
+                        "{} of the Latin-1 pairs weigh otherwise than their characters in {}: the"
+                                + " server weighs all its string chunk keys",
+                        differ.getLong(1),
+                        collation);
+                return tabled;
+            }
+        }
+        tabled.set(0, 0x100);
+        tabled.clear(0xB7);
+        return tabled;
+    }
+
+    /** A whole string's weights, asked on a connection of its own. */
+    private byte[] weighOnServer(String charset, String collation, String text) {
+        try (Connection connection = jdbc.connect()) {
+            return weightOf(connection, charset, collation, text);
+        } catch (SQLException e) {
+            throw new IllegalStateException(
+                    String.format(
+                            "Cannot read the weights of a string chunk key in collation %s from"
+                                    + " the source server at %s: %s",
                             collation, jdbc.address(), e.getMessage()),
                     e);
         }

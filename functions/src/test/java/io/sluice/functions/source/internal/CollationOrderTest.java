@@ -3,6 +3,7 @@ package io.sluice.functions.source.internal;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 import java.util.function.Function;
 
@@ -68,6 +69,57 @@ class CollationOrderTest {
         assertThat(pad.compare("a!", "a")).isPositive();
         assertThat(pad.compare("a \t", "a")).isNegative();
         assertThat(pad.compare("a", "ab")).isNegative();
+    }
+
+    /**
+     * With contractions, only strings of the proven characters (here ASCII) take the table; any
+     * other string's key is the server's whole-string weights (here a contraction "l·l" as "ll",
+     * the weights keeping trailing spaces as MariaDB's do), asked once while it stays cached.
+     */
+    @Test
+    void stringsOfUnprovenCharactersAreWeighedByTheServerOnceWhileCached() {
+        BitSet ascii = new BitSet();
+        ascii.set(0, 0x80);
+        List<String> asked = new ArrayList<>();
+        CollationOrder order =
+                order(true)
+                        .withServer(
+                                ascii,
+                                text -> {
+                                    asked.add(text);
+                                    return weights(text.replace("l\u00B7l", "ll"));
+                                });
+        assertThat(order.weighsOnServer()).isTrue();
+        assertThat(order.compare("la", "ll")).isNegative();
+        assertThat(asked).as("ASCII strings take the table").isEmpty();
+        // The table would put l·l (the dot weighs 0x00B7, below 'L') before "la".
+        assertThat(order.compare("l\u00B7l", "la")).isPositive();
+        assertThat(order.compare("l\u00B7l  ", "LL")).isZero();
+        assertThat(order.compare("l\u00B7l\t", "LL")).isNegative();
+        assertThat(order.key("l\u00B7l  ").toString()).isEqualTo("0x004C004C");
+        assertThat(asked).containsExactly("l\u00B7l", "l\u00B7l  ", "l\u00B7l\t");
+
+        for (int i = 3; i < CollationOrder.CACHED; i++) {
+            order.key("\u00E9" + i);
+        }
+        order.key("l\u00B7l\t");
+        assertThat(asked).as("kept: the cache is full, not beyond").hasSize(CollationOrder.CACHED);
+        order.key("\u00E9");
+        order.key("l\u00B7l\t");
+        assertThat(asked).as("the last used is kept").hasSize(CollationOrder.CACHED + 1);
+        order.key("l\u00B7l");
+        assertThat(asked)
+                .as("the least recently used is dropped")
+                .hasSize(CollationOrder.CACHED + 2)
+                .endsWith("l\u00B7l");
+    }
+
+    /** The test collation's weights of each character, spaces included, as a server gives them. */
+    private static byte[] weights(String text) {
+        byte[][] table = caseInsensitive();
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        text.codePoints().forEach(cp -> out.writeBytes(table[cp]));
+        return out.toByteArray();
     }
 
     @Test
