@@ -38,8 +38,10 @@ import java.util.regex.Pattern;
  * <p>Single-level UCA collations with contractions ({@code uca1400_ai_ci}, language tailorings such
  * as {@code utf8mb4_czech_ci}) are exact as well: keys of characters proven context-free come from
  * the table, every other key is the server's {@code WEIGHT_STRING} of the whole string ({@link
- * CollationOrder#withServer}). Multi-level collations ({@code _as_cs}, {@code _ai_cs}, {@code
- * latin2_czech_cs}) and Asian multi-byte charsets are refused.
+ * CollationOrder#withServer}); so are MariaDB's NO PAD multi-level UCA collations ({@code
+ * utf8mb4_uca1400_nopad_as_cs}), every key from the server. PAD SPACE multi-level collations
+ * ({@code _as_cs}, {@code _ai_cs}, {@code latin2_czech_cs}) and Asian multi-byte charsets are
+ * refused.
  */
 @Internal
 public final class ServerCollations {
@@ -61,6 +63,18 @@ public final class ServerCollations {
     private static final Pattern SINGLE_LEVEL =
             Pattern.compile(
                     "(utf8|utf8mb3|utf8mb4|ucs2|utf16|utf16le|utf32)_[a-z0-9_]*(?<!_as)_ci");
+
+    /**
+     * MariaDB's NO PAD multi-level UCA collations: every key is the server's whole-string weights,
+     * whose levels (one after the other, no separator) compare as bytes as the server compares
+     * level by level, if every weight of a level is above every weight of the levels below ({@link
+     * #checkLevels}). Not {@code _ai_cs}: its weights keep the tertiary weight of an accent the
+     * server's comparison skips ('é' weighs 20DB 0002 0002, 'e' 20DB 0002, equal to the server).
+     */
+    private static final Pattern MULTI_LEVEL_NO_PAD =
+            Pattern.compile(
+                    "(utf8mb3|utf8mb4|ucs2|utf16|utf16le|utf32)_uca1400_([a-z0-9]+_)?nopad"
+                            + "_(as_cs|as_ci)");
 
     /** The untailored UCA collations with contractions, whose Latin-1 strings are proven. */
     private static final Pattern ROOT_UCA =
@@ -181,10 +195,10 @@ public final class ServerCollations {
         }
         if (order.weighsOnServer() && toldServerWeighs.add(table)) {
             LOG.info(
-                    "Collation {} of the chunk key column '{}' of {} has contractions: its keys"
-                            + " beyond Latin-1 or with a middle dot (every key of a tailoring)"
-                            + " are weighed by the server, one query per distinct key compared"
-                            + " with the chunk bounds",
+                    "Collation {} of the chunk key column '{}' of {} has contractions or several"
+                            + " levels: its keys beyond Latin-1 or with a middle dot (every key of"
+                            + " a tailoring or multi-level collation) are weighed by the server,"
+                            + " one query per distinct key compared with the chunk bounds",
                     collation,
                     column,
                     table);
@@ -254,6 +268,17 @@ public final class ServerCollations {
             boolean known =
                     singleByte(connection, charset) || MODELLED.matcher(collation).matches();
             boolean tableOnly = contraction == null && known;
+            if (!tableOnly
+                    && MULTI_LEVEL_NO_PAD.matcher(collation).matches()
+                    && !padsSpace(connection, charset, collation)) {
+                checkLevels(connection, charset, collation);
+                return CollationOrder.of(
+                                collation,
+                                weights,
+                                false,
+                                codePoints -> supplementary(charset, collation, codePoints))
+                        .withServer(new BitSet(), text -> weighOnServer(charset, collation, text));
+            }
             if (!tableOnly
                     && (!SINGLE_LEVEL.matcher(collation).matches()
                             || !Arrays.equals(
@@ -332,6 +357,59 @@ public final class ServerCollations {
         tabled.set(0, 0x100);
         tabled.clear(0xB7);
         return tabled;
+    }
+
+    /**
+     * Checks over the BMP that each weight of a level of {@code collation} is above every weight of
+     * its lower levels (UCA's well-formedness; in uca1400_nopad_as_cs the primaries start at
+     * 0x0201, the secondaries end at 0x011C, the tertiaries at 0x001E). Then, with no separator, a
+     * key whose level ends first sorts first, as the server's level-by-level comparison does under
+     * NO PAD. Characters beyond U+FFFF take UCA's implicit primaries, above these.
+     *
+     * @throws IllegalArgumentException if a level's weights reach into a higher level's
+     */
+    private static void checkLevels(Connection connection, String charset, String collation)
+            throws SQLException {
+        boolean tertiary = collation.endsWith("_cs");
+        String sql =
+                String.format(
+                        "WITH RECURSIVE d (n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM d WHERE n"
+                                + " < 255), c (s) AS (SELECT CONVERT(CHAR(hi.n * 256 + lo.n USING"
+                                + " utf32) USING %s) COLLATE %s FROM d hi, d lo WHERE hi.n * 256 +"
+                                + " lo.n NOT BETWEEN 55296 AND 57343) SELECT WEIGHT_STRING(s LEVEL"
+                                + " 1), WEIGHT_STRING(s LEVEL 2), WEIGHT_STRING(s LEVEL 3) FROM c",
+                        charset, collation);
+        int[] min = {0x10000, 0x10000, 0x10000};
+        int[] max = {-1, -1, -1};
+        try (Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery(sql)) {
+            while (rows.next()) {
+                for (int level = 0; level < 3; level++) {
+                    byte[] weights = rows.getBytes(level + 1);
+                    for (int i = 0; weights != null && i + 1 < weights.length; i += 2) {
+                        int unit = (weights[i] & 0xff) << 8 | (weights[i + 1] & 0xff);
+                        min[level] = Math.min(min[level], unit);
+                        max[level] = Math.max(max[level], unit);
+                    }
+                }
+            }
+        }
+        // LEVEL 3 of a _ci collation repeats its secondaries: only _cs has tertiaries.
+        boolean separated =
+                min[0] > Math.max(max[1], tertiary ? max[2] : -1) && (!tertiary || min[1] > max[2]);
+        String ranges =
+                String.format(
+                        "primary weights from 0x%04X, secondary 0x%04X to 0x%04X, tertiary up to"
+                                + " 0x%04X",
+                        min[0], min[1], max[1], max[2]);
+        if (!separated) {
+            throw new IllegalArgumentException(
+                    "its levels overlap ("
+                            + ranges
+                            + "), so its weights, the levels one after the other, do not compare"
+                            + " as bytes");
+        }
+        LOG.info("Collation {} keeps its levels apart: {}", collation, ranges);
     }
 
     /** A whole string's weights, asked on a connection of its own. */
