@@ -6,6 +6,7 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
+import java.util.Locale;
 
 /**
  * The type of a {@link VersionedWriter} table's primary key {@code id}, and how the load's row
@@ -18,10 +19,16 @@ enum KeyKind {
     /** A millisecond in the 49.7 days from 2024-01-01. */
     DATETIME_3("DATETIME(3)"),
     /** Four scrambled bytes, then twelve zero bytes (which the binlog leaves out). */
-    BINARY_16("BINARY(16)");
+    BINARY_16("BINARY(16)"),
+    /**
+     * Eight scrambled hex digits, each letter in upper or lower case by another scramble, in a
+     * case-insensitive collation: Java's order (upper case first) is not the server's.
+     */
+    VARCHAR_CI("VARCHAR(8) COLLATE utf8mb4_unicode_ci");
 
     private static final int SCRAMBLE = 0x9E3779B1;
     private static final int UNSCRAMBLE = inverse(SCRAMBLE);
+    private static final int CASES = 0x85EBCA6B;
     private static final LocalDateTime BASE = LocalDateTime.of(2024, 1, 1, 0, 0);
     private static final DateTimeFormatter CANAL =
             DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS");
@@ -40,6 +47,13 @@ enum KeyKind {
                 return BASE.plus(scrambled, ChronoUnit.MILLIS);
             case BINARY_16:
                 return ByteBuffer.allocate(16).putInt(0, (int) scrambled).array();
+            case VARCHAR_CI:
+                char[] hex = String.format("%08x", scrambled).toCharArray();
+                int cases = id * CASES;
+                for (int i = 0; i < hex.length; i++) {
+                    hex[i] = ((cases >>> i) & 1) == 1 ? Character.toUpperCase(hex[i]) : hex[i];
+                }
+                return new String(hex);
             default:
                 return id;
         }
@@ -49,6 +63,12 @@ enum KeyKind {
     int compare(int a, int b) {
         Object x = value(a);
         Object y = value(b);
+        if (x instanceof String) {
+            // utf8mb4_unicode_ci orders digits before letters, letters regardless of case.
+            return ((String) x)
+                    .toLowerCase(Locale.ROOT)
+                    .compareTo(((String) y).toLowerCase(Locale.ROOT));
+        }
         if (x instanceof byte[]) {
             return Arrays.compareUnsigned((byte[]) x, (byte[]) y);
         }
@@ -69,6 +89,8 @@ enum KeyKind {
                     hex.append(String.format("%02x", b & 0xff));
                 }
                 return hex.append("'").toString();
+            case VARCHAR_CI:
+                return "'" + value + "'";
             default:
                 return String.valueOf(id);
         }
@@ -81,6 +103,8 @@ enum KeyKind {
                 return unscramble(BASE.until((LocalDateTime) jdbc, ChronoUnit.MILLIS));
             case BINARY_16:
                 return unscramble(Integer.toUnsignedLong(ByteBuffer.wrap((byte[]) jdbc).getInt()));
+            case VARCHAR_CI:
+                return id((String) jdbc);
             default:
                 return ((Number) jdbc).intValue();
         }
@@ -97,6 +121,11 @@ enum KeyKind {
                     throw new IllegalArgumentException("not a BINARY(16) key: " + canal);
                 }
                 return id(bytes);
+            case VARCHAR_CI:
+                if (canal.length() != 8) {
+                    throw new IllegalArgumentException("not a VARCHAR_CI key: " + canal);
+                }
+                return unscramble(Long.parseLong(canal, 16));
             default:
                 return Integer.parseInt(canal);
         }

@@ -53,16 +53,18 @@ class SluiceReaderSnapshotITCase {
     }
 
     /**
-     * The tables' primary keys are DATETIME(3) or BINARY(16) values ({@link KeyKind}), in chunks
-     * whose bounds Flink CDC reads as LocalDateTime or byte[]; a BINARY(16) key's first byte is
-     * 0x80 or above for half the rows. The load starts once every chunk was read: the hand-over
-     * alone. SnapshotHandOverTest covers the comparison of keys that fall between the chunks' high
-     * watermarks.
+     * The tables' primary keys are DATETIME(3), BINARY(16) or mixed-case VARCHAR values in a
+     * case-insensitive collation ({@link KeyKind}), in chunks whose bounds Flink CDC reads as
+     * LocalDateTime, byte[] or String; a BINARY(16) key's first byte is 0x80 or above for half the
+     * rows. The load starts once every chunk was read: the hand-over alone (the keys are compared
+     * by value, VARCHAR keys in the column's collation). SnapshotHandOverTest covers the comparison
+     * of keys that fall between the chunks' high watermarks; CaseInsensitiveChunkKeyITCase and the
+     * next test write while the chunks are read.
      */
     @ParameterizedTest(name = "{0} primary key")
     @EnumSource(
             value = KeyKind.class,
-            names = {"DATETIME_3", "BINARY_16"})
+            names = {"DATETIME_3", "BINARY_16", "VARCHAR_CI"})
     void chunkKeysOfDatesAndBytes(KeyKind keys) throws Exception {
         SnapshotRun run =
                 new SnapshotRun(
@@ -94,7 +96,7 @@ class SluiceReaderSnapshotITCase {
     @ParameterizedTest(name = "{0} primary key written while its chunks are read")
     @EnumSource(
             value = KeyKind.class,
-            names = {"DATETIME_3", "BINARY_16"})
+            names = {"DATETIME_3", "BINARY_16", "VARCHAR_CI"})
     void chunkKeysOfDatesAndBytesWrittenWhileRead(KeyKind keys) throws Exception {
         SnapshotRun run =
                 new SnapshotRun(

@@ -96,7 +96,15 @@ class SnapshotBackfillKeyOrderITCase {
         // A UUID-like key whose first byte crosses 0x80, so that signed and unsigned orders differ.
         BINARY_16(
                 "BINARY(16)",
-                i -> String.format("X'%02x%030x'", i * 4, (long) i * 0x9e3779b97f4a7c15L >>> 4));
+                i -> String.format("X'%02x%030x'", i * 4, (long) i * 0x9e3779b97f4a7c15L >>> 4)),
+        // a0 a1 a2 B0 B1 B2 c0 …: increasing in the collation, not in Java's order ('B' < 'a').
+        VARCHAR_CI(
+                "VARCHAR(8) COLLATE utf8mb4_general_ci",
+                i -> {
+                    int letter = i / 3;
+                    char c = (char) ((letter % 2 == 0 ? 'a' : 'A') + letter);
+                    return quote(c + Integer.toString(i % 3));
+                });
 
         private final String sql;
         private final IntFunction<String> key;

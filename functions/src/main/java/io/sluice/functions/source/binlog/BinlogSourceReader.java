@@ -25,6 +25,7 @@ import io.sluice.functions.source.internal.ChangeRecordConverter;
 import io.sluice.functions.source.internal.ColumnTypeStyle;
 import io.sluice.functions.source.internal.DdlClassifier;
 import io.sluice.functions.source.internal.MemoizedTableFilter;
+import io.sluice.functions.source.internal.ServerCollations;
 import io.sluice.functions.source.internal.SourceJdbc;
 import io.sluice.functions.source.internal.SourceProgress;
 import io.sluice.serializers.event.ChangeEvent;
@@ -281,7 +282,8 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
                             split.getFinishedSnapshotSplitInfos(),
                             chunkKeyColumns(tables.snapshot().tables()),
                             ZoneId.of(config.getServerTimeZone()),
-                            timestampZone);
+                            timestampZone,
+                            new ServerCollations(jdbc)::ofColumn);
             handover.put(null, start, tables.snapshot());
             BinlogReader binlog =
                     BinlogReader.builder(

@@ -3,6 +3,7 @@ package io.sluice.functions.source.binlog;
 import org.apache.flink.annotation.Internal;
 
 import io.debezium.relational.TableId;
+import io.sluice.functions.source.internal.CollationOrder;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -20,14 +21,16 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiFunction;
 
 /**
  * How one table's chunk-key values compare, in the server's order: the chunk bounds as Flink CDC
  * read them over JDBC ({@code ResultSet.getObject}, kept as they are through checkpoints) and a
  * binlog row's text of the column as Sluice's reader writes it, both turned into one comparable
- * form. Numbers compare as {@link BigDecimal}, strings as Java strings, DATE/DATETIME/YEAR as a
- * packed calendar value (zero and partly-zero dates included, in MySQL's order), TIMESTAMP as
- * microseconds since the epoch, TIME as signed microseconds, binary strings as unsigned bytes.
+ * form. Numbers compare as {@link BigDecimal}, strings by their sort keys in the column's collation
+ * ({@link CollationOrder}), DATE/DATETIME/YEAR as a packed calendar value (zero and partly-zero
+ * dates included, in MySQL's order), TIMESTAMP as microseconds since the epoch, TIME as signed
+ * microseconds, binary strings as unsigned bytes.
  */
 @Internal
 public final class ChunkKeyOrder {
@@ -55,13 +58,22 @@ public final class ChunkKeyOrder {
     private final ZoneId serverZone;
     private final ZoneId timestampZone;
 
+    /** The column's collation for TEXT (null: Java's order); null for the other kinds. */
+    private final CollationOrder collation;
+
     private ChunkKeyOrder(
-            TableId id, String column, Kind kind, ZoneId serverZone, ZoneId timestampZone) {
+            TableId id,
+            String column,
+            Kind kind,
+            ZoneId serverZone,
+            ZoneId timestampZone,
+            CollationOrder collation) {
         this.id = id;
         this.column = column;
         this.kind = kind;
         this.serverZone = serverZone;
         this.timestampZone = timestampZone;
+        this.collation = collation;
     }
 
     /**
@@ -70,10 +82,24 @@ public final class ChunkKeyOrder {
      * @param serverZone the JDBC connection's zone ({@code source.server-time-zone}), in which the
      *     driver built the {@link java.sql.Date} and {@link java.sql.Time} bounds
      * @param timestampZone the zone the reader writes TIMESTAMP text in
+     * @param collations the order of a string column of a table, asked only for string bounds; null
+     *     from it compares strings in Java's order
      */
     public static ChunkKeyOrder of(
-            TableId id, String column, Object sample, ZoneId serverZone, ZoneId timestampZone) {
-        return new ChunkKeyOrder(id, column, kindOf(sample, id, column), serverZone, timestampZone);
+            TableId id,
+            String column,
+            Object sample,
+            ZoneId serverZone,
+            ZoneId timestampZone,
+            BiFunction<TableId, String, CollationOrder> collations) {
+        Kind kind = kindOf(sample, id, column);
+        return new ChunkKeyOrder(
+                id,
+                column,
+                kind,
+                serverZone,
+                timestampZone,
+                kind == Kind.TEXT ? collations.apply(id, column) : null);
     }
 
     private static Kind kindOf(Object bound, TableId id, String column) {
@@ -140,7 +166,7 @@ public final class ChunkKeyOrder {
             case NUMBER:
                 return number((Number) value);
             case TEXT:
-                return (String) value;
+                return text((String) value);
             case TIMESTAMP:
                 Timestamp timestamp = (Timestamp) value;
                 return Math.floorDiv(timestamp.getTime(), 1000L) * 1_000_000L
@@ -166,14 +192,21 @@ public final class ChunkKeyOrder {
         }
     }
 
+    /** A string in the column's collation, or in Java's order where none is given. */
+    private Comparable<?> text(String value) {
+        return collation == null ? value : collation.key(value);
+    }
+
     /** A binlog row's text of the column as a value comparable with the bounds. */
     Comparable<?> key(String text) {
+        if (kind == Kind.TEXT) {
+            // Any text reads; what can fail is asking the server for weights, no bad value.
+            return text(text);
+        }
         try {
             switch (kind) {
                 case NUMBER:
                     return new BigDecimal(text);
-                case TEXT:
-                    return text;
                 case TIMESTAMP:
                     return timestampMicros(text);
                 case CALENDAR:

@@ -4,6 +4,7 @@ import org.apache.flink.annotation.Internal;
 import org.apache.flink.cdc.connectors.mysql.source.split.FinishedSnapshotSplitInfo;
 
 import io.debezium.relational.TableId;
+import io.sluice.functions.source.internal.CollationOrder;
 import io.sluice.serializers.event.ChangeEvent;
 import io.sluice.serializers.event.ChangeType;
 import io.sluice.serializers.event.RowImage;
@@ -15,6 +16,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
@@ -25,8 +27,8 @@ import java.util.function.Function;
  * changes are no longer looked at. DDL statements and tables without chunks pass.
  *
  * <p>Chunk bounds and a row's chunk-key text are compared in the server's order ({@link
- * ChunkKeyOrder}): numbers as numbers, strings as strings, dates and times as such, binary strings
- * as unsigned bytes. Used by the reading thread only.
+ * ChunkKeyOrder}): numbers as numbers, strings in their column's collation, dates and times as
+ * such, binary strings as unsigned bytes. Used by the reading thread only.
  */
 @Internal
 public final class SnapshotHandOver {
@@ -43,12 +45,15 @@ public final class SnapshotHandOver {
      *     in which the driver built DATE and TIME bounds
      * @param timestampZone the zone the reader writes TIMESTAMP text in ({@code
      *     source.timestamp-time-zone})
+     * @param collations the order of a table's string chunk key column, asked once per table
+     *     chunked by one
      */
     public static SnapshotHandOver of(
             List<FinishedSnapshotSplitInfo> chunks,
             Function<TableId, String> chunkKeyColumn,
             ZoneId serverZone,
-            ZoneId timestampZone) {
+            ZoneId timestampZone,
+            BiFunction<TableId, String, CollationOrder> collations) {
         Map<TableId, List<FinishedSnapshotSplitInfo>> byTable = new HashMap<>();
         for (FinishedSnapshotSplitInfo chunk : chunks) {
             byTable.computeIfAbsent(chunk.getTableId(), id -> new ArrayList<>()).add(chunk);
@@ -63,7 +68,12 @@ public final class SnapshotHandOver {
                                 .put(
                                         id.table(),
                                         new TableChunks(
-                                                id, column, ofTable, serverZone, timestampZone));
+                                                id,
+                                                column,
+                                                ofTable,
+                                                serverZone,
+                                                timestampZone,
+                                                collations));
                     }
                 });
         return handOver;
@@ -134,7 +144,8 @@ public final class SnapshotHandOver {
                 String columnName,
                 List<FinishedSnapshotSplitInfo> infos,
                 ZoneId serverZone,
-                ZoneId timestampZone) {
+                ZoneId timestampZone,
+                BiFunction<TableId, String, CollationOrder> collations) {
             this.id = id;
             this.columnName = columnName;
             Object sample = null;
@@ -149,7 +160,8 @@ public final class SnapshotHandOver {
             this.order =
                     sample == null
                             ? null
-                            : ChunkKeyOrder.of(id, columnName, sample, serverZone, timestampZone);
+                            : ChunkKeyOrder.of(
+                                    id, columnName, sample, serverZone, timestampZone, collations);
             // Flink CDC's splitter can end a table with empty chunks [x, x) (binary keys): they
             // hold no row, and the chunk [x, ...) is the one that holds x.
             this.chunks =

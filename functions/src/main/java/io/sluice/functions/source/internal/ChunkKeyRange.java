@@ -12,6 +12,7 @@ import io.sluice.functions.source.binlog.ChunkKeyOrder;
 import javax.annotation.Nullable;
 
 import java.time.ZoneId;
+import java.util.function.BiFunction;
 
 /**
  * One snapshot chunk's key range {@code [start, end)}, asked whether a row's Debezium image lies in
@@ -30,6 +31,7 @@ final class ChunkKeyRange {
     @Nullable private final Object start;
     @Nullable private final Object end;
     private final ZoneId serverZone;
+    private final BiFunction<TableId, String, CollationOrder> collations;
 
     /** Built on the first key compared: a chunk without changes needs no order. */
     @Nullable private ChunkKeyOrder order;
@@ -47,16 +49,22 @@ final class ChunkKeyRange {
             String field,
             @Nullable Object start,
             @Nullable Object end,
-            ZoneId serverZone) {
+            ZoneId serverZone,
+            BiFunction<TableId, String, CollationOrder> collations) {
         this.table = table;
         this.column = column;
         this.field = field;
         this.start = start;
         this.end = end;
         this.serverZone = serverZone;
+        this.collations = collations;
     }
 
-    static ChunkKeyRange of(MySqlSnapshotSplit split, SchemaNameAdjuster names, ZoneId zone) {
+    static ChunkKeyRange of(
+            MySqlSnapshotSplit split,
+            SchemaNameAdjuster names,
+            ZoneId zone,
+            BiFunction<TableId, String, CollationOrder> collations) {
         String column = split.getSplitKeyType().getFieldNames().get(0);
         return new ChunkKeyRange(
                 split.getTableId(),
@@ -64,7 +72,8 @@ final class ChunkKeyRange {
                 names.adjust(column),
                 first(split.getSplitStart()),
                 first(split.getSplitEnd()),
-                zone);
+                zone,
+                collations);
     }
 
     /** Whether the row image (a change's after image, or before image) has its key in range. */
@@ -97,7 +106,7 @@ final class ChunkKeyRange {
             Object sample = start != null ? start : end;
             ChunkKeyOrder built;
             try {
-                built = ChunkKeyOrder.of(table, column, sample, serverZone, serverZone);
+                built = ChunkKeyOrder.of(table, column, sample, serverZone, serverZone, collations);
             } catch (IllegalStateException e) {
                 throw new IllegalStateException(
                         String.format(

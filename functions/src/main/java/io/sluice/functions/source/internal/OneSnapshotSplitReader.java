@@ -40,6 +40,7 @@ class OneSnapshotSplitReader extends MySqlSplitReader {
     private final MySqlSourceConfig config;
     private final int subtask;
     private final SnapshotPhaseHooks hooks;
+    private final BackfillCollations collations;
     @Nullable private String reading;
 
     OneSnapshotSplitReader(
@@ -51,6 +52,14 @@ class OneSnapshotSplitReader extends MySqlSplitReader {
         this.config = config;
         this.subtask = subtask;
         this.hooks = hooks;
+        this.collations =
+                new BackfillCollations(
+                        new ServerCollations(
+                                SourceJdbc.of(
+                                        config.getHostname(),
+                                        config.getPort(),
+                                        config.getUsername(),
+                                        config.getPassword())));
     }
 
     @Override
@@ -92,7 +101,7 @@ class OneSnapshotSplitReader extends MySqlSplitReader {
                 FlinkCdcFields.set(
                         FlinkCdcFields.SNAPSHOT_READER,
                         this,
-                        TypedBackfillSnapshotReader.create(config, subtask, hooks));
+                        TypedBackfillSnapshotReader.create(config, subtask, hooks, collations));
             }
             super.handleSplitsChanges(new SplitsAddition<>(List.of(next)));
         }

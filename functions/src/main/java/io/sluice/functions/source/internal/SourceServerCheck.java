@@ -3,6 +3,7 @@ package io.sluice.functions.source.internal;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ConfigOption;
 
+import io.debezium.relational.TableId;
 import io.sluice.functions.config.OptionSection;
 import io.sluice.functions.source.MySqlSourceOptions;
 import io.sluice.functions.source.SourceReaderKind;
@@ -28,8 +29,9 @@ import java.util.regex.Pattern;
 /**
  * What the source needs of the database, checked before it reads: the binlog on, ROW format, FULL
  * row images, the privileges to read it, the start position still there, statement texts where
- * asked for, and a way to split every snapshotted table into chunks. Each problem is one line that
- * says what, where and how to fix it. Run by the source's enumerator when the job starts (on the
+ * asked for, and a way to split every snapshotted table into chunks (for Sluice's reader, by a
+ * column whose keys it can compare: {@link ServerCollations}). Each problem is one line that says
+ * what, where and how to fix it. Run by the source's enumerator when the job starts (on the
  * JobManager, never while the job graph is built) and by {@code ./sluice validate}.
  */
 @Internal
@@ -342,6 +344,9 @@ public final class SourceServerCheck implements Serializable {
                         jdbc.address());
             }
         }
+        if (mode == StartupMode.INITIAL && sluiceReader) {
+            checkStringChunkKeys(statement, hasKey.keySet(), problems);
+        }
         if (!unsplittable.isEmpty()) {
             problems.add(
                     String.format(
@@ -351,6 +356,57 @@ public final class SourceServerCheck implements Serializable {
                             unsplittable,
                             named(MySqlSourceOptions.SNAPSHOT_CHUNK_KEY_COLUMNS),
                             unsplittable.get(0)));
+        }
+    }
+
+    /**
+     * Sluice's reader compares string chunk keys in their column's collation ({@link
+     * ServerCollations}): a snapshotted table chunked by a string column of a collation it cannot
+     * model is named before the snapshot, not after it.
+     */
+    private void checkStringChunkKeys(
+            Statement statement, Iterable<String> tables, List<String> problems)
+            throws SQLException {
+        // The first primary-key column of each table that is a string, in one query.
+        Map<String, String[]> stringKeys = new TreeMap<>();
+        try (ResultSet result =
+                statement.executeQuery(
+                        "SELECT c.TABLE_SCHEMA, c.TABLE_NAME, c.COLUMN_NAME, c.DATA_TYPE,"
+                                + " c.CHARACTER_SET_NAME, c.COLLATION_NAME FROM"
+                                + " information_schema.STATISTICS s JOIN"
+                                + " information_schema.COLUMNS c ON c.TABLE_SCHEMA ="
+                                + " s.TABLE_SCHEMA AND c.TABLE_NAME = s.TABLE_NAME AND"
+                                + " c.COLUMN_NAME = s.COLUMN_NAME WHERE s.INDEX_NAME = 'PRIMARY'"
+                                + " AND s.SEQ_IN_INDEX = 1 AND c.COLLATION_NAME IS NOT NULL")) {
+            while (result.next()) {
+                stringKeys.put(
+                        result.getString(1) + "." + result.getString(2),
+                        new String[] {
+                            result.getString(3),
+                            result.getString(4),
+                            result.getString(5),
+                            result.getString(6)
+                        });
+            }
+        }
+        ServerCollations collations = new ServerCollations(jdbc);
+        for (String table : tables) {
+            if (tableFilters.stream().noneMatch(table::matches)) {
+                continue;
+            }
+            String[] name = table.split("\\.", 2);
+            TableId id = new TableId(name[0], null, name[1]);
+            String configured = chunkKeys.get(table);
+            String[] key = stringKeys.get(table);
+            String refusal =
+                    configured != null
+                            ? collations.refusal(id, configured)
+                            : key == null
+                                    ? null
+                                    : collations.refusal(id, key[0], key[1], key[2], key[3]);
+            if (refusal != null) {
+                problems.add(refusal);
+            }
         }
     }
 

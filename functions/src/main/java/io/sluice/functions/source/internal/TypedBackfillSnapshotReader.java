@@ -15,6 +15,7 @@ import org.apache.flink.util.FlinkRuntimeException;
 
 import io.debezium.data.Envelope;
 import io.debezium.pipeline.DataChangeEvent;
+import io.debezium.relational.TableId;
 import io.debezium.util.SchemaNameAdjuster;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,6 +29,7 @@ import java.util.Iterator;
 import java.util.LinkedList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiFunction;
 import java.util.stream.Collectors;
 
 /**
@@ -47,16 +49,31 @@ final class TypedBackfillSnapshotReader extends SnapshotSplitReader {
     private final ZoneId serverZone;
     private volatile MySqlSnapshotSplit split;
 
+    private final BiFunction<TableId, String, CollationOrder> collations;
+
     private TypedBackfillSnapshotReader(
-            StatefulTaskContext context, int subtask, SnapshotPhaseHooks hooks, ZoneId zone) {
+            StatefulTaskContext context,
+            int subtask,
+            SnapshotPhaseHooks hooks,
+            ZoneId zone,
+            BiFunction<TableId, String, CollationOrder> collations) {
         super(context, subtask, hooks);
         this.context = context;
         this.serverZone = zone;
+        this.collations = collations;
     }
 
-    /** A reader built as Flink CDC's {@code MySqlSplitReader} builds its own. */
+    /**
+     * A reader built as Flink CDC's {@code MySqlSplitReader} builds its own.
+     *
+     * @param collations the order of a string chunk key column; null from it compares in Java's
+     *     order
+     */
     static TypedBackfillSnapshotReader create(
-            MySqlSourceConfig config, int subtask, SnapshotPhaseHooks hooks) {
+            MySqlSourceConfig config,
+            int subtask,
+            SnapshotPhaseHooks hooks,
+            BiFunction<TableId, String, CollationOrder> collations) {
         return new TypedBackfillSnapshotReader(
                 new StatefulTaskContext(
                         config,
@@ -64,7 +81,8 @@ final class TypedBackfillSnapshotReader extends SnapshotSplitReader {
                         DebeziumUtils.createMySqlConnection(config)),
                 subtask,
                 hooks,
-                ZoneId.of(config.getServerTimeZone()));
+                ZoneId.of(config.getServerTimeZone()),
+                collations);
     }
 
     @Override
@@ -81,7 +99,7 @@ final class TypedBackfillSnapshotReader extends SnapshotSplitReader {
     @Override
     public Iterator<SourceRecords> pollWithBuffer() throws InterruptedException {
         SchemaNameAdjuster names = context.getSchemaNameAdjuster();
-        ChunkKeyRange range = ChunkKeyRange.of(split, names, serverZone);
+        ChunkKeyRange range = ChunkKeyRange.of(split, names, serverZone, collations);
         boolean reachBinlogStart = false;
         boolean reachBinlogEnd = false;
         SourceRecord lowWatermark = null;

@@ -5,6 +5,7 @@ import org.apache.flink.cdc.connectors.mysql.source.split.FinishedSnapshotSplitI
 import org.apache.flink.cdc.connectors.mysql.source.utils.SerializerUtils;
 
 import io.debezium.relational.TableId;
+import io.sluice.functions.source.internal.CollationOrder;
 import io.sluice.serializers.event.ChangeEvent;
 import io.sluice.serializers.event.ChangeType;
 import io.sluice.serializers.event.RowImage;
@@ -19,6 +20,7 @@ import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.function.BiFunction;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -35,6 +37,29 @@ class SnapshotHandOverTest {
     private static final TableSchema ITEMS_SCHEMA =
             TableSchema.builder("shop", "items").column("id", "bigint", Types.BIGINT, true).build();
 
+    /** For tables without string chunk keys: asking for a collation is a fault. */
+    private static final BiFunction<TableId, String, CollationOrder> NO_STRINGS =
+            (id, column) -> {
+                throw new AssertionError("A collation asked for " + id + "." + column);
+            };
+
+    /** ASCII letters compare case-insensitively (as in utf8mb4_general_ci), the rest by code. */
+    private static final BiFunction<TableId, String, CollationOrder> CASE_INSENSITIVE =
+            (id, column) -> {
+                byte[][] weights = new byte[0x10000][];
+                for (int cp = 0; cp < weights.length; cp++) {
+                    int weight = cp < 0x80 ? Character.toUpperCase(cp) : cp;
+                    weights[cp] = new byte[] {(byte) (weight >> 8), (byte) weight};
+                }
+                return CollationOrder.of(
+                        "test_ci",
+                        weights,
+                        true,
+                        codePoints -> {
+                            throw new AssertionError("No supplementary characters here");
+                        });
+            };
+
     /** orders in three chunks, [-, 10) until 100, [10, 20) until 200, [20, -) until 300. */
     private static SnapshotHandOver orders() {
         return SnapshotHandOver.of(
@@ -44,7 +69,8 @@ class SnapshotHandOverTest {
                         chunk("orders:0", null, 10L, 100)),
                 id -> id.equals(ORDERS) ? "id" : null,
                 ZoneOffset.UTC,
-                ZoneOffset.UTC);
+                ZoneOffset.UTC,
+                NO_STRINGS);
     }
 
     @Test
@@ -77,7 +103,7 @@ class SnapshotHandOverTest {
     }
 
     @Test
-    void stringKeysCompareAsStrings() {
+    void stringKeysCompareInTheirCollation() {
         SnapshotHandOver handOver =
                 SnapshotHandOver.of(
                         List.of(
@@ -85,10 +111,15 @@ class SnapshotHandOverTest {
                                 chunk("orders:1", "m", null, 200)),
                         id -> "note",
                         ZoneOffset.UTC,
-                        ZoneOffset.UTC);
+                        ZoneOffset.UTC,
+                        CASE_INSENSITIVE);
         assertThat(emits(handOver, insert("apple", 1), after(150))).isTrue();
         assertThat(emits(handOver, insert("pear", 1), after(150))).isFalse();
         assertThat(emits(handOver, insert("m", 1), after(150))).isFalse();
+        // Case-insensitive: 'M' is the bound 'm', 'a' below it though Java sorts 'M' < 'a'.
+        assertThat(emits(handOver, insert("M", 1), after(150))).isFalse();
+        assertThat(emits(handOver, insert("Apple", 1), after(150))).isTrue();
+        assertThat(emits(handOver, insert("PEAR", 1), after(150))).isFalse();
     }
 
     // The bounds below are of the Java types Flink CDC 3.5.0's splitter reads with
@@ -208,7 +239,8 @@ class SnapshotHandOverTest {
                                 chunk("orders:2", last, last, 120)),
                         id -> "id",
                         ZoneOffset.UTC,
-                        ZoneOffset.UTC);
+                        ZoneOffset.UTC,
+                        NO_STRINGS);
         assertThat(emits(handOver, key(schema, last), after(150))).isFalse();
         assertThat(emits(handOver, key(schema, last), after(250))).isTrue();
         assertThat(emits(handOver, key(schema, bytes(0xf1)), after(150))).isTrue();
@@ -224,7 +256,8 @@ class SnapshotHandOverTest {
                                                 chunk("orders:1", Boolean.TRUE, null, 200)),
                                         id -> "id",
                                         ZoneOffset.UTC,
-                                        ZoneOffset.UTC))
+                                        ZoneOffset.UTC,
+                                        NO_STRINGS))
                 .hasMessageContaining("shop.orders was chunked by column 'id'")
                 .hasMessageContaining("java.lang.Boolean")
                 .hasMessageContaining("take 'flink-cdc', or another chunk key column");
@@ -302,7 +335,8 @@ class SnapshotHandOverTest {
                                 chunk("orders:1", 10L, null, 200)),
                         id -> "code",
                         ZoneOffset.UTC,
-                        ZoneOffset.UTC);
+                        ZoneOffset.UTC,
+                        NO_STRINGS);
         assertThatThrownBy(() -> emits(handOver, insert(5), after(150)))
                 .hasMessageContaining("shop.orders was chunked by column 'code'");
     }
@@ -367,7 +401,8 @@ class SnapshotHandOverTest {
                         chunk("orders:0", null, restored(low), 100)),
                 id -> "id",
                 serverZone == null ? ZoneOffset.UTC : serverZone,
-                timestampZone == null ? ZoneOffset.UTC : timestampZone);
+                timestampZone == null ? ZoneOffset.UTC : timestampZone,
+                NO_STRINGS);
     }
 
     /** {@code bound} through Flink CDC's checkpoint form of split bounds. */

@@ -216,7 +216,7 @@ class ChunkKeyRangeTest {
     }
 
     private static ChunkKeyRange range(Object start, Object end) {
-        return new ChunkKeyRange(TABLE, "k", "k", start, end, JVM);
+        return new ChunkKeyRange(TABLE, "k", "k", start, end, JVM, (table, column) -> null);
     }
 
     private static Struct row(Schema keySchema, Object value) {

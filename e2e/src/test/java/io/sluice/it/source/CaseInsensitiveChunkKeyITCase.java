@@ -1,0 +1,357 @@
+package io.sluice.it.source;
+
+import org.apache.flink.api.connector.source.mocks.MockSplitEnumeratorContext;
+import org.apache.flink.cdc.connectors.mysql.source.assigners.MySqlSnapshotSplitAssigner;
+import org.apache.flink.cdc.connectors.mysql.source.config.MySqlSourceConfig;
+import org.apache.flink.cdc.connectors.mysql.source.reader.MySqlSourceReaderContext;
+import org.apache.flink.cdc.connectors.mysql.source.split.FinishedSnapshotSplitInfo;
+import org.apache.flink.cdc.connectors.mysql.source.split.MySqlSplit;
+import org.apache.flink.cdc.connectors.mysql.source.split.SourceRecords;
+import org.apache.flink.cdc.connectors.mysql.source.utils.RecordUtils;
+import org.apache.flink.cdc.connectors.mysql.source.utils.hooks.SnapshotPhaseHooks;
+import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.data.Struct;
+import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.source.SourceRecord;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
+import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
+
+import io.debezium.data.Envelope;
+import io.sluice.functions.config.OptionSection;
+import io.sluice.functions.source.ChangeEventDeserializationSchema;
+import io.sluice.functions.source.MySqlSourceFactory;
+import io.sluice.functions.source.MySqlSourceOptions;
+import io.sluice.functions.source.binlog.BinlogPosition;
+import io.sluice.functions.source.binlog.BinlogReader;
+import io.sluice.functions.source.binlog.SnapshotHandOver;
+import io.sluice.functions.source.binlog.TableSchemas;
+import io.sluice.functions.source.internal.ColumnTypeStyle;
+import io.sluice.functions.source.internal.ServerCollations;
+import io.sluice.functions.source.internal.SourceJdbc;
+import io.sluice.functions.source.internal.StatementHookSplitReader;
+import io.sluice.functions.source.internal.StatementTimes;
+import io.sluice.it.server.MariaDbExtension;
+import io.sluice.it.server.MariaDbServer;
+import io.sluice.serializers.event.ChangeEvent;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.sql.Connection;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A table keyed by a VARCHAR in a case-insensitive collation (utf8mb4_unicode_ci) with mixed-case
+ * keys, snapshotted in chunks by Flink CDC's splitter and reader while rows change, then handed
+ * over to Sluice's binlog reader ({@link SnapshotHandOver}). The server cuts the chunks in its
+ * order: [-, 'C') [C, E) [E, g) [g, i) [i, k) [k, -). In Java's order (upper case first) 'a' falls
+ * in [E, g) and 'J' in [E, g) as well. While chunk [C, E) is read 'a' changes: its chunk was read,
+ * so the binlog must give the change. While chunk [g, i) is read 'J' changes: its chunk [i, k) is
+ * read later and holds it, so the binlog must not give it again. Neither key is in the chunk being
+ * read in either order, so Flink CDC's backfill (which compares in Java's order) passes both.
+ */
+class CaseInsensitiveChunkKeyITCase {
+
+    @RegisterExtension static final MariaDbExtension MARIADB = new MariaDbExtension();
+
+    private static final List<String> KEYS =
+            List.of("a", "b", "C", "d", "E", "f", "g", "h", "i", "J", "k", "zz");
+
+    @Test
+    void theBinlogGivesExactlyTheChangesTheChunksLack() throws Exception {
+        MariaDbServer mariaDb = MARIADB.server();
+        String database = mariaDb.createDatabase("cichunks", null);
+        StringBuilder insert = new StringBuilder("INSERT INTO words VALUES ");
+        for (int i = 0; i < KEYS.size(); i++) {
+            insert.append(i == 0 ? "" : ", ").append("('").append(KEYS.get(i)).append("', 0)");
+        }
+        mariaDb.execute(
+                database,
+                "CREATE TABLE words (k VARCHAR(10) CHARACTER SET utf8mb4 COLLATE"
+                        + " utf8mb4_unicode_ci PRIMARY KEY, v INT NOT NULL)",
+                "CREATE TABLE marker (id INT PRIMARY KEY)",
+                insert.toString());
+        MySqlSourceConfig config = config(mariaDb, database);
+        List<MySqlSplit> splits = splits(config);
+        assertThat(splits.stream().map(CaseInsensitiveChunkKeyITCase::bounds))
+                .as("the server's chunks")
+                .containsExactly("[null, C)", "[C, E)", "[E, g)", "[g, i)", "[i, k)", "[k, null)");
+
+        SnapshotPhaseHooks hooks = new SnapshotPhaseHooks();
+        hooks.setPreHighWatermarkAction(
+                (connection, split) -> {
+                    if (split.splitId().endsWith(":1")) {
+                        mariaDb.execute(database, "UPDATE words SET v = 1 WHERE k = 'a'");
+                    } else if (split.splitId().endsWith(":3")) {
+                        mariaDb.execute(database, "UPDATE words SET v = 1 WHERE k = 'J'");
+                    }
+                });
+        Map<String, Integer> snapshot = new TreeMap<>();
+        List<FinishedSnapshotSplitInfo> chunks = snapshot(config, hooks, splits, snapshot);
+        assertThat(snapshot)
+                .as("the chunks: 'a' as read before its change, 'J' as read after it")
+                .containsEntry("a", 0)
+                .containsEntry("J", 1)
+                .hasSize(KEYS.size());
+
+        SourceJdbc jdbc =
+                SourceJdbc.of(
+                        mariaDb.host(),
+                        mariaDb.port(),
+                        MariaDbServer.CDC_USER,
+                        MariaDbServer.CDC_PASSWORD);
+        SnapshotHandOver handOver =
+                SnapshotHandOver.of(
+                        chunks,
+                        id -> "k",
+                        ZoneId.of("UTC"),
+                        ZoneId.of("UTC"),
+                        new ServerCollations(jdbc)::ofColumn);
+        mariaDb.execute(database, "INSERT INTO marker VALUES (1)");
+        List<String> emitted = binlogAfter(mariaDb, database, chunks, handOver);
+        assertThat(emitted)
+                .as("the binlog's changes of words after the chunks' high watermarks")
+                .containsExactly("UPDATE a: 0 -> 1");
+    }
+
+    /**
+     * A key with a contraction in utf8mb4_uca1400_ai_ci (MariaDB 11.5's default): 'l·lb' weighs as
+     * 'llb', so the server puts it in chunk [lla, llc), read third; its characters' weights one
+     * after the other would put it in [c, lla) (the middle dot weighs below every letter), read
+     * second. It changes after chunk [c, lla) is read and before [lla, llc) is: that chunk holds
+     * the change, so the binlog must not give it again; 'a', read first, must come from the binlog.
+     */
+    @Test
+    void aKeyWithAContractionIsPlacedByTheServersWeights() throws Exception {
+        MariaDbServer mariaDb = MARIADB.server();
+        String database = mariaDb.createDatabase("ucachunks", null);
+        List<String> keys =
+                List.of("a", "b", "c", "la", "lla", "l\u00B7lb", "llc", "lz", "m", "n", "o", "p");
+        StringBuilder insert = new StringBuilder("INSERT INTO words VALUES ");
+        for (int i = 0; i < keys.size(); i++) {
+            insert.append(i == 0 ? "" : ", ").append("('").append(keys.get(i)).append("', 0)");
+        }
+        mariaDb.execute(
+                database,
+                "CREATE TABLE words (k VARCHAR(10) CHARACTER SET utf8mb4 COLLATE"
+                        + " utf8mb4_uca1400_ai_ci PRIMARY KEY, v INT NOT NULL)",
+                "CREATE TABLE marker (id INT PRIMARY KEY)",
+                insert.toString());
+        MySqlSourceConfig config = config(mariaDb, database);
+        List<MySqlSplit> splits = splits(config);
+        assertThat(splits.stream().map(CaseInsensitiveChunkKeyITCase::bounds))
+                .as("the server's chunks")
+                .containsExactly(
+                        "[null, c)", "[c, lla)", "[lla, llc)", "[llc, m)", "[m, o)", "[o, null)");
+
+        SnapshotPhaseHooks hooks = new SnapshotPhaseHooks();
+        hooks.setPreLowWatermarkAction(
+                (connection, split) -> {
+                    if (split.splitId().endsWith(":2")) {
+                        mariaDb.execute(
+                                database, "UPDATE words SET v = 1 WHERE k IN ('a', 'l\u00B7lb')");
+                    }
+                });
+        Map<String, Integer> snapshot = new TreeMap<>();
+        List<FinishedSnapshotSplitInfo> chunks = snapshot(config, hooks, splits, snapshot);
+        assertThat(snapshot)
+                .as("the chunks: 'a' as read before its change, 'l\u00B7lb' after it")
+                .containsEntry("a", 0)
+                .containsEntry("l\u00B7lb", 1)
+                .hasSize(keys.size());
+
+        SnapshotHandOver handOver =
+                SnapshotHandOver.of(
+                        chunks,
+                        id -> "k",
+                        ZoneId.of("UTC"),
+                        ZoneId.of("UTC"),
+                        new ServerCollations(
+                                        SourceJdbc.of(
+                                                mariaDb.host(),
+                                                mariaDb.port(),
+                                                MariaDbServer.CDC_USER,
+                                                MariaDbServer.CDC_PASSWORD))
+                                ::ofColumn);
+        mariaDb.execute(database, "INSERT INTO marker VALUES (1)");
+        assertThat(binlogAfter(mariaDb, database, chunks, handOver))
+                .as("the binlog's changes of words after the chunks' high watermarks")
+                .containsExactly("UPDATE a: 0 -> 1");
+    }
+
+    /** Reads the chunks one by one; fills {@code rows} and returns the finished chunks. */
+    private static List<FinishedSnapshotSplitInfo> snapshot(
+            MySqlSourceConfig config,
+            SnapshotPhaseHooks hooks,
+            List<MySqlSplit> splits,
+            Map<String, Integer> rows)
+            throws Exception {
+        List<FinishedSnapshotSplitInfo> finished = new ArrayList<>();
+        StatementHookSplitReader reader =
+                new StatementHookSplitReader(
+                        config,
+                        0,
+                        new MySqlSourceReaderContext(null),
+                        new StatementTimes(),
+                        hooks,
+                        List.of());
+        try {
+            for (MySqlSplit split : splits) {
+                reader.handleSplitsChanges(new SplitsAddition<>(List.of(split)));
+                boolean done = false;
+                while (!done) {
+                    RecordsWithSplitIds<SourceRecords> records = reader.fetch();
+                    for (String id = records.nextSplit(); id != null; id = records.nextSplit()) {
+                        for (SourceRecords batch = records.nextRecordFromSplit();
+                                batch != null;
+                                batch = records.nextRecordFromSplit()) {
+                            for (SourceRecord record : batch.getSourceRecordList()) {
+                                if (RecordUtils.isHighWatermarkEvent(record)) {
+                                    finished.add(
+                                            RecordUtils.getSnapshotSplitInfo(
+                                                    split.asSnapshotSplit(), record));
+                                } else if (RecordUtils.isDataChangeRecord(record)) {
+                                    Struct after =
+                                            ((Struct) record.value())
+                                                    .getStruct(Envelope.FieldName.AFTER);
+                                    rows.put(after.getString("k"), after.getInt32("v"));
+                                }
+                            }
+                        }
+                    }
+                    done = records.finishedSplits().contains(split.splitId());
+                }
+            }
+        } finally {
+            reader.close();
+        }
+        assertThat(finished).hasSize(splits.size());
+        return finished;
+    }
+
+    /**
+     * Sluice's binlog reader from the lowest high watermark to the marker row, each change of words
+     * put through the hand-over.
+     */
+    private static List<String> binlogAfter(
+            MariaDbServer mariaDb,
+            String database,
+            List<FinishedSnapshotSplitInfo> chunks,
+            SnapshotHandOver handOver)
+            throws Exception {
+        BinlogPosition start =
+                chunks.stream()
+                        .map(chunk -> BinlogPosition.fromBinlogOffset(chunk.getHighWatermark()))
+                        .min(BinlogPosition::compareTo)
+                        .orElseThrow();
+        TableSchemas tables;
+        try (Connection connection = mariaDb.connect(null)) {
+            tables =
+                    TableSchemas.read(
+                            connection,
+                            (db, table) -> db.equals(database),
+                            ColumnTypeStyle.MARIADB,
+                            ZoneId.of("UTC"));
+        }
+        BlockingQueue<String> seen = new LinkedBlockingQueue<>();
+        BinlogReader reader =
+                BinlogReader.builder(
+                                mariaDb.host(),
+                                mariaDb.port(),
+                                MariaDbServer.CDC_USER,
+                                MariaDbServer.CDC_PASSWORD)
+                        .serverId(5600)
+                        .reconnectAttempts(3, Duration.ofMillis(100))
+                        .build(
+                                tables,
+                                new BinlogReader.Output() {
+                                    @Override
+                                    public void change(ChangeEvent change, BinlogPosition after) {
+                                        if (change.table().equals("marker")) {
+                                            seen.add("marker");
+                                            return;
+                                        }
+                                        ChangeEvent emitted = handOver.emitted(change, after);
+                                        if (emitted != null) {
+                                            seen.add(describe(emitted));
+                                        }
+                                    }
+                                });
+        Thread thread = new Thread(() -> reader.run(start), "collation-binlog");
+        thread.setDaemon(true);
+        thread.start();
+        List<String> emitted = new ArrayList<>();
+        try {
+            for (String next = seen.poll(2, TimeUnit.MINUTES);
+                    !"marker".equals(next);
+                    next = seen.poll(2, TimeUnit.MINUTES)) {
+                assertThat(next).as("the binlog up to the marker, after %s", emitted).isNotNull();
+                emitted.add(next);
+            }
+        } finally {
+            reader.close();
+            thread.join(TimeUnit.MINUTES.toMillis(1));
+        }
+        return emitted;
+    }
+
+    /** "UPDATE a: 0 -> 1", "INSERT a: 1", "DELETE a: 0". */
+    private static String describe(ChangeEvent change) {
+        StringBuilder text = new StringBuilder(change.type().toString()).append(' ');
+        text.append(change.data().text(0)).append(": ");
+        if (change.before() != null && change.after() != null) {
+            text.append(change.before().text(1)).append(" -> ");
+        }
+        return text.append(change.data().text(1)).toString();
+    }
+
+    private static String bounds(MySqlSplit split) {
+        Object[] start = split.asSnapshotSplit().getSplitStart();
+        Object[] end = split.asSnapshotSplit().getSplitEnd();
+        return String.format(
+                "[%s, %s)", start == null ? null : start[0], end == null ? null : end[0]);
+    }
+
+    private static MySqlSourceConfig config(MariaDbServer mariaDb, String database) {
+        Configuration options = new Configuration();
+        options.set(MySqlSourceOptions.HOSTNAME, mariaDb.host());
+        options.set(MySqlSourceOptions.PORT, mariaDb.port());
+        options.set(MySqlSourceOptions.USERNAME, MariaDbServer.CDC_USER);
+        options.set(MySqlSourceOptions.PASSWORD, MariaDbServer.CDC_PASSWORD);
+        options.set(MySqlSourceOptions.TABLES, List.of(database + ".words"));
+        options.set(MySqlSourceOptions.SNAPSHOT_CHUNK_SIZE, 3);
+        return MySqlSourceFactory.source(
+                        OptionSection.unprefixed(options),
+                        new ChangeEventDeserializationSchema(ZoneId.of("UTC")))
+                .config(0);
+    }
+
+    /** The table's chunks, as Flink CDC's enumerator cuts them. */
+    private static List<MySqlSplit> splits(MySqlSourceConfig config) throws Exception {
+        List<MySqlSplit> splits = new ArrayList<>();
+        MockSplitEnumeratorContext<MySqlSplit> context = new MockSplitEnumeratorContext<>(1);
+        MySqlSnapshotSplitAssigner assigner =
+                new MySqlSnapshotSplitAssigner(config, 1, new ArrayList<>(), false, context);
+        try {
+            assigner.open();
+            for (Optional<MySqlSplit> next = assigner.getNext();
+                    next.isPresent();
+                    next = assigner.getNext()) {
+                splits.add(next.get());
+            }
+        } finally {
+            assigner.close();
+            context.close();
+        }
+        return splits;
+    }
+}

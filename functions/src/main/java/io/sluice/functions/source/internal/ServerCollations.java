@@ -1,0 +1,606 @@
+package io.sluice.functions.source.internal;
+
+import org.apache.flink.annotation.Internal;
+
+import io.debezium.relational.TableId;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * The orders of string chunk-key columns, from the source server's own weights: a column's
+ * collation from {@code information_schema.COLUMNS}, then one query for the {@code WEIGHT_STRING}
+ * of every BMP character in that collation ({@link CollationOrder}), cached per collation. Nothing
+ * is asked until a string column's order is first wanted.
+ *
+ * <p>Only collations whose weights are context-free are taken: binary ({@code _bin}), {@code
+ * _general_ci} and its NO PAD and mysql500 forms, {@code _unicode_ci} and {@code _unicode_520_ci}
+ * (with or without NO PAD), MySQL 8's {@code utf8mb4_0900_ai_ci} and {@code utf8mb4_0900_bin}, and
+ * the collations of single-byte charsets; each must also weigh a list of strings with known
+ * contractions and of two levels exactly as the concatenation of their characters' weights.
+ *
+ * <p>Single-level UCA collations with contractions ({@code uca1400_ai_ci}, language tailorings such
+ * as {@code utf8mb4_czech_ci}) are exact as well: keys of characters proven context-free come from
+ * the table, every other key is the server's {@code WEIGHT_STRING} of the whole string ({@link
+ * CollationOrder#withServer}); so are MariaDB's NO PAD multi-level UCA collations ({@code
+ * utf8mb4_uca1400_nopad_as_cs}), every key from the server. PAD SPACE multi-level collations
+ * ({@code _as_cs}, {@code _ai_cs}, {@code latin2_czech_cs}) and Asian multi-byte charsets are
+ * refused.
+ */
+@Internal
+public final class ServerCollations {
+
+    /** Context-free collations by name, beside those of single-byte charsets. */
+    private static final Pattern MODELLED =
+            Pattern.compile(
+                    "[a-z0-9]+_(bin|nopad_bin|general_ci|general_nopad_ci|general_mysql500_ci"
+                            + "|unicode_ci|unicode_nopad_ci|unicode_520_ci|unicode_520_nopad_ci"
+                            + "|0900_ai_ci|0900_bin)");
+
+    /**
+     * Single-level UCA collations ({@code _ci} or {@code _ai_ci}, not {@code _as_ci}) of Unicode
+     * charsets: with contractions, their keys are the server's whole-string weights, which compare
+     * as bytes. Multi-level ones are refused: MariaDB's {@code WEIGHT_STRING} puts the levels one
+     * after the other with no separator ('ab' in utf8mb4_uca1400_as_cs is 2075208F 00200020
+     * 00020002) and keeps trailing spaces in each, so PAD SPACE cannot be applied to the bytes.
+     */
+    private static final Pattern SINGLE_LEVEL =
+            Pattern.compile(
+                    "(utf8|utf8mb3|utf8mb4|ucs2|utf16|utf16le|utf32)_[a-z0-9_]*(?<!_as)_ci");
+
+    /**
+     * MariaDB's NO PAD multi-level UCA collations: every key is the server's whole-string weights,
+     * whose levels (one after the other, no separator) compare as bytes as the server compares
+     * level by level, if every weight of a level is above every weight of the levels below ({@link
+     * #checkLevels}). Not {@code _ai_cs}: its weights keep the tertiary weight of an accent the
+     * server's comparison skips ('é' weighs 20DB 0002 0002, 'e' 20DB 0002, equal to the server).
+     */
+    private static final Pattern MULTI_LEVEL_NO_PAD =
+            Pattern.compile(
+                    "(utf8mb3|utf8mb4|ucs2|utf16|utf16le|utf32)_uca1400_([a-z0-9]+_)?nopad"
+                            + "_(as_cs|as_ci)");
+
+    /** The untailored UCA collations with contractions, whose Latin-1 strings are proven. */
+    private static final Pattern ROOT_UCA =
+            Pattern.compile("[a-z0-9]+_(uca1400_ai_ci|uca1400_nopad_ai_ci|0900_ai_ci)");
+
+    /**
+     * Strings whose weights differ from their characters' weights in collations with contractions
+     * (Czech/Spanish ch, ll; Hungarian cs, dzs, gy; Danish aa; Croatian lj, nj, dž; Catalan l·l;
+     * DUCET's Cyrillic letters with combining marks, Sinhala, Tamil, Tibetan, Thai and Lao
+     * prevowels, Japanese length and iteration marks) or several levels (ab).
+     */
+    static final List<String> PROBES =
+            List.of(
+                    "ab",
+                    "ch",
+                    "CH",
+                    "Ch",
+                    "ll",
+                    "LL",
+                    "rr",
+                    "aa",
+                    "AA",
+                    "Aa",
+                    "cs",
+                    "dz",
+                    "dzs",
+                    "gy",
+                    "ly",
+                    "ny",
+                    "sz",
+                    "ty",
+                    "zs",
+                    "lj",
+                    "nj",
+                    "d\u017E",
+                    "l\u00B7l",
+                    "\u0438\u0306",
+                    "\u0418\u0306",
+                    "\u0435\u0308",
+                    "\u0415\u0308",
+                    "\u0433\u0301",
+                    "\u0DD9\u0DCF",
+                    "\u0B92\u0BD7",
+                    "\u0FB2\u0F71",
+                    "\u0FB2\u0F80",
+                    "\u0E40\u0E01",
+                    "\u0EC0\u0E81",
+                    "\u30AB\u30FC",
+                    "\u304B\u309D",
+                    "ae",
+                    "oe",
+                    "ss",
+                    "th",
+                    "a\u0300",
+                    "o\u0308",
+                    "u\u0308");
+
+    private static final Logger LOG = LoggerFactory.getLogger(ServerCollations.class);
+
+    private final SourceJdbc jdbc;
+    private final Map<String, CollationOrder> byCollation = new HashMap<>();
+
+    /** The tables already told that the server weighs some of their keys. */
+    private final Set<TableId> toldServerWeighs = new HashSet<>();
+
+    /** Why each collation found so far cannot be modelled. */
+    private final Map<String, String> refused = new HashMap<>();
+
+    public ServerCollations(SourceJdbc jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /**
+     * The order of the string column {@code column} of {@code table}.
+     *
+     * @throws IllegalStateException if the column is not found, is an ENUM or SET (ordered by
+     *     position, not by text), or its collation cannot be modelled exactly
+     */
+    public CollationOrder ofColumn(TableId table, String column) {
+        String[] found = collationOf(table, column);
+        return of(table, column, found[0], found[1], found[2]);
+    }
+
+    /**
+     * The order of a column whose type ({@code DATA_TYPE}), charset and collation are known.
+     *
+     * @throws Refused if the column is an ENUM or SET or its collation cannot be modelled exactly
+     */
+    public CollationOrder of(
+            TableId table, String column, String type, String charset, String collation) {
+        if (type.equalsIgnoreCase("enum") || type.equalsIgnoreCase("set") || collation == null) {
+            throw refusal(
+                    table,
+                    column,
+                    collation,
+                    "the column is " + type + ", which the server orders otherwise than its text");
+        }
+        if (refused.containsKey(collation)) {
+            throw refusal(table, column, collation, refused.get(collation));
+        }
+        CollationOrder order = byCollation.get(collation);
+        if (order == null) {
+            long start = System.nanoTime();
+            try {
+                order = load(charset, collation);
+            } catch (IllegalArgumentException e) {
+                refused.put(collation, e.getMessage());
+                throw refusal(table, column, collation, e.getMessage());
+            }
+            byCollation.put(collation, order);
+            LOG.info(
+                    "String chunk keys of {} compare in collation {} ({}), its weights read from"
+                            + " the server in {} ms",
+                    table,
+                    collation,
+                    order.isPadSpace() ? "PAD SPACE" : "NO PAD",
+                    (System.nanoTime() - start) / 1_000_000);
+        }
+        if (order.weighsOnServer() && toldServerWeighs.add(table)) {
+            LOG.info(
+                    "Collation {} of the chunk key column '{}' of {} has contractions or several"
+                            + " levels: its keys beyond Latin-1 or with a middle dot (every key of"
+                            + " a tailoring or multi-level collation) are weighed by the server,"
+                            + " one query per distinct key compared with the chunk bounds",
+                    collation,
+                    column,
+                    table);
+        }
+        return order;
+    }
+
+    /**
+     * Why the chunk key column {@code column} of {@code table} cannot be compared, or null if it
+     * can or is no string column; reads its collation's weights.
+     */
+    public String refusal(TableId table, String column) {
+        try {
+            String[] found = collationOf(table, column);
+            return refusal(table, column, found[0], found[1], found[2]);
+        } catch (Refused e) {
+            return e.getMessage();
+        }
+    }
+
+    /** The same for a column whose type, charset and collation (null: no string) are known. */
+    public String refusal(
+            TableId table, String column, String type, String charset, String collation) {
+        if (collation == null) {
+            return null;
+        }
+        try {
+            of(table, column, type, charset, collation);
+            return null;
+        } catch (Refused e) {
+            return e.getMessage();
+        }
+    }
+
+    /** A column whose collation Sluice cannot model. */
+    public static final class Refused extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+
+        Refused(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * The order of {@code collation} of {@code charset}, checked against the server.
+     *
+     * @throws IllegalArgumentException if the collation's weights are not context-free
+     */
+    public CollationOrder load(String charset, String collation) {
+        check(charset, "charset");
+        check(collation, "collation");
+        try (Connection connection = jdbc.connect()) {
+            byte[][] weights = bmpWeights(connection, charset, collation);
+            String contraction = null;
+            for (String probe : PROBES) {
+                byte[] server = weightOf(connection, charset, collation, probe);
+                byte[] java = concatenated(weights, probe);
+                if (!Arrays.equals(java, server) && contraction == null) {
+                    contraction =
+                            String.format(
+                                    "the server weighs '%s' %s, not as its characters' weights"
+                                            + " one after the other (%s): a contraction or"
+                                            + " several levels",
+                                    probe, CollationOrder.hex(server), CollationOrder.hex(java));
+                }
+            }
+            boolean known =
+                    singleByte(connection, charset) || MODELLED.matcher(collation).matches();
+            boolean tableOnly = contraction == null && known;
+            if (!tableOnly
+                    && MULTI_LEVEL_NO_PAD.matcher(collation).matches()
+                    && !padsSpace(connection, charset, collation)) {
+                checkLevels(connection, charset, collation);
+                return CollationOrder.of(
+                                collation,
+                                weights,
+                                false,
+                                codePoints -> supplementary(charset, collation, codePoints))
+                        .withServer(new BitSet(), text -> weighOnServer(charset, collation, text));
+            }
+            if (!tableOnly
+                    && (!SINGLE_LEVEL.matcher(collation).matches()
+                            || !Arrays.equals(
+                                    weightOf(connection, charset, collation, "ab"),
+                                    concatenated(weights, "ab")))) {
+                throw new IllegalArgumentException(
+                        contraction != null
+                                ? contraction
+                                : "its weights are not known to be its characters' weights one"
+                                        + " after the other (it may have contractions or several"
+                                        + " levels)");
+            }
+            CollationOrder order =
+                    CollationOrder.of(
+                            collation,
+                            weights,
+                            padsSpace(connection, charset, collation),
+                            codePoints -> supplementary(charset, collation, codePoints));
+            if (tableOnly) {
+                return order;
+            }
+            return order.withServer(
+                    tabled(connection, charset, collation),
+                    text -> weighOnServer(charset, collation, text));
+        } catch (SQLException e) {
+            throw new IllegalStateException(
+                    String.format(
+                            "Cannot read the weights of collation %s from the source server at"
+                                    + " %s: %s",
+                            collation, jdbc.address(), e.getMessage()),
+                    e);
+        }
+    }
+
+    /**
+     * The code points whose strings a single-level collation with contractions weighs from its
+     * table: for the root UCA collations, Latin-1 without U+00B7 (the middle dot of Catalan l·l) if
+     * every pair of them weighs as the concatenation of its characters' weights (one query of
+     * 65,025 rows). Pairs prove two-character strings; longer ones rest on the UCA: of DUCET's
+     * contractions only Catalan L·/l· starts in Latin-1 (the others start with Cyrillic, Arabic,
+     * Thai, Lao, Tai Viet, Balinese… letters; the contraction heads of libnu's DUCET table, and on
+     * MariaDB 11.4 the only Latin-1 pairs that fail are L· and l·), and all 16.6 million triples of
+     * these characters weigh as their concatenation in utf8mb4_uca1400_ai_ci. Tailorings add
+     * contractions of their own: none is proven, every string is weighed by the server.
+     */
+    private static BitSet tabled(Connection connection, String charset, String collation)
+            throws SQLException {
+        BitSet tabled = new BitSet();
+        if (!ROOT_UCA.matcher(collation).matches()) {
+            return tabled;
+        }
+        String chars =
+                String.format(
+                        "(WITH RECURSIVE d (n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM d WHERE n"
+                                + " < 255) SELECT CONVERT(CHAR(n USING utf32) USING %s) c FROM d"
+                                + " WHERE n <> 183)",
+                        charset);
+        String sql =
+                String.format(
+                        "SELECT COUNT(*) FROM %1$s a, %1$s b WHERE WEIGHT_STRING(CONCAT(a.c,"
+                                + " b.c) COLLATE %2$s) <> CONCAT(WEIGHT_STRING(a.c COLLATE %2$s),"
+                                + " WEIGHT_STRING(b.c COLLATE %2$s))",
+                        chars, collation);
+        try (Statement statement = connection.createStatement();
+                ResultSet differ = statement.executeQuery(sql)) {
+            differ.next();
+            if (differ.getLong(1) != 0) {
+                LOG.warn(
+                        "{} of the Latin-1 pairs weigh otherwise than their characters in {}: the"
+                                + " server weighs all its string chunk keys",
+                        differ.getLong(1),
+                        collation);
+                return tabled;
+            }
+        }
+        tabled.set(0, 0x100);
+        tabled.clear(0xB7);
+        return tabled;
+    }
+
+    /**
+     * Checks over the BMP that each weight of a level of {@code collation} is above every weight of
+     * its lower levels (UCA's well-formedness; in uca1400_nopad_as_cs the primaries start at
+     * 0x0201, the secondaries end at 0x011C, the tertiaries at 0x001E). Then, with no separator, a
+     * key whose level ends first sorts first, as the server's level-by-level comparison does under
+     * NO PAD. Characters beyond U+FFFF take UCA's implicit primaries, above these.
+     *
+     * @throws IllegalArgumentException if a level's weights reach into a higher level's
+     */
+    private static void checkLevels(Connection connection, String charset, String collation)
+            throws SQLException {
+        boolean tertiary = collation.endsWith("_cs");
+        String sql =
+                String.format(
+                        "WITH RECURSIVE d (n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM d WHERE n"
+                                + " < 255), c (s) AS (SELECT CONVERT(CHAR(hi.n * 256 + lo.n USING"
+                                + " utf32) USING %s) COLLATE %s FROM d hi, d lo WHERE hi.n * 256 +"
+                                + " lo.n NOT BETWEEN 55296 AND 57343) SELECT WEIGHT_STRING(s LEVEL"
+                                + " 1), WEIGHT_STRING(s LEVEL 2), WEIGHT_STRING(s LEVEL 3) FROM c",
+                        charset, collation);
+        int[] min = {0x10000, 0x10000, 0x10000};
+        int[] max = {-1, -1, -1};
+        try (Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery(sql)) {
+            while (rows.next()) {
+                for (int level = 0; level < 3; level++) {
+                    byte[] weights = rows.getBytes(level + 1);
+                    for (int i = 0; weights != null && i + 1 < weights.length; i += 2) {
+                        int unit = (weights[i] & 0xff) << 8 | (weights[i + 1] & 0xff);
+                        min[level] = Math.min(min[level], unit);
+                        max[level] = Math.max(max[level], unit);
+                    }
+                }
+            }
+        }
+        // LEVEL 3 of a _ci collation repeats its secondaries: only _cs has tertiaries.
+        boolean separated =
+                min[0] > Math.max(max[1], tertiary ? max[2] : -1) && (!tertiary || min[1] > max[2]);
+        String ranges =
+                String.format(
+                        "primary weights from 0x%04X, secondary 0x%04X to 0x%04X, tertiary up to"
+                                + " 0x%04X",
+                        min[0], min[1], max[1], max[2]);
+        if (!separated) {
+            throw new IllegalArgumentException(
+                    "its levels overlap ("
+                            + ranges
+                            + "), so its weights, the levels one after the other, do not compare"
+                            + " as bytes");
+        }
+        LOG.info("Collation {} keeps its levels apart: {}", collation, ranges);
+    }
+
+    /** A whole string's weights, asked on a connection of its own. */
+    private byte[] weighOnServer(String charset, String collation, String text) {
+        try (Connection connection = jdbc.connect()) {
+            return weightOf(connection, charset, collation, text);
+        } catch (SQLException e) {
+            throw new IllegalStateException(
+                    String.format(
+                            "Cannot read the weights of a string chunk key in collation %s from"
+                                    + " the source server at %s: %s",
+                            collation, jdbc.address(), e.getMessage()),
+                    e);
+        }
+    }
+
+    private String[] collationOf(TableId table, String column) {
+        try (Connection connection = jdbc.connect();
+                PreparedStatement query =
+                        connection.prepareStatement(
+                                "SELECT DATA_TYPE, CHARACTER_SET_NAME, COLLATION_NAME"
+                                        + " FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ?"
+                                        + " AND TABLE_NAME = ? AND COLUMN_NAME = ?")) {
+            query.setString(1, table.catalog());
+            query.setString(2, table.table());
+            query.setString(3, column);
+            try (ResultSet found = query.executeQuery()) {
+                if (!found.next()) {
+                    throw new Refused(
+                            String.format(
+                                    "The chunk key column '%s' of %s is not in the server's"
+                                            + " information_schema.COLUMNS",
+                                    column, table));
+                }
+                return new String[] {
+                    found.getString(1).toLowerCase(Locale.ROOT),
+                    found.getString(2),
+                    found.getString(3)
+                };
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(
+                    String.format(
+                            "Cannot read the collation of the chunk key column '%s' of %s from"
+                                    + " the source server at %s: %s",
+                            column, table, jdbc.address(), e.getMessage()),
+                    e);
+        }
+    }
+
+    private static Refused refusal(TableId table, String column, String collation, String why) {
+        return new Refused(
+                String.format(
+                        "'source.reader' = 'sluice' compares the string chunk keys of %s in their"
+                                + " column's collation, but cannot for the chunk key column '%s'"
+                                + " (collation %s): %s; take another chunk key column"
+                                + " ('source.snapshot.chunk-key-columns') or 'source.reader' ="
+                                + " 'flink-cdc'",
+                        table, column, collation, why));
+    }
+
+    /** Names go into SQL text: only what a charset or collation name can be. */
+    private static void check(String name, String what) {
+        if (name == null || !name.matches("[A-Za-z0-9_]+")) {
+            throw new IllegalArgumentException("Not a " + what + " name: " + name);
+        }
+    }
+
+    private static boolean singleByte(Connection connection, String charset) throws SQLException {
+        try (PreparedStatement query =
+                connection.prepareStatement(
+                        "SELECT MAXLEN FROM information_schema.CHARACTER_SETS"
+                                + " WHERE CHARACTER_SET_NAME = ?")) {
+            query.setString(1, charset);
+            try (ResultSet found = query.executeQuery()) {
+                return found.next() && found.getInt(1) == 1 && !charset.equals("binary");
+            }
+        }
+    }
+
+    /** PAD SPACE if 'a' and 'a ' are equal; asked, as MariaDB has no PAD_ATTRIBUTE column. */
+    private static boolean padsSpace(Connection connection, String charset, String collation)
+            throws SQLException {
+        try (Statement statement = connection.createStatement();
+                ResultSet equal =
+                        statement.executeQuery(
+                                String.format(
+                                        "SELECT CONVERT(_utf8mb4'a' USING %1$s) COLLATE %2$s"
+                                                + " = CONVERT(_utf8mb4'a ' USING %1$s)",
+                                        charset, collation))) {
+            equal.next();
+            return equal.getBoolean(1);
+        }
+    }
+
+    /**
+     * Every BMP character's weights in one query over 0..65535 (a recursive CTE of 256 steps, in
+     * MySQL 8's default {@code cte_max_recursion_depth} of 1000; MariaDB runs the same SQL).
+     * Characters the charset lacks weigh as the server's conversion makes them ('?'): a column of
+     * that charset holds none of them.
+     */
+    private static byte[][] bmpWeights(Connection connection, String charset, String collation)
+            throws SQLException {
+        byte[][] weights = new byte[0x10000][];
+        String sql =
+                String.format(
+                        "WITH RECURSIVE d (n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM d WHERE n"
+                                + " < 255) SELECT hi.n * 256 + lo.n, WEIGHT_STRING(CONVERT("
+                                + "CHAR(hi.n * 256 + lo.n USING utf32) USING %s) COLLATE %s)"
+                                + " FROM d hi, d lo WHERE hi.n * 256 + lo.n NOT BETWEEN 55296 AND"
+                                + " 57343",
+                        charset, collation);
+        try (Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery(sql)) {
+            while (rows.next()) {
+                byte[] weight = rows.getBytes(2);
+                weights[rows.getInt(1)] = weight == null ? new byte[0] : weight;
+            }
+        }
+        for (int cp = 0; cp < weights.length; cp++) {
+            if (weights[cp] == null && !Character.isSurrogate((char) cp)) {
+                throw new IllegalStateException(
+                        String.format("The server gave no weight of U+%04X in %s", cp, collation));
+            }
+        }
+        return weights;
+    }
+
+    private static byte[] weightOf(
+            Connection connection, String charset, String collation, String text)
+            throws SQLException {
+        try (PreparedStatement query =
+                connection.prepareStatement(
+                        String.format(
+                                "SELECT WEIGHT_STRING(CONVERT(CONVERT(UNHEX(?) USING utf8mb4)"
+                                        + " USING %s) COLLATE %s)",
+                                charset, collation))) {
+            query.setString(1, hex(text));
+            try (ResultSet weight = query.executeQuery()) {
+                weight.next();
+                byte[] bytes = weight.getBytes(1);
+                return bytes == null ? new byte[0] : bytes;
+            }
+        }
+    }
+
+    private static String hex(String text) {
+        return CollationOrder.hex(text.getBytes(StandardCharsets.UTF_8)).substring(2);
+    }
+
+    /** A string's weights as the concatenation of its BMP characters' weights. */
+    private static byte[] concatenated(byte[][] weights, String text) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        text.chars().forEach(c -> out.writeBytes(weights[c]));
+        return out.toByteArray();
+    }
+
+    /** The weights of characters beyond U+FFFF, when a key first has them: one query. */
+    private byte[][] supplementary(String charset, String collation, int[] codePoints) {
+        StringBuilder sql = new StringBuilder();
+        for (int cp : codePoints) {
+            sql.append(sql.length() == 0 ? "SELECT " : " UNION ALL SELECT ")
+                    .append(cp)
+                    .append(", WEIGHT_STRING(CONVERT(CHAR(")
+                    .append(cp)
+                    .append(" USING utf32) USING ")
+                    .append(charset)
+                    .append(") COLLATE ")
+                    .append(collation)
+                    .append(")");
+        }
+        Map<Integer, byte[]> found = new HashMap<>();
+        try (Connection connection = jdbc.connect();
+                Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery(sql.toString())) {
+            while (rows.next()) {
+                byte[] weight = rows.getBytes(2);
+                found.put(rows.getInt(1), weight == null ? new byte[0] : weight);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(
+                    String.format(
+                            "Cannot read the weights of %d characters beyond U+FFFF in collation"
+                                    + " %s from the source server at %s: %s",
+                            codePoints.length, collation, jdbc.address(), e.getMessage()),
+                    e);
+        }
+        byte[][] weights = new byte[codePoints.length][];
+        for (int i = 0; i < codePoints.length; i++) {
+            weights[i] = found.get(codePoints[i]);
+        }
+        return weights;
+    }
+}
