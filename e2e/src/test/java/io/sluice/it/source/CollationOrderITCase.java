@@ -13,6 +13,7 @@ import io.sluice.functions.source.internal.ServerCollations;
 import io.sluice.functions.source.internal.SourceJdbc;
 import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -177,6 +178,11 @@ class CollationOrderITCase {
                                 mariaDb.port(),
                                 MariaDbServer.CDC_USER,
                                 MariaDbServer.CDC_PASSWORD));
+    }
+
+    @AfterAll
+    static void closeCollations() {
+        collations.close();
     }
 
     @ParameterizedTest(name = "{0}")

@@ -249,6 +249,7 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
 
     /** The reading thread: the start position, the schemas there, then the binlog. */
     private void read() {
+        ServerCollations collations = null;
         try {
             BinlogPosition start = startOf(split.getStartingOffset());
             SourceJdbc jdbc =
@@ -277,13 +278,14 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
                                                         .map(TableChanges.TableChange::getTable)
                                                         .collect(Collectors.toList()));
             }
+            collations = new ServerCollations(jdbc);
             SnapshotHandOver handOver =
                     SnapshotHandOver.of(
                             split.getFinishedSnapshotSplitInfos(),
                             chunkKeyColumns(tables.snapshot().tables()),
                             ZoneId.of(config.getServerTimeZone()),
                             timestampZone,
-                            new ServerCollations(jdbc)::ofColumn);
+                            collations::ofColumn);
             handover.put(null, start, tables.snapshot());
             BinlogReader binlog =
                     BinlogReader.builder(
@@ -307,6 +309,10 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
         } catch (Throwable t) {
             if (!closing) {
                 handover.fail(t);
+            }
+        } finally {
+            if (collations != null) {
+                collations.close();
             }
         }
     }

@@ -40,6 +40,7 @@ class OneSnapshotSplitReader extends MySqlSplitReader {
     private final MySqlSourceConfig config;
     private final int subtask;
     private final SnapshotPhaseHooks hooks;
+    private final ServerCollations serverCollations;
     private final BackfillCollations collations;
     @Nullable private String reading;
 
@@ -52,14 +53,23 @@ class OneSnapshotSplitReader extends MySqlSplitReader {
         this.config = config;
         this.subtask = subtask;
         this.hooks = hooks;
-        this.collations =
-                new BackfillCollations(
-                        new ServerCollations(
-                                SourceJdbc.of(
-                                        config.getHostname(),
-                                        config.getPort(),
-                                        config.getUsername(),
-                                        config.getPassword())));
+        this.serverCollations =
+                new ServerCollations(
+                        SourceJdbc.of(
+                                config.getHostname(),
+                                config.getPort(),
+                                config.getUsername(),
+                                config.getPassword()));
+        this.collations = new BackfillCollations(serverCollations);
+    }
+
+    @Override
+    public void close() throws Exception {
+        try {
+            super.close();
+        } finally {
+            serverCollations.close();
+        }
     }
 
     @Override

@@ -44,7 +44,7 @@ import java.util.regex.Pattern;
  * refused.
  */
 @Internal
-public final class ServerCollations {
+public final class ServerCollations implements AutoCloseable {
 
     /** Context-free collations by name, beside those of single-byte charsets. */
     private static final Pattern MODELLED =
@@ -139,6 +139,11 @@ public final class ServerCollations {
 
     /** The tables already told that the server weighs some of their keys. */
     private final Set<TableId> toldServerWeighs = new HashSet<>();
+
+    /** The connection that weighs keys on the server, opened at the first such key. */
+    private Connection weighing;
+
+    private boolean closed;
 
     /** Why each collation found so far cannot be modelled. */
     private final Map<String, String> refused = new HashMap<>();
@@ -412,17 +417,49 @@ public final class ServerCollations {
         LOG.info("Collation {} keeps its levels apart: {}", collation, ranges);
     }
 
-    /** A whole string's weights, asked on a connection of its own. */
-    private byte[] weighOnServer(String charset, String collation, String text) {
-        try (Connection connection = jdbc.connect()) {
-            return weightOf(connection, charset, collation, text);
-        } catch (SQLException e) {
-            throw new IllegalStateException(
-                    String.format(
-                            "Cannot read the weights of a string chunk key in collation %s from"
-                                    + " the source server at %s: %s",
-                            collation, jdbc.address(), e.getMessage()),
-                    e);
+    /**
+     * A whole string's weights, asked on the connection kept for this (opened at the first key,
+     * once more if it broke, e.g. by the server's {@code wait_timeout}).
+     */
+    private synchronized byte[] weighOnServer(String charset, String collation, String text) {
+        if (closed) {
+            throw new IllegalStateException("The collations of " + jdbc.address() + " are closed");
+        }
+        SQLException failure = null;
+        for (int attempt = 0; attempt < 2; attempt++) {
+            try {
+                if (weighing == null) {
+                    weighing = jdbc.connect();
+                }
+                return weightOf(weighing, charset, collation, text);
+            } catch (SQLException e) {
+                failure = e;
+                closeWeighing();
+            }
+        }
+        throw new IllegalStateException(
+                String.format(
+                        "Cannot read the weights of a string chunk key in collation %s from"
+                                + " the source server at %s: %s",
+                        collation, jdbc.address(), failure.getMessage()),
+                failure);
+    }
+
+    /** Closes the connection kept for weighing keys; later keys fail. */
+    @Override
+    public synchronized void close() {
+        closed = true;
+        closeWeighing();
+    }
+
+    private void closeWeighing() {
+        if (weighing != null) {
+            try {
+                weighing.close();
+            } catch (SQLException e) {
+                LOG.debug("Closing the connection that weighed string chunk keys failed", e);
+            }
+            weighing = null;
         }
     }
 

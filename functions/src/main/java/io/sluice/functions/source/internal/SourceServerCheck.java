@@ -389,23 +389,24 @@ public final class SourceServerCheck implements Serializable {
                         });
             }
         }
-        ServerCollations collations = new ServerCollations(jdbc);
-        for (String table : tables) {
-            if (tableFilters.stream().noneMatch(table::matches)) {
-                continue;
-            }
-            String[] name = table.split("\\.", 2);
-            TableId id = new TableId(name[0], null, name[1]);
-            String configured = chunkKeys.get(table);
-            String[] key = stringKeys.get(table);
-            String refusal =
-                    configured != null
-                            ? collations.refusal(id, configured)
-                            : key == null
-                                    ? null
-                                    : collations.refusal(id, key[0], key[1], key[2], key[3]);
-            if (refusal != null) {
-                problems.add(refusal);
+        try (ServerCollations collations = new ServerCollations(jdbc)) {
+            for (String table : tables) {
+                if (tableFilters.stream().noneMatch(table::matches)) {
+                    continue;
+                }
+                String[] name = table.split("\\.", 2);
+                TableId id = new TableId(name[0], null, name[1]);
+                String configured = chunkKeys.get(table);
+                String[] key = stringKeys.get(table);
+                String refusal =
+                        configured != null
+                                ? collations.refusal(id, configured)
+                                : key == null
+                                        ? null
+                                        : collations.refusal(id, key[0], key[1], key[2], key[3]);
+                if (refusal != null) {
+                    problems.add(refusal);
+                }
             }
         }
     }
