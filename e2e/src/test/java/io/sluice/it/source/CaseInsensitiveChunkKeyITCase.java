@@ -1,7 +1,5 @@
 package io.sluice.it.source;
 
-import org.apache.flink.api.connector.source.mocks.MockSplitEnumeratorContext;
-import org.apache.flink.cdc.connectors.mysql.source.assigners.MySqlSnapshotSplitAssigner;
 import org.apache.flink.cdc.connectors.mysql.source.config.MySqlSourceConfig;
 import org.apache.flink.cdc.connectors.mysql.source.reader.MySqlSourceReaderContext;
 import org.apache.flink.cdc.connectors.mysql.source.split.FinishedSnapshotSplitInfo;
@@ -11,15 +9,10 @@ import org.apache.flink.cdc.connectors.mysql.source.utils.RecordUtils;
 import org.apache.flink.cdc.connectors.mysql.source.utils.hooks.SnapshotPhaseHooks;
 import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.data.Struct;
 import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.source.SourceRecord;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
 
 import io.debezium.data.Envelope;
-import io.sluice.functions.config.OptionSection;
-import io.sluice.functions.source.ChangeEventDeserializationSchema;
-import io.sluice.functions.source.MySqlSourceFactory;
-import io.sluice.functions.source.MySqlSourceOptions;
 import io.sluice.functions.source.binlog.BinlogPosition;
 import io.sluice.functions.source.binlog.BinlogReader;
 import io.sluice.functions.source.binlog.SnapshotHandOver;
@@ -41,7 +34,6 @@ import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -80,8 +72,8 @@ class CaseInsensitiveChunkKeyITCase {
                         + " utf8mb4_unicode_ci PRIMARY KEY, v INT NOT NULL)",
                 "CREATE TABLE marker (id INT PRIMARY KEY)",
                 insert.toString());
-        MySqlSourceConfig config = config(mariaDb, database);
-        List<MySqlSplit> splits = splits(config);
+        MySqlSourceConfig config = SnapshotChunks.config(mariaDb, database, "words", 3);
+        List<MySqlSplit> splits = SnapshotChunks.cut(config);
         assertThat(splits.stream().map(CaseInsensitiveChunkKeyITCase::bounds))
                 .as("the server's chunks")
                 .containsExactly("[null, C)", "[C, E)", "[E, g)", "[g, i)", "[i, k)", "[k, null)");
@@ -146,8 +138,8 @@ class CaseInsensitiveChunkKeyITCase {
                         + " utf8mb4_uca1400_ai_ci PRIMARY KEY, v INT NOT NULL)",
                 "CREATE TABLE marker (id INT PRIMARY KEY)",
                 insert.toString());
-        MySqlSourceConfig config = config(mariaDb, database);
-        List<MySqlSplit> splits = splits(config);
+        MySqlSourceConfig config = SnapshotChunks.config(mariaDb, database, "words", 3);
+        List<MySqlSplit> splits = SnapshotChunks.cut(config);
         assertThat(splits.stream().map(CaseInsensitiveChunkKeyITCase::bounds))
                 .as("the server's chunks")
                 .containsExactly(
@@ -319,39 +311,5 @@ class CaseInsensitiveChunkKeyITCase {
         Object[] end = split.asSnapshotSplit().getSplitEnd();
         return String.format(
                 "[%s, %s)", start == null ? null : start[0], end == null ? null : end[0]);
-    }
-
-    private static MySqlSourceConfig config(MariaDbServer mariaDb, String database) {
-        Configuration options = new Configuration();
-        options.set(MySqlSourceOptions.HOSTNAME, mariaDb.host());
-        options.set(MySqlSourceOptions.PORT, mariaDb.port());
-        options.set(MySqlSourceOptions.USERNAME, MariaDbServer.CDC_USER);
-        options.set(MySqlSourceOptions.PASSWORD, MariaDbServer.CDC_PASSWORD);
-        options.set(MySqlSourceOptions.TABLES, List.of(database + ".words"));
-        options.set(MySqlSourceOptions.SNAPSHOT_CHUNK_SIZE, 3);
-        return MySqlSourceFactory.source(
-                        OptionSection.unprefixed(options),
-                        new ChangeEventDeserializationSchema(ZoneId.of("UTC")))
-                .config(0);
-    }
-
-    /** The table's chunks, as Flink CDC's enumerator cuts them. */
-    private static List<MySqlSplit> splits(MySqlSourceConfig config) throws Exception {
-        List<MySqlSplit> splits = new ArrayList<>();
-        MockSplitEnumeratorContext<MySqlSplit> context = new MockSplitEnumeratorContext<>(1);
-        MySqlSnapshotSplitAssigner assigner =
-                new MySqlSnapshotSplitAssigner(config, 1, new ArrayList<>(), false, context);
-        try {
-            assigner.open();
-            for (Optional<MySqlSplit> next = assigner.getNext();
-                    next.isPresent();
-                    next = assigner.getNext()) {
-                splits.add(next.get());
-            }
-        } finally {
-            assigner.close();
-            context.close();
-        }
-        return splits;
     }
 }

@@ -12,14 +12,9 @@ import org.apache.flink.cdc.connectors.mysql.source.utils.RecordUtils;
 import org.apache.flink.cdc.connectors.mysql.source.utils.hooks.SnapshotPhaseHooks;
 import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.data.Struct;
 import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.source.SourceRecord;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
 
-import io.sluice.functions.config.OptionSection;
-import io.sluice.functions.source.ChangeEventDeserializationSchema;
-import io.sluice.functions.source.MySqlSourceFactory;
-import io.sluice.functions.source.MySqlSourceOptions;
 import io.sluice.functions.source.internal.StatementHookSplitReader;
 import io.sluice.functions.source.internal.StatementTimes;
 import io.sluice.it.server.MariaDbExtension;
@@ -133,7 +128,7 @@ class SnapshotBackfillKeyOrderITCase {
                                 .map(row -> row * 2)
                                 .mapToObj(i -> "(" + type.key.apply(i) + ", " + i + ", " + i + ")")
                                 .collect(Collectors.joining(", ")));
-        MySqlSourceConfig config = config(mariaDb, database);
+        MySqlSourceConfig config = SnapshotChunks.config(mariaDb, database, "t", CHUNK);
         List<MySqlSplit> splits = splits(config, mariaDb, database);
         assertThat(splits).as("chunks of %s rows", CHUNK).hasSize(ROWS / CHUNK);
 
@@ -319,20 +314,6 @@ class SnapshotBackfillKeyOrderITCase {
                         .mapToObj(b -> String.format("%02x", ((byte[]) value)[b] & 0xff))
                         .collect(Collectors.joining("", "0x", ""))
                 : value.getClass().getSimpleName() + " " + value;
-    }
-
-    private static MySqlSourceConfig config(MariaDbServer mariaDb, String database) {
-        Configuration options = new Configuration();
-        options.set(MySqlSourceOptions.HOSTNAME, mariaDb.host());
-        options.set(MySqlSourceOptions.PORT, mariaDb.port());
-        options.set(MySqlSourceOptions.USERNAME, MariaDbServer.CDC_USER);
-        options.set(MySqlSourceOptions.PASSWORD, MariaDbServer.CDC_PASSWORD);
-        options.set(MySqlSourceOptions.TABLES, List.of(database + ".t"));
-        options.set(MySqlSourceOptions.SNAPSHOT_CHUNK_SIZE, CHUNK);
-        return MySqlSourceFactory.source(
-                        OptionSection.unprefixed(options),
-                        new ChangeEventDeserializationSchema(java.time.ZoneId.of("UTC")))
-                .config(0);
     }
 
     /**

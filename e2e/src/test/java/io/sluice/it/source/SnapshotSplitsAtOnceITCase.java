@@ -1,7 +1,5 @@
 package io.sluice.it.source;
 
-import org.apache.flink.api.connector.source.mocks.MockSplitEnumeratorContext;
-import org.apache.flink.cdc.connectors.mysql.source.assigners.MySqlSnapshotSplitAssigner;
 import org.apache.flink.cdc.connectors.mysql.source.config.MySqlSourceConfig;
 import org.apache.flink.cdc.connectors.mysql.source.reader.MySqlSourceReaderContext;
 import org.apache.flink.cdc.connectors.mysql.source.split.MySqlSplit;
@@ -10,14 +8,9 @@ import org.apache.flink.cdc.connectors.mysql.source.utils.RecordUtils;
 import org.apache.flink.cdc.connectors.mysql.source.utils.hooks.SnapshotPhaseHooks;
 import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.data.Struct;
 import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.source.SourceRecord;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
 
-import io.sluice.functions.config.OptionSection;
-import io.sluice.functions.source.ChangeEventDeserializationSchema;
-import io.sluice.functions.source.MySqlSourceFactory;
-import io.sluice.functions.source.MySqlSourceOptions;
 import io.sluice.functions.source.internal.StatementHookSplitReader;
 import io.sluice.functions.source.internal.StatementTimes;
 import io.sluice.it.server.MariaDbExtension;
@@ -25,10 +18,8 @@ import io.sluice.it.server.MariaDbServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
@@ -65,8 +56,8 @@ class SnapshotSplitsAtOnceITCase {
             insert.append(id == 0 ? "" : ", ").append("(").append(id).append(", 0, 'seed')");
         }
         mariaDb.execute(database, insert.toString(), "CREATE TABLE elsewhere (id INT)");
-        MySqlSourceConfig config = config(mariaDb, database);
-        List<MySqlSplit> splits = splits(config);
+        MySqlSourceConfig config = SnapshotChunks.config(mariaDb, database, "counters", CHUNK);
+        List<MySqlSplit> splits = SnapshotChunks.cut(config);
         assertThat(splits).as("chunks of %s rows", CHUNK).hasSizeGreaterThanOrEqualTo(3);
 
         AtomicInteger writes = new AtomicInteger();
@@ -118,40 +109,6 @@ class SnapshotSplitsAtOnceITCase {
             fetcher.shutdownNow();
             reader.close();
         }
-    }
-
-    private static MySqlSourceConfig config(MariaDbServer mariaDb, String database) {
-        Configuration options = new Configuration();
-        options.set(MySqlSourceOptions.HOSTNAME, mariaDb.host());
-        options.set(MySqlSourceOptions.PORT, mariaDb.port());
-        options.set(MySqlSourceOptions.USERNAME, MariaDbServer.CDC_USER);
-        options.set(MySqlSourceOptions.PASSWORD, MariaDbServer.CDC_PASSWORD);
-        options.set(MySqlSourceOptions.TABLES, List.of(database + ".counters"));
-        options.set(MySqlSourceOptions.SNAPSHOT_CHUNK_SIZE, CHUNK);
-        return MySqlSourceFactory.source(
-                        OptionSection.unprefixed(options),
-                        new ChangeEventDeserializationSchema(ZoneId.of("UTC")))
-                .config(0);
-    }
-
-    /** The table's chunks, as Flink CDC's enumerator cuts them. */
-    private static List<MySqlSplit> splits(MySqlSourceConfig config) throws Exception {
-        List<MySqlSplit> splits = new ArrayList<>();
-        MockSplitEnumeratorContext<MySqlSplit> context = new MockSplitEnumeratorContext<>(1);
-        MySqlSnapshotSplitAssigner assigner =
-                new MySqlSnapshotSplitAssigner(config, 1, new ArrayList<>(), false, context);
-        try {
-            assigner.open();
-            for (Optional<MySqlSplit> next = assigner.getNext();
-                    next.isPresent();
-                    next = assigner.getNext()) {
-                splits.add(next.get());
-            }
-        } finally {
-            assigner.close();
-            context.close();
-        }
-        return splits;
     }
 
     private static List<Integer> rowIds(RecordsWithSplitIds<SourceRecords> records) {
