@@ -1,7 +1,6 @@
 package io.sluice.it.source;
 
 import org.apache.flink.cdc.connectors.mysql.source.config.MySqlSourceConfig;
-import org.apache.flink.cdc.connectors.mysql.source.reader.MySqlSourceReaderContext;
 import org.apache.flink.cdc.connectors.mysql.source.split.FinishedSnapshotSplitInfo;
 import org.apache.flink.cdc.connectors.mysql.source.split.MySqlSplit;
 import org.apache.flink.cdc.connectors.mysql.source.split.SourceRecords;
@@ -21,7 +20,6 @@ import io.sluice.functions.source.internal.ColumnTypeStyle;
 import io.sluice.functions.source.internal.ServerCollations;
 import io.sluice.functions.source.internal.SourceJdbc;
 import io.sluice.functions.source.internal.StatementHookSplitReader;
-import io.sluice.functions.source.internal.StatementTimes;
 import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
 import io.sluice.serializers.event.ChangeEvent;
@@ -188,14 +186,7 @@ class CaseInsensitiveChunkKeyITCase {
             Map<String, Integer> rows)
             throws Exception {
         List<FinishedSnapshotSplitInfo> finished = new ArrayList<>();
-        StatementHookSplitReader reader =
-                new StatementHookSplitReader(
-                        config,
-                        0,
-                        new MySqlSourceReaderContext(null),
-                        new StatementTimes(),
-                        hooks,
-                        List.of());
+        StatementHookSplitReader reader = SnapshotChunks.splitReader(config, hooks);
         try {
             for (MySqlSplit split : splits) {
                 reader.handleSplitsChanges(new SplitsAddition<>(List.of(split)));

@@ -4,7 +4,6 @@ import org.apache.flink.api.connector.source.SourceSplit;
 import org.apache.flink.api.connector.source.mocks.MockSplitEnumeratorContext;
 import org.apache.flink.cdc.connectors.mysql.source.assigners.MySqlSnapshotSplitAssigner;
 import org.apache.flink.cdc.connectors.mysql.source.config.MySqlSourceConfig;
-import org.apache.flink.cdc.connectors.mysql.source.reader.MySqlSourceReaderContext;
 import org.apache.flink.cdc.connectors.mysql.source.split.MySqlSnapshotSplit;
 import org.apache.flink.cdc.connectors.mysql.source.split.MySqlSplit;
 import org.apache.flink.cdc.connectors.mysql.source.split.SourceRecords;
@@ -16,7 +15,6 @@ import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
 
 import io.sluice.functions.source.internal.StatementHookSplitReader;
-import io.sluice.functions.source.internal.StatementTimes;
 import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -188,14 +186,7 @@ class SnapshotBackfillKeyOrderITCase {
     private static Map<String, List<String>> read(
             MySqlSourceConfig config, SnapshotPhaseHooks hooks, List<MySqlSplit> splits)
             throws Exception {
-        StatementHookSplitReader reader =
-                new StatementHookSplitReader(
-                        config,
-                        0,
-                        new MySqlSourceReaderContext(null),
-                        new StatementTimes(),
-                        hooks,
-                        List.of());
+        StatementHookSplitReader reader = SnapshotChunks.splitReader(config, hooks);
         ExecutorService fetcher = Executors.newSingleThreadExecutor();
         Map<String, List<String>> read = new TreeMap<>();
         try {

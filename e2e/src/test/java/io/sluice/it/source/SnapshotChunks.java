@@ -3,13 +3,17 @@ package io.sluice.it.source;
 import org.apache.flink.api.connector.source.mocks.MockSplitEnumeratorContext;
 import org.apache.flink.cdc.connectors.mysql.source.assigners.MySqlSnapshotSplitAssigner;
 import org.apache.flink.cdc.connectors.mysql.source.config.MySqlSourceConfig;
+import org.apache.flink.cdc.connectors.mysql.source.reader.MySqlSourceReaderContext;
 import org.apache.flink.cdc.connectors.mysql.source.split.MySqlSplit;
+import org.apache.flink.cdc.connectors.mysql.source.utils.hooks.SnapshotPhaseHooks;
 import org.apache.flink.configuration.Configuration;
 
 import io.sluice.functions.config.OptionSection;
 import io.sluice.functions.source.ChangeEventDeserializationSchema;
 import io.sluice.functions.source.MySqlSourceFactory;
 import io.sluice.functions.source.MySqlSourceOptions;
+import io.sluice.functions.source.internal.StatementHookSplitReader;
+import io.sluice.functions.source.internal.StatementTimes;
 import io.sluice.it.server.MariaDbServer;
 
 import java.time.ZoneId;
@@ -19,8 +23,8 @@ import java.util.Optional;
 
 /**
  * Flink CDC's snapshot pieces outside a job, for tests that drive its split reader themselves: the
- * source config Sluice builds for one table, and the table's chunks as Flink CDC's enumerator cuts
- * them.
+ * source config Sluice builds for one table, Sluice's split reader, and the table's chunks as Flink
+ * CDC's enumerator cuts them.
  */
 final class SnapshotChunks {
 
@@ -40,6 +44,18 @@ final class SnapshotChunks {
                         OptionSection.unprefixed(options),
                         new ChangeEventDeserializationSchema(ZoneId.of("UTC")))
                 .config(0);
+    }
+
+    /** Sluice's split reader for subtask 0 with {@code hooks}, as the source builds it. */
+    static StatementHookSplitReader splitReader(
+            MySqlSourceConfig config, SnapshotPhaseHooks hooks) {
+        return new StatementHookSplitReader(
+                config,
+                0,
+                new MySqlSourceReaderContext(null),
+                new StatementTimes(),
+                hooks,
+                List.of());
     }
 
     /** The table's chunks, as Flink CDC's enumerator cuts them. */

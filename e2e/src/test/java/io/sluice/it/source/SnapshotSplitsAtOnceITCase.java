@@ -1,7 +1,6 @@
 package io.sluice.it.source;
 
 import org.apache.flink.cdc.connectors.mysql.source.config.MySqlSourceConfig;
-import org.apache.flink.cdc.connectors.mysql.source.reader.MySqlSourceReaderContext;
 import org.apache.flink.cdc.connectors.mysql.source.split.MySqlSplit;
 import org.apache.flink.cdc.connectors.mysql.source.split.SourceRecords;
 import org.apache.flink.cdc.connectors.mysql.source.utils.RecordUtils;
@@ -12,7 +11,6 @@ import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
 
 import io.sluice.functions.source.internal.StatementHookSplitReader;
-import io.sluice.functions.source.internal.StatementTimes;
 import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
 import org.junit.jupiter.api.Test;
@@ -67,14 +65,7 @@ class SnapshotSplitsAtOnceITCase {
                     mariaDb.execute(database, "INSERT INTO elsewhere VALUES (1)");
                     writes.incrementAndGet();
                 });
-        StatementHookSplitReader reader =
-                new StatementHookSplitReader(
-                        config,
-                        0,
-                        new MySqlSourceReaderContext(null),
-                        new StatementTimes(),
-                        hooks,
-                        List.of());
+        StatementHookSplitReader reader = SnapshotChunks.splitReader(config, hooks);
         ExecutorService fetcher = Executors.newSingleThreadExecutor();
         try {
             reader.handleSplitsChanges(new SplitsAddition<>(splits.subList(0, 2)));
