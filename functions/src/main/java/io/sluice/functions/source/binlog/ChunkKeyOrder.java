@@ -2,8 +2,10 @@ package io.sluice.functions.source.binlog;
 
 import org.apache.flink.annotation.Internal;
 
+import io.debezium.data.Bits;
 import io.debezium.relational.TableId;
 import io.sluice.functions.source.internal.CollationOrder;
+import io.sluice.functions.source.internal.TimestampMicrosConverter;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -252,7 +254,7 @@ public final class ChunkKeyOrder {
                 of = Kind.TEXT;
                 key = kind == Kind.TEXT ? key((String) value) : null;
             } else if (value instanceof byte[] || value instanceof ByteBuffer) {
-                of = BITS.equals(logicalName) ? null : Kind.BYTES;
+                of = Bits.LOGICAL_NAME.equals(logicalName) ? null : Kind.BYTES;
                 key = new UnsignedBytes(bytes(value));
             } else {
                 of = null;
@@ -284,23 +286,31 @@ public final class ChunkKeyOrder {
         return key;
     }
 
-    private static final String BITS = "io.debezium.data.Bits";
-
     /**
      * Debezium's logical temporal types, and Sluice's TIMESTAMP one, by the kind they compare as.
      */
     private static final Map<String, Kind> DEBEZIUM_TEMPORAL =
             Map.of(
-                    "io.debezium.time.Date", Kind.CALENDAR,
-                    "io.debezium.time.Timestamp", Kind.CALENDAR,
-                    "io.debezium.time.MicroTimestamp", Kind.CALENDAR,
-                    "io.debezium.time.NanoTimestamp", Kind.CALENDAR,
-                    "io.debezium.time.Year", Kind.CALENDAR,
-                    "io.debezium.time.Time", Kind.TIME,
-                    "io.debezium.time.MicroTime", Kind.TIME,
-                    "io.debezium.time.NanoTime", Kind.TIME,
-                    "io.debezium.time.ZonedTimestamp", Kind.TIMESTAMP,
-                    "io.sluice.time.EpochMicros", Kind.TIMESTAMP);
+                    "io.debezium.time.Date",
+                    Kind.CALENDAR,
+                    "io.debezium.time.Timestamp",
+                    Kind.CALENDAR,
+                    "io.debezium.time.MicroTimestamp",
+                    Kind.CALENDAR,
+                    "io.debezium.time.NanoTimestamp",
+                    Kind.CALENDAR,
+                    "io.debezium.time.Year",
+                    Kind.CALENDAR,
+                    "io.debezium.time.Time",
+                    Kind.TIME,
+                    "io.debezium.time.MicroTime",
+                    Kind.TIME,
+                    "io.debezium.time.NanoTime",
+                    Kind.TIME,
+                    "io.debezium.time.ZonedTimestamp",
+                    Kind.TIMESTAMP,
+                    TimestampMicrosConverter.SCHEMA_NAME,
+                    Kind.TIMESTAMP);
 
     private static long temporal(String logicalName, Object value) {
         switch (logicalName) {
@@ -317,7 +327,7 @@ public final class ChunkKeyOrder {
             case "io.debezium.time.Time":
                 return Math.multiplyExact(((Number) value).longValue(), 1000L);
             case "io.debezium.time.MicroTime":
-            case "io.sluice.time.EpochMicros":
+            case TimestampMicrosConverter.SCHEMA_NAME:
                 return ((Number) value).longValue();
             case "io.debezium.time.NanoTime":
                 return Math.floorDiv(((Number) value).longValue(), 1000L);
