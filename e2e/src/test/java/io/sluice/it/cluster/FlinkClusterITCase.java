@@ -45,8 +45,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class FlinkClusterITCase {
 
-    @RegisterExtension static final MariaDbExtension MARIADB = new MariaDbExtension();
-    @RegisterExtension static final KafkaExtension KAFKA = new KafkaExtension();
+    @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();
+    @RegisterExtension static final KafkaExtension KAFKA = KafkaExtension.shared();
 
     private static final int ROWS = 20;
     private static final int NEW_ROWS = 5;

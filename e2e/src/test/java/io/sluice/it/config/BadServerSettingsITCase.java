@@ -48,12 +48,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class BadServerSettingsITCase {
 
-    @RegisterExtension static final MariaDbExtension MARIADB = new MariaDbExtension();
+    @RegisterExtension
+    static final MariaDbExtension MARIADB =
+            MariaDbExtension.own(
+                    "SET GLOBAL binlog_format and binlog_row_image; a user of its own");
 
     @RegisterExtension
-    static final MariaDbExtension NO_BINLOG = new MariaDbExtension("--skip-log-bin");
+    static final MariaDbExtension NO_BINLOG =
+            MariaDbExtension.own("a server without a binlog", "--skip-log-bin");
 
-    @RegisterExtension static final KafkaExtension KAFKA = new KafkaExtension();
+    @RegisterExtension static final KafkaExtension KAFKA = KafkaExtension.shared();
     @RegisterExtension static final MiniClusterExtension FLINK = FlinkMiniCluster.extension(2);
 
     private static final Duration WAIT = Duration.ofMinutes(2);

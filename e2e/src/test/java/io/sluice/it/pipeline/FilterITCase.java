@@ -39,9 +39,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class FilterITCase {
 
-    @RegisterExtension static final MariaDbExtension MARIADB = new MariaDbExtension();
-    @RegisterExtension static final KafkaExtension KAFKA = new KafkaExtension();
-    @RegisterExtension static final RocketMqExtension ROCKETMQ = new RocketMqExtension();
+    @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();
+    @RegisterExtension static final KafkaExtension KAFKA = KafkaExtension.shared();
+    @RegisterExtension static final RocketMqExtension ROCKETMQ = RocketMqExtension.shared();
     @RegisterExtension static final MiniClusterExtension FLINK = FlinkMiniCluster.extension(2);
 
     private static final Duration WAIT = Duration.ofMinutes(2);

@@ -38,8 +38,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class RocketMqPipelineITCase {
 
-    @RegisterExtension static final MariaDbExtension MARIADB = new MariaDbExtension();
-    @RegisterExtension static final RocketMqExtension ROCKETMQ = new RocketMqExtension();
+    @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();
+    @RegisterExtension static final RocketMqExtension ROCKETMQ = RocketMqExtension.shared();
     @RegisterExtension static final MiniClusterExtension FLINK = FlinkMiniCluster.extension(6);
 
     private static final Duration WAIT = Duration.ofMinutes(3);

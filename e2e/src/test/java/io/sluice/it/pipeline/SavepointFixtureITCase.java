@@ -65,7 +65,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class SavepointFixtureITCase {
 
-    @RegisterExtension static final KafkaExtension KAFKA = new KafkaExtension();
+    @RegisterExtension static final KafkaExtension KAFKA = KafkaExtension.shared();
 
     @RegisterExtension static final MiniClusterExtension FLINK = FlinkMiniCluster.extension(4);
 

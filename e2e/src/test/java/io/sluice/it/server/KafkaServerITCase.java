@@ -21,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** Proves the embedded Kafka runs transactions and read_committed drains see only commits. */
 class KafkaServerITCase {
 
-    @RegisterExtension static final KafkaExtension KAFKA = new KafkaExtension();
+    @RegisterExtension static final KafkaExtension KAFKA = KafkaExtension.shared();
 
     private static final int PARTITIONS = 3;
     private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(60);

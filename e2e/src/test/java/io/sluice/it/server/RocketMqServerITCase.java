@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.UUID;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -26,7 +27,7 @@ import static org.assertj.core.api.Assertions.tuple;
 /** Proves the embedded RocketMQ really stores, routes and reads messages, plain and in 2PC. */
 class RocketMqServerITCase {
 
-    @RegisterExtension static final RocketMqExtension ROCKETMQ = new RocketMqExtension();
+    @RegisterExtension static final RocketMqExtension ROCKETMQ = RocketMqExtension.shared();
 
     private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(60);
     private static final int QUEUES = 4;
@@ -44,7 +45,7 @@ class RocketMqServerITCase {
     @Test
     void keyedMessagesComeBackCompleteAndInPerQueueOrder() throws Exception {
         RocketMqServer server = ROCKETMQ.server();
-        String topic = "sluice-it-keyed";
+        String topic = "sluice-it-keyed-" + UUID.randomUUID();
         server.createTopic(topic, QUEUES);
 
         MessageQueueSelector byKeyHash =
@@ -95,7 +96,7 @@ class RocketMqServerITCase {
     @Test
     void onlyCommittedTransactionalMessagesAreVisible() throws Exception {
         RocketMqServer server = ROCKETMQ.server();
-        String topic = "sluice-it-transactional";
+        String topic = "sluice-it-transactional-" + UUID.randomUUID();
         server.createTopic(topic, 2);
 
         TransactionMQProducer producer = new TransactionMQProducer("sluice-it-tx-producer");

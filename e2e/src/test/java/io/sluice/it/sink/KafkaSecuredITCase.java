@@ -49,11 +49,13 @@ class KafkaSecuredITCase {
     private static final String USER = "sluice";
     private static final String PASSWORD = "sluice-secret";
 
-    @RegisterExtension static final MariaDbExtension MARIADB = new MariaDbExtension();
+    @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();
 
     @RegisterExtension
     static final KafkaExtension KAFKA =
-            new KafkaExtension(KafkaSecurity.saslPlain(Map.of(USER, PASSWORD)));
+            KafkaExtension.own(
+                    "SASL/PLAIN and ACLs on the client listener",
+                    KafkaSecurity.saslPlain(Map.of(USER, PASSWORD)));
 
     @RegisterExtension static final MiniClusterExtension FLINK = FlinkMiniCluster.extension(2);
 

@@ -30,6 +30,7 @@ import io.sluice.functions.sink.rocketmq.internal.QueueSender;
 import io.sluice.functions.types.SinkMessageTypeInfo;
 import io.sluice.it.flink.FlinkMiniCluster;
 import io.sluice.it.server.RocketMqExtension;
+import io.sluice.it.server.RocketMqServer;
 import io.sluice.it.server.Waits;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
@@ -64,7 +65,10 @@ class RocketMqSinkITCase {
 
     private static final InMemoryReporter METRICS = InMemoryReporter.createWithRetainedMetrics();
 
-    @RegisterExtension static final RocketMqExtension ROCKETMQ = new RocketMqExtension();
+    @RegisterExtension
+    static final RocketMqExtension ROCKETMQ =
+            RocketMqExtension.own(
+                    "restarts the broker and refuses sends", RocketMqServer.Settings.DEFAULTS);
 
     @RegisterExtension
     static final MiniClusterExtension FLINK =

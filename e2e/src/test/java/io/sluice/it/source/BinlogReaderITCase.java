@@ -51,7 +51,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class BinlogReaderITCase {
 
-    @RegisterExtension static final MariaDbExtension MARIADB = new MariaDbExtension();
+    @RegisterExtension
+    static final MariaDbExtension MARIADB =
+            MariaDbExtension.own(
+                    "SET GLOBAL binlog_format and binlog_row_metadata; PURGE BINARY LOGS");
 
     private static final String TABLE =
             "CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(40), n BIGINT)";

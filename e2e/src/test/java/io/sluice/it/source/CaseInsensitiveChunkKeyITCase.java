@@ -51,7 +51,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class CaseInsensitiveChunkKeyITCase {
 
-    @RegisterExtension static final MariaDbExtension MARIADB = new MariaDbExtension();
+    @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();
 
     private static final List<String> KEYS =
             List.of("a", "b", "C", "d", "E", "f", "g", "h", "i", "J", "k", "zz");

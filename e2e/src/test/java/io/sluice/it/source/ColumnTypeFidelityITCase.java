@@ -44,7 +44,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ColumnTypeFidelityITCase {
 
-    @RegisterExtension static final MariaDbExtension MARIADB = new MariaDbExtension();
+    @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();
 
     @RegisterExtension static final MiniClusterExtension FLINK = FlinkMiniCluster.extension(2);
 

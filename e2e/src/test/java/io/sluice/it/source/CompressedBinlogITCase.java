@@ -26,7 +26,10 @@ class CompressedBinlogITCase {
 
     @RegisterExtension
     static final MariaDbExtension MARIADB =
-            new MariaDbExtension("--log-bin-compress=ON", "--log-bin-compress-min-len=10");
+            MariaDbExtension.own(
+                    "a compressed binlog",
+                    "--log-bin-compress=ON",
+                    "--log-bin-compress-min-len=10");
 
     @Test
     void readsCompressedRowsAndQueryEvents() throws Exception {

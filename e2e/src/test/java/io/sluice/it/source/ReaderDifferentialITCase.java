@@ -62,7 +62,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ReaderDifferentialITCase {
 
-    @RegisterExtension static final MariaDbExtension MARIADB = new MariaDbExtension();
+    @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();
 
     private static final InMemoryReporter METRICS = InMemoryReporter.create();
 

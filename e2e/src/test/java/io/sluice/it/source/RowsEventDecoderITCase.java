@@ -40,7 +40,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class RowsEventDecoderITCase {
 
-    @RegisterExtension static final MariaDbExtension MARIADB = new MariaDbExtension();
+    @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();
 
     /** Not UTC, as in ChangeEventConversionITCase. */
     private static final ZoneId TIMESTAMP_ZONE = ZoneId.of("Asia/Shanghai");

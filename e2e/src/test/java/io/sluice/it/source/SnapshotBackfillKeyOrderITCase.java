@@ -58,7 +58,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class SnapshotBackfillKeyOrderITCase {
 
-    @RegisterExtension static final MariaDbExtension MARIADB = new MariaDbExtension();
+    @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();
 
     /** Rows at the even indexes 0, 2, …; the odd ones are free for inserts inside a chunk. */
     private static final int ROWS = 32;

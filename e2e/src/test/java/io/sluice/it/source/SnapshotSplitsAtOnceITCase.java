@@ -40,7 +40,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class SnapshotSplitsAtOnceITCase {
 
-    @RegisterExtension static final MariaDbExtension MARIADB = new MariaDbExtension();
+    @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();
 
     private static final int ROWS = 40;
     private static final int CHUNK = 10;

@@ -59,7 +59,9 @@ class TableSchemasITCase {
 
     private static final Logger LOG = LoggerFactory.getLogger(TableSchemasITCase.class);
 
-    @RegisterExtension static final MariaDbExtension MARIADB = new MariaDbExtension();
+    @RegisterExtension
+    static final MariaDbExtension MARIADB = MariaDbExtension.own("SET GLOBAL binlog_row_metadata");
+
     @RegisterExtension static final MiniClusterExtension FLINK = FlinkMiniCluster.extension(2);
 
     private static final ZoneId TIMESTAMP_ZONE = ZoneId.of("UTC");

@@ -49,8 +49,11 @@ class SqlRocketMqITCase {
 
     private static final InMemoryReporter METRICS = InMemoryReporter.createWithRetainedMetrics();
 
-    @RegisterExtension static final MariaDbExtension MARIADB = new MariaDbExtension();
-    @RegisterExtension static final RocketMqExtension ROCKETMQ = new RocketMqExtension();
+    @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();
+
+    @RegisterExtension
+    static final RocketMqExtension ROCKETMQ =
+            RocketMqExtension.own("refuses the broker's sends", RocketMqServer.Settings.DEFAULTS);
 
     @RegisterExtension
     static final MiniClusterExtension FLINK =

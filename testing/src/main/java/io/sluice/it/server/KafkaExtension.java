@@ -1,62 +1,30 @@
 package io.sluice.it.server;
 
-import org.junit.jupiter.api.extension.AfterAllCallback;
-import org.junit.jupiter.api.extension.BeforeAllCallback;
-import org.junit.jupiter.api.extension.ExtensionContext;
-
 /**
- * One {@link KafkaServer} per test class:
+ * A {@link KafkaServer} for a test class: the test JVM's shared one (PLAINTEXT, no authorizer), or
+ * a private one.
  *
  * <pre>{@code
- * @RegisterExtension static final KafkaExtension KAFKA = new KafkaExtension();
+ * @RegisterExtension static final KafkaExtension KAFKA = KafkaExtension.shared();
+ * @RegisterExtension static final KafkaExtension KAFKA =
+ *         KafkaExtension.own("SASL on the client listener", KafkaSecurity.saslPlain(users));
  * }</pre>
  *
- * <p>{@code @Nested} classes share the outer class's server; it closes after the outer class. A
- * {@code new KafkaExtension(KafkaSecurity.saslPlain(...))} secures the server's client listener.
+ * <p>Tests on the shared server use their own topics, consumer groups and transactional ids.
  */
-public final class KafkaExtension implements BeforeAllCallback, AfterAllCallback {
+public final class KafkaExtension extends ServerExtension<KafkaServer> {
 
-    private final KafkaSecurity security;
-    private volatile KafkaServer server;
-    private volatile String ownerId;
-
-    /** A plain server: PLAINTEXT, no authorizer. */
-    public KafkaExtension() {
-        this(KafkaSecurity.none());
+    private KafkaExtension(String privateReason, KafkaSecurity security) {
+        super("Kafka", () -> KafkaServer.start(security), privateReason);
     }
 
-    public KafkaExtension(KafkaSecurity security) {
-        this.security = security;
+    /** The Kafka server the whole test JVM shares. */
+    public static KafkaExtension shared() {
+        return new KafkaExtension(null, KafkaSecurity.none());
     }
 
-    @Override
-    public void beforeAll(ExtensionContext context) {
-        if (server != null) {
-            return; // A @Nested class inherits the extension: keep the outer class's server.
-        }
-        server = KafkaServer.start(security);
-        ownerId = context.getUniqueId();
-    }
-
-    @Override
-    public void afterAll(ExtensionContext context) {
-        KafkaServer running = server;
-        if (running == null || !context.getUniqueId().equals(ownerId)) {
-            return;
-        }
-        server = null;
-        ownerId = null;
-        running.close();
-    }
-
-    /** The running server; only between this extension's beforeAll and afterAll. */
-    public KafkaServer server() {
-        KafkaServer running = server;
-        if (running == null) {
-            throw new IllegalStateException(
-                    "No Kafka server is running: register KafkaExtension as a static"
-                            + " @RegisterExtension field and use it from tests, not constructors");
-        }
-        return running;
+    /** A server of the class's own with {@code security}; {@code why} says why it cannot share. */
+    public static KafkaExtension own(String why, KafkaSecurity security) {
+        return new KafkaExtension(why, security);
     }
 }

@@ -1,57 +1,33 @@
 package io.sluice.it.server;
 
-import org.junit.jupiter.api.extension.AfterAllCallback;
-import org.junit.jupiter.api.extension.BeforeAllCallback;
-import org.junit.jupiter.api.extension.ExtensionContext;
-
 /**
- * One {@link MariaDbServer} per test class:
+ * A {@link MariaDbServer} for a test class: the test JVM's shared one, or a private one.
  *
  * <pre>{@code
- * @RegisterExtension static final MariaDbExtension MARIADB = new MariaDbExtension();
+ * @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();
+ * @RegisterExtension static final MariaDbExtension MARIADB =
+ *         MariaDbExtension.own("SET GLOBAL binlog_row_metadata", "--binlog-row-metadata=FULL");
  * }</pre>
  *
- * <p>{@code @Nested} classes share the outer class's server; it closes after the outer class.
+ * <p>Tests on the shared server each work in their own database ({@link
+ * MariaDbServer#createDatabase}); {@code CREATE DATABASE} of a name that another test took fails.
  */
-public final class MariaDbExtension implements BeforeAllCallback, AfterAllCallback {
+public final class MariaDbExtension extends ServerExtension<MariaDbServer> {
 
-    private final String[] serverArgs;
-    private volatile MariaDbServer server;
-    private volatile String ownerId;
-
-    /** A server as {@link MariaDbServer#start(String...)} starts it with {@code serverArgs}. */
-    public MariaDbExtension(String... serverArgs) {
-        this.serverArgs = serverArgs.clone();
+    private MariaDbExtension(String privateReason, String... serverArgs) {
+        super("MariaDB", () -> MariaDbServer.start(serverArgs.clone()), privateReason);
     }
 
-    @Override
-    public void beforeAll(ExtensionContext context) {
-        if (server != null) {
-            return; // A @Nested class inherits the extension: keep the outer class's server.
-        }
-        server = MariaDbServer.start(serverArgs);
-        ownerId = context.getUniqueId();
+    /** The MariaDB server the whole test JVM shares. */
+    public static MariaDbExtension shared() {
+        return new MariaDbExtension(null);
     }
 
-    @Override
-    public void afterAll(ExtensionContext context) {
-        MariaDbServer running = server;
-        if (running == null || !context.getUniqueId().equals(ownerId)) {
-            return;
-        }
-        server = null;
-        ownerId = null;
-        running.close();
-    }
-
-    /** The running server; only between this extension's beforeAll and afterAll. */
-    public MariaDbServer server() {
-        MariaDbServer running = server;
-        if (running == null) {
-            throw new IllegalStateException(
-                    "No MariaDB server is running: register MariaDbExtension as a static"
-                            + " @RegisterExtension field and use it from tests, not constructors");
-        }
-        return running;
+    /**
+     * A server of the class's own, as {@link MariaDbServer#start(String...)} starts it with {@code
+     * serverArgs}; {@code why} says what the class does that other tests must not see.
+     */
+    public static MariaDbExtension own(String why, String... serverArgs) {
+        return new MariaDbExtension(why, serverArgs);
     }
 }

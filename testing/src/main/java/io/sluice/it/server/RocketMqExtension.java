@@ -1,60 +1,30 @@
 package io.sluice.it.server;
 
-import org.junit.jupiter.api.extension.AfterAllCallback;
-import org.junit.jupiter.api.extension.BeforeAllCallback;
-import org.junit.jupiter.api.extension.ExtensionContext;
-
 /**
- * One {@link RocketMqServer} per test class:
+ * A {@link RocketMqServer} (name server and broker) for a test class: the test JVM's shared one,
+ * with {@link RocketMqServer.Settings#DEFAULTS}, or a private one.
  *
  * <pre>{@code
- * @RegisterExtension static final RocketMqExtension ROCKETMQ = new RocketMqExtension();
+ * @RegisterExtension static final RocketMqExtension ROCKETMQ = RocketMqExtension.shared();
+ * @RegisterExtension static final RocketMqExtension ROCKETMQ =
+ *         RocketMqExtension.own("restarts the broker", RocketMqServer.Settings.DEFAULTS);
  * }</pre>
  *
- * <p>{@code @Nested} classes share the outer class's server; it closes after the outer class.
+ * <p>Tests on the shared server use their own topics and producer and consumer groups.
  */
-public final class RocketMqExtension implements BeforeAllCallback, AfterAllCallback {
+public final class RocketMqExtension extends ServerExtension<RocketMqServer> {
 
-    private final RocketMqServer.Settings settings;
-    private volatile RocketMqServer server;
-    private volatile String ownerId;
-
-    public RocketMqExtension() {
-        this(RocketMqServer.Settings.DEFAULTS);
+    private RocketMqExtension(String privateReason, RocketMqServer.Settings settings) {
+        super("RocketMQ", () -> RocketMqServer.start(settings), privateReason);
     }
 
-    public RocketMqExtension(RocketMqServer.Settings settings) {
-        this.settings = settings;
+    /** The RocketMQ server the whole test JVM shares. */
+    public static RocketMqExtension shared() {
+        return new RocketMqExtension(null, RocketMqServer.Settings.DEFAULTS);
     }
 
-    @Override
-    public void beforeAll(ExtensionContext context) {
-        if (server != null) {
-            return; // A @Nested class inherits the extension: keep the outer class's server.
-        }
-        server = RocketMqServer.start(settings);
-        ownerId = context.getUniqueId();
-    }
-
-    @Override
-    public void afterAll(ExtensionContext context) {
-        RocketMqServer running = server;
-        if (running == null || !context.getUniqueId().equals(ownerId)) {
-            return;
-        }
-        server = null;
-        ownerId = null;
-        running.close();
-    }
-
-    /** The running server; only between this extension's beforeAll and afterAll. */
-    public RocketMqServer server() {
-        RocketMqServer running = server;
-        if (running == null) {
-            throw new IllegalStateException(
-                    "No RocketMQ server is running: register RocketMqExtension as a static"
-                            + " @RegisterExtension field and use it from tests, not constructors");
-        }
-        return running;
+    /** A server of the class's own with {@code settings}; {@code why} says why it cannot share. */
+    public static RocketMqExtension own(String why, RocketMqServer.Settings settings) {
+        return new RocketMqExtension(why, settings);
     }
 }

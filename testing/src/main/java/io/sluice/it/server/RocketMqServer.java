@@ -37,7 +37,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -116,6 +118,7 @@ public final class RocketMqServer implements AutoCloseable, CommittedMessages {
     private final String brokerAddress;
     private final Thread shutdownHook;
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final Set<String> createdTopics = ConcurrentHashMap.newKeySet();
 
     private RocketMqServer(
             Path workDir,
@@ -226,6 +229,15 @@ public final class RocketMqServer implements AutoCloseable, CommittedMessages {
     public void createTopic(String topic, int queues) {
         if (queues < 1) {
             throw new IllegalArgumentException("A topic needs at least one queue, got " + queues);
+        }
+        // The broker would silently update a topic that exists; on a shared server that is
+        // another test's topic, whose messages this test would then read.
+        if (!createdTopics.add(topic)) {
+            throw new IllegalStateException(
+                    "Topic "
+                            + topic
+                            + " exists on this RocketMQ server already: tests that share a"
+                            + " server each create topics of their own names");
         }
         TopicConfig config =
                 new TopicConfig(topic, queues, queues, PermName.PERM_READ | PermName.PERM_WRITE);
