@@ -28,8 +28,8 @@ import static org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder.r
  * The servers a test JVM shares ({@link ServerExtension}) really are shared, and sharing them does
  * not hide a leak between tests: two test classes that take the same database name, the same Kafka
  * topic or the same RocketMQ topic fail instead of reading each other's data. The probe classes run
- * in a JUnit run of their own (with its own shared servers, closed when it ends), so their failures
- * are this test's evidence rather than the build's.
+ * in a JUnit run of their own, on this JVM's shared servers, so their failures are this test's
+ * evidence rather than the build's.
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class SharedServersITCase {

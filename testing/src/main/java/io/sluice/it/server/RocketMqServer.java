@@ -73,6 +73,7 @@ public final class RocketMqServer implements AutoCloseable, CommittedMessages {
     private static final Duration DRAIN_QUIET_PERIOD = Duration.ofSeconds(1);
     private static final Duration DRAIN_ALL_LIMIT = Duration.ofMinutes(5);
     private static final long POLL_MILLIS = 200;
+    private static final int DRAIN_PULL_THREADS = 16;
 
     private static final AtomicLong CLIENT_SEQUENCE = new AtomicLong();
 
@@ -311,7 +312,8 @@ public final class RocketMqServer implements AutoCloseable, CommittedMessages {
             // in 5.3 it races with the pull already started by assign() and can drop a batch.
             consumer.assign(consumer.fetchMessageQueues(topic));
             Reading reading = new Reading(topic);
-            long deadline = System.nanoTime() + timeout.toNanos();
+            long started = System.nanoTime();
+            long deadline = started + timeout.toNanos();
             while (!done.test(reading)) {
                 if (System.nanoTime() > deadline) {
                     if (failOnTimeout) {
@@ -333,6 +335,11 @@ public final class RocketMqServer implements AutoCloseable, CommittedMessages {
                 }
                 reading.add(consumer.poll(POLL_MILLIS));
             }
+            LOG.info(
+                    "Read {} messages of {} in {} ms",
+                    reading.count(),
+                    topic,
+                    (System.nanoTime() - started) / 1_000_000);
             return reading.inQueueOrder();
         } catch (MQClientException e) {
             throw new IllegalStateException(
@@ -352,7 +359,10 @@ public final class RocketMqServer implements AutoCloseable, CommittedMessages {
         consumer.setVipChannelEnabled(false);
         consumer.setAutoCommit(false);
         consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
-        consumer.setPullThreadNums(2);
+        // A pull of a queue read to its end waits at the broker (long polling, up to 20 s) and
+        // holds its thread: with fewer threads than queues, the other queues' messages wait too.
+        consumer.setPullThreadNums(DRAIN_PULL_THREADS);
+        consumer.setPullBatchSize(64);
         return consumer;
     }
 

@@ -6,16 +6,18 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
  * A test server for a test class: either the one server of its kind that the whole test JVM shares
- * (started on first use, closed when the JUnit run ends), or a private one that the class starts
- * and closes itself. Tests on a shared server isolate themselves by name: their own database,
- * topics, consumer groups and transactional ids. A class that changes the server for everyone
- * ({@code SET GLOBAL}, purged binlogs, a broker restart, refused sends, other settings) asks for a
- * private server and says why.
+ * (started on first use, closed when the JVM exits), or a private one that the class starts and
+ * closes itself. Tests on a shared server isolate themselves by name: their own database, topics,
+ * consumer groups and transactional ids. A class that changes the server for everyone ({@code SET
+ * GLOBAL}, purged binlogs, a broker restart, refused sends, other settings) asks for a private
+ * server and says why.
  *
  * <p>{@code @Nested} classes share the outer class's server.
  *
@@ -25,8 +27,13 @@ public abstract class ServerExtension<S extends AutoCloseable>
         implements BeforeAllCallback, AfterAllCallback {
 
     private static final Logger LOG = LoggerFactory.getLogger(ServerExtension.class);
-    private static final ExtensionContext.Namespace SHARED =
-            ExtensionContext.Namespace.create(ServerExtension.class);
+
+    /**
+     * The shared servers by kind. Static rather than in JUnit's root store: failsafe with more than
+     * one fork hands each fork its classes one at a time, each in a JUnit run of its own, and the
+     * servers must outlive those runs. They close when the JVM exits.
+     */
+    private static final Map<String, AutoCloseable> SHARED = new ConcurrentHashMap<>();
 
     private final String kind;
     private final Supplier<S> start;
@@ -60,13 +67,7 @@ public abstract class ServerExtension<S extends AutoCloseable>
             return; // A @Nested class inherits the extension: keep the outer class's server.
         }
         if (isShared()) {
-            @SuppressWarnings("unchecked")
-            Shared<S> shared =
-                    (Shared<S>)
-                            context.getRoot()
-                                    .getStore(SHARED)
-                                    .getOrComputeIfAbsent(kind, this::startShared, Shared.class);
-            server = shared.server();
+            server = shared();
         } else {
             LOG.info(
                     "{} starts a private {} server: {}",
@@ -78,9 +79,16 @@ public abstract class ServerExtension<S extends AutoCloseable>
         ownerId = context.getUniqueId();
     }
 
-    private Shared<S> startShared(String key) {
-        LOG.info("Starting the {} server that this test JVM shares", kind);
-        return new Shared<>(start.get());
+    @SuppressWarnings("unchecked")
+    private S shared() {
+        // Each server stops itself in a shutdown hook of its own when the JVM exits.
+        return (S)
+                SHARED.computeIfAbsent(
+                        kind,
+                        key -> {
+                            LOG.info("Starting the {} server that this test JVM shares", kind);
+                            return start.get();
+                        });
     }
 
     @Override
@@ -107,14 +115,5 @@ public abstract class ServerExtension<S extends AutoCloseable>
                             + " @RegisterExtension field and use it from tests, not constructors");
         }
         return running;
-    }
-
-    /** The shared server in the root store, closed when the JUnit run ends. */
-    private record Shared<S extends AutoCloseable>(S server)
-            implements ExtensionContext.Store.CloseableResource {
-        @Override
-        public void close() throws Throwable {
-            server.close();
-        }
     }
 }
