@@ -23,10 +23,13 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.BlockingQueue;
@@ -48,6 +51,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * followed; it survives killed connections exactly once; heartbeats move an idle reader on; it
  * tells its output when it has read all the server sent; and it refuses a server it cannot read
  * with a message naming the setting.
+ *
+ * <p>Resumes are tried at one position of each kind (table, change type, file, first or later
+ * event of its transaction, first, later or last row of its rows event; {@link ResumePoints}) by
+ * GTID and by file position, and at a random sample of the rest, not at every position: each
+ * resume is a new connection and a read to the end.
  */
 class BinlogReaderITCase {
 
@@ -111,24 +119,23 @@ class BinlogReaderITCase {
                 .extracting(e -> e.after.events())
                 .contains(0L, 10L);
 
-        Set<Integer> starts = new TreeSet<>();
-        for (int i = 0; i < first.size() - 1; i++) {
-            long rows = first.get(i).after.rows();
-            boolean beforeBoundary = first.get(i + 1).after.rows() == 0;
-            if (i >= 20000 || rows <= 1 || beforeBoundary || i % 997 == 0) {
-                starts.add(i);
-            }
+        ResumePoints points = ResumePoints.of(first, 60);
+        assertThat(points.firstOfEachKind())
+                .as("kinds of resume point (%s)", points)
+                .hasSizeGreaterThanOrEqualTo(12);
+        for (int i : points.firstOfEachKind()) {
+            checkResume(mariaDb, database, first, i, UnaryOperator.identity(), points);
+            checkResume(mariaDb, database, first, i, p -> p.withGtids(""), points);
         }
-        int resumed = 0;
-        for (int i : starts) {
-            checkResume(mariaDb, database, first, i, UnaryOperator.identity());
-            resumed++;
-            if (i % 5 == 0) {
-                checkResume(mariaDb, database, first, i, p -> p.withGtids(""));
-                resumed++;
-            }
+        for (int i : points.sample()) {
+            checkResume(
+                    mariaDb,
+                    database,
+                    first,
+                    i,
+                    i % 2 == 0 ? UnaryOperator.identity() : p -> p.withGtids(""),
+                    points);
         }
-        assertThat(resumed).as("resumes").isGreaterThan(1000);
     }
 
     @Test
@@ -182,13 +189,24 @@ class BinlogReaderITCase {
         BinlogPosition update = first.get(602).after;
         assertThat(update.events()).isZero();
         assertThat(update.rows()).isEqualTo(3);
-        checkResume(mariaDb, database, first, 602, p -> flinkCdc(p, 3, 3));
-        checkResume(mariaDb, database, first, 609, p -> flinkCdc(p, 6, 0));
-        for (int i = 0; i < first.size() - 1; i++) {
-            checkResume(mariaDb, database, first, i, UnaryOperator.identity());
-            if (i % 3 == 0) {
-                checkResume(mariaDb, database, first, i, p -> p.withGtids(""));
-            }
+        ResumePoints points = ResumePoints.of(first, 40);
+        checkResume(mariaDb, database, first, 602, p -> flinkCdc(p, 3, 3), points);
+        checkResume(mariaDb, database, first, 609, p -> flinkCdc(p, 6, 0), points);
+        assertThat(points.firstOfEachKind().stream().map(i -> first.get(i).after.file()).distinct())
+                .as("resume points in both files (%s)", points)
+                .hasSize(2);
+        for (int i : points.firstOfEachKind()) {
+            checkResume(mariaDb, database, first, i, UnaryOperator.identity(), points);
+            checkResume(mariaDb, database, first, i, p -> p.withGtids(""), points);
+        }
+        for (int i : points.sample()) {
+            checkResume(
+                    mariaDb,
+                    database,
+                    first,
+                    i,
+                    i % 3 == 0 ? p -> p.withGtids("") : UnaryOperator.identity(),
+                    points);
         }
     }
 
@@ -557,19 +575,94 @@ class BinlogReaderITCase {
         }
     }
 
+    /**
+     * Where to resume a first read's changes: the first change of each kind of position (its table
+     * and change type, its file, whether it is the first event of its transaction, whether it is
+     * the first row of its rows event or the last before the next event), so every kind of boundary
+     * is tried once, and a random sample of the rest. The seed is random unless {@code
+     * -Dsluice.it.seed} names one; a failed assertion names it.
+     */
+    static final class ResumePoints {
+        private final Map<String, Integer> firstOfKind = new LinkedHashMap<>();
+        private final Map<Integer, String> kindOf = new HashMap<>();
+        private final Set<Integer> sample = new TreeSet<>();
+        private final long seed;
+
+        private ResumePoints(long seed) {
+            this.seed = seed;
+        }
+
+        /**
+         * The resume points of {@code first} (not its last change): one per kind, and {@code n}.
+         */
+        static ResumePoints of(List<Emitted> first, int n) {
+            String property = System.getProperty("sluice.it.seed");
+            ResumePoints points =
+                    new ResumePoints(
+                            property == null ? new Random().nextLong() : Long.parseLong(property));
+            for (int i = 0; i < first.size() - 1; i++) {
+                BinlogPosition after = first.get(i).after;
+                String[] change = first.get(i).change.split(" ", 3);
+                String kind =
+                        change[0]
+                                + " "
+                                + change[1]
+                                + ", "
+                                + after.file()
+                                + (after.events() == 0 ? ", first event" : ", later event")
+                                + (after.rows() <= 1 ? ", row " + after.rows() : ", later row")
+                                + (first.get(i + 1).after.rows() == 0 ? ", last of event" : "");
+                points.kindOf.put(i, kind);
+                points.firstOfKind.putIfAbsent(kind, i);
+            }
+            Random random = new Random(points.seed);
+            int candidates = first.size() - 1;
+            while (points.sample.size() < Math.min(n, candidates - points.firstOfKind.size())) {
+                int i = random.nextInt(candidates);
+                if (!points.firstOfKind.containsValue(i)) {
+                    points.sample.add(i);
+                }
+            }
+            return points;
+        }
+
+        Collection<Integer> firstOfEachKind() {
+            return firstOfKind.values();
+        }
+
+        Set<Integer> sample() {
+            return sample;
+        }
+
+        String describe(int i) {
+            return (firstOfKind.containsValue(i) ? "first of its kind: " : "sampled: ")
+                    + kindOf.get(i)
+                    + ", seed "
+                    + seed;
+        }
+
+        @Override
+        public String toString() {
+            return firstOfKind.size() + " kinds " + firstOfKind.keySet() + ", seed " + seed;
+        }
+    }
+
     /** Resumed after change {@code i}, the reader gives exactly the changes after it. */
     private static void checkResume(
             MariaDbServer mariaDb,
             String database,
             List<Emitted> first,
             int i,
-            UnaryOperator<BinlogPosition> how)
+            UnaryOperator<BinlogPosition> how,
+            ResumePoints points)
             throws Exception {
         BinlogPosition at = how.apply(first.get(i).after);
         List<Emitted> rest = read(mariaDb, database, at, e -> {});
         List<String> expected = keys(first.subList(i + 1, first.size()));
         assertThat(keys(rest))
-                .as("resumed at %s (after change %d of %d)", at, i, first.size())
+                .as(
+                        "resumed at %s (after change %d of %d, %s)",
+                        at, i, first.size(), points.describe(i))
                 .isEqualTo(expected);
         for (int k = 0; k < rest.size(); k++) {
             assertThat(rest.get(k).after)
