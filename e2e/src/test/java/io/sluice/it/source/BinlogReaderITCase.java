@@ -52,10 +52,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * tells its output when it has read all the server sent; and it refuses a server it cannot read
  * with a message naming the setting.
  *
- * <p>Resumes are tried at one position of each kind (table, change type, file, first or later
- * event of its transaction, first, later or last row of its rows event; {@link ResumePoints}) by
- * GTID and by file position, and at a random sample of the rest, not at every position: each
- * resume is a new connection and a read to the end.
+ * <p>Resumes are tried at one position of each kind (table, change type, file, first or later event
+ * of its transaction, first, later or last row of its rows event; {@link ResumePoints}) by GTID and
+ * by file position, and at a random sample of the rest, not at every position: each resume is a new
+ * connection and a read to the end.
  */
 class BinlogReaderITCase {
 
