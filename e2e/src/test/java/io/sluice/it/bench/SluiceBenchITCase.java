@@ -1,9 +1,11 @@
 package io.sluice.it.bench;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -12,6 +14,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * The benchmark harness at a tiny size: every section of the report is there and every pipeline
  * delivered exactly the rows the load wrote. Speeds are never asserted.
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class SluiceBenchITCase {
 
     @Test

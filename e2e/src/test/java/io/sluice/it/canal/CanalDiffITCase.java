@@ -30,6 +30,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.ByteArrayOutputStream;
@@ -56,6 +57,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the same changes in canal-binary to RocketMQ; Canal's binary topic is built from it with Canal's
  * own protobuf classes the same way (and a 2-row entry of rowsCount 2).
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class CanalDiffITCase {
 
     @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();

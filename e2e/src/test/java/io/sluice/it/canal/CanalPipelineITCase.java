@@ -13,6 +13,7 @@ import io.sluice.it.server.KafkaExtension;
 import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -31,6 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * INSERT/UPDATE/DELETE, a DDL and a primary-key change from a real MariaDB, read back with
  * read_committed and decoded by Canal's own classes.
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class CanalPipelineITCase {
 
     @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();

@@ -18,6 +18,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
@@ -51,6 +52,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * "Where Sluice differs from Canal, on purpose" table, read from the doc at run time; anything else
  * fails with the field, both values and the statement.
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class CanalSideBySideITCase {
 
     @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();

@@ -2,12 +2,14 @@ package io.sluice.it.cluster;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
 import java.util.jar.Manifest;
 import java.util.zip.ZipEntry;
@@ -19,6 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * their factory registrations merged, Jackson relocated, and nothing the cluster provides (Flink,
  * Flink's shaded libraries, logging). Runs after {@code package}, on the jar the build made.
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class JobJarITCase {
 
     private static final List<String> entries = new ArrayList<>();

@@ -19,9 +19,11 @@ import io.sluice.it.server.KafkaExtension;
 import io.sluice.it.server.MariaDbExtension;
 import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import static java.util.concurrent.TimeUnit.MINUTES;
 import static org.assertj.core.api.Assertions.as;
@@ -33,6 +35,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  * Bad configuration stops Sluice with an error naming key, rule and value: before a job starts, or,
  * when only a broker can tell (its transaction limit), as soon as the sink's writers open.
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class BadConfigITCase {
 
     @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();

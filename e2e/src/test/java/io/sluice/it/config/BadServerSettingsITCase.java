@@ -19,6 +19,7 @@ import io.sluice.it.server.MariaDbServer;
 import io.sluice.job.SluiceValidate;
 import io.sluice.job.config.JobConfigLoader;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.ByteArrayOutputStream;
@@ -46,6 +47,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * without primary key and no chunk key column, statement texts asked of MariaDB. A table without
  * primary key snapshots with a chunk key column.
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class BadServerSettingsITCase {
 
     @RegisterExtension

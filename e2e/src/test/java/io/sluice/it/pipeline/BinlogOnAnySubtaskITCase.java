@@ -29,6 +29,7 @@ import io.sluice.job.SluiceJob;
 import io.sluice.job.config.JobConfigLoader;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.rocketmq.common.message.MessageExt;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -53,6 +54,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * job restores, the binlog back on subtask 1, and more statements follow. Every partition must hold
  * each statement once, in order with the rows, every row exactly once.
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class BinlogOnAnySubtaskITCase {
 
     @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();

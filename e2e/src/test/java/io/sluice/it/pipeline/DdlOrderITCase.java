@@ -19,6 +19,7 @@ import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
 import io.sluice.it.server.Waits;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -45,6 +46,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * equal the statements that preceded it there. Also checks the excluded table stays out and
  * Sluice's metrics move.
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class DdlOrderITCase {
 
     @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();

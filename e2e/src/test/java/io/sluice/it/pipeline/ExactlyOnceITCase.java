@@ -16,6 +16,7 @@ import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
 import io.sluice.it.server.Waits;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -37,6 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the job's three shapes (docs/pipeline.md): everything chained, each source subtask writing; Route
  * chained to the source, then the partition owners; Route behind the keyed exchange.
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class ExactlyOnceITCase {
 
     @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();

@@ -15,6 +15,7 @@ import io.sluice.it.server.KafkaExtension;
 import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
 import io.sluice.it.server.RocketMqExtension;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -37,6 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * protobuf columns (binary); an UPDATE of excluded columns alone is dropped; row predicates and
  * change kinds drop exactly the changes they should, in order with the rest.
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class FilterITCase {
 
     @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();

@@ -16,6 +16,7 @@ import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
 import io.sluice.it.server.RocketMqExtension;
 import io.sluice.job.SluiceSqlRunner;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -37,6 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * row's own changed columns, every row arrives exactly once, and each key's changes arrive in
  * binlog order.
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class GroupRowsITCase {
 
     @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();
@@ -49,11 +51,14 @@ class GroupRowsITCase {
     private static final int ROWS = 10;
     private static final String END = "999";
 
+    /**
+     * Every pair of door, broker and format at least once (a covering array of four cases, not all
+     * eight): each door groups into both formats and writes to both brokers, and each broker
+     * carries both formats.
+     */
     @ParameterizedTest(name = "{0} {1} {2}")
     @CsvSource({
         "yaml, kafka, canal-flat",
-        "yaml, kafka, canal-binary",
-        "yaml, rocketmq, canal-flat",
         "yaml, rocketmq, canal-binary",
         "sql, kafka, canal-binary",
         "sql, rocketmq, canal-flat"

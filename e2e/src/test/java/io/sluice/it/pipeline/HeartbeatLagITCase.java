@@ -14,6 +14,7 @@ import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
 import io.sluice.it.server.Waits;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.net.URI;
@@ -29,6 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * travel the binlog like any change, move the lag's binlog time and never reach Kafka. Without
  * them, lag would be at least the idle time, so the wait below could never end.
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class HeartbeatLagITCase {
 
     @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();

@@ -16,6 +16,7 @@ import io.sluice.it.server.MariaDbServer;
 import io.sluice.it.server.Waits;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -55,6 +56,7 @@ import static org.assertj.core.api.Assertions.fail;
  * handed-over batch ends. The read_committed drain must hold every row of the load exactly once,
  * each key's changes in order.
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class LargeStatementFailoverITCase {
 
     @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();

@@ -11,6 +11,7 @@ import io.sluice.it.job.EmbeddedJobs;
 import io.sluice.it.server.KafkaExtension;
 import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -52,6 +53,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * version it deleted, and the client's log of committed changes sorted by version is the expected
  * sequence.
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class MixedDmlOrderITCase {
 
     @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();

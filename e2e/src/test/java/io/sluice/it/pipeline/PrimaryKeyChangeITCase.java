@@ -12,6 +12,7 @@ import io.sluice.it.server.KafkaExtension;
 import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
@@ -35,6 +36,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * consumer never learns the row left.) A key freed this way and reused later continues its history
  * in its own partition: DELETE, then the reused key's INSERT.
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class PrimaryKeyChangeITCase {
 
     @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();

@@ -18,6 +18,7 @@ import io.sluice.job.SluiceJob;
 import io.sluice.job.config.JobConfigLoader;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
@@ -36,6 +37,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * primary key, and a mid-stream ALTER reaches every queue once, between the rows before and after
  * it. Failures are injected in {@code RocketMqSinkITCase}; this proves the wiring.
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class RocketMqPipelineITCase {
 
     @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();

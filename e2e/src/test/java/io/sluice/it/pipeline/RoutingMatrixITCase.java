@@ -12,6 +12,7 @@ import io.sluice.it.server.KafkaExtension;
 import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
@@ -38,6 +39,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * and 3 partitions. Every row's topic, partition and key is checked against what Canal's documented
  * rules give, computed here independently, and every snapshot and binlog row arrives exactly once.
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class RoutingMatrixITCase {
 
     @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();

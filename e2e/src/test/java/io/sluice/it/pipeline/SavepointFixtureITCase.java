@@ -14,6 +14,7 @@ import io.sluice.it.job.EmbeddedJobs;
 import io.sluice.it.server.KafkaExtension;
 import io.sluice.it.server.MariaDbServer;
 import io.sluice.it.server.SqlScript;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -63,6 +64,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * which the release notes must then say): run this class with {@code
  * -Dsluice.savepoint-fixture.write=<dir>} and copy {@code <dir>/<shape>} into the resources.
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class SavepointFixtureITCase {
 
     @RegisterExtension static final KafkaExtension KAFKA = KafkaExtension.shared();

@@ -14,6 +14,7 @@ import io.sluice.it.job.EmbeddedJobs;
 import io.sluice.it.server.KafkaExtension;
 import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -42,6 +43,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * parallelism 1 (scaling up); or writes with 3 sink subtasks (scaling the sink down: the savepoint
  * holds the state of more writers than the restored job has).
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class SavepointRestoreITCase {
 
     @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();

@@ -14,6 +14,7 @@ import io.sluice.it.server.KafkaExtension;
 import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -44,6 +45,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * restores into Sluice's. A second job starts at a MariaDB GTID position alone with statement
  * texts.
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class SluiceReaderPipelineITCase {
 
     @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();

@@ -14,6 +14,7 @@ import io.sluice.it.server.KafkaExtension;
 import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
@@ -33,6 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * changes in its Canal partition, in order. (The binlog-phase failure is {@link
  * ExactlyOnceITCase}.)
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class SnapshotFailureITCase {
 
     @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();

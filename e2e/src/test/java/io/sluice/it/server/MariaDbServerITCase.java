@@ -3,6 +3,7 @@ package io.sluice.it.server;
 import com.github.shyiko.mysql.binlog.BinaryLogClient;
 import com.github.shyiko.mysql.binlog.event.WriteRowsEventData;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.sql.Connection;
@@ -22,6 +23,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * Proves the embedded MariaDB is what the CDC source needs: ROW binlog and a least-privilege user.
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class MariaDbServerITCase {
 
     @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();

@@ -11,6 +11,7 @@ import org.apache.rocketmq.client.producer.TransactionSendResult;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.charset.StandardCharsets;
@@ -19,12 +20,14 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 /** Proves the embedded RocketMQ really stores, routes and reads messages, plain and in 2PC. */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class RocketMqServerITCase {
 
     @RegisterExtension static final RocketMqExtension ROCKETMQ = RocketMqExtension.shared();

@@ -26,6 +26,7 @@ import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourceType;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
@@ -44,6 +45,7 @@ import static org.slf4j.event.Level.WARN;
  * partition-count lookup, the broker check), starts, writes every change exactly once, and warns
  * that it could not check {@code sink.transaction-timeout}.
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class KafkaSecuredITCase {
 
     private static final String USER = "sluice";

@@ -27,6 +27,7 @@ import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
 import io.sluice.it.server.RocketMqExtension;
 import io.sluice.it.server.Waits;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -57,6 +58,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  * stops the job once with an error naming the row; the other policies deliver the row in a form
  * that fits, exactly once, next to the small rows around it.
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class LargeRowITCase {
 
     @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();

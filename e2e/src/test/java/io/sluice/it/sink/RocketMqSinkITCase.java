@@ -38,6 +38,7 @@ import org.apache.rocketmq.common.message.MessageQueue;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
@@ -61,6 +62,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * commit; then a drain of the topic must hold exactly the records, each key's in order, in the
  * key's queue.
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class RocketMqSinkITCase {
 
     private static final InMemoryReporter METRICS = InMemoryReporter.createWithRetainedMetrics();

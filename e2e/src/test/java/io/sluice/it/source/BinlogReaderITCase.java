@@ -15,6 +15,7 @@ import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
 import io.sluice.serializers.event.ChangeEvent;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.sql.Connection;
@@ -57,6 +58,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * by file position, and at a random sample of the rest, not at every position: each resume is a new
  * connection and a read to the end.
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class BinlogReaderITCase {
 
     @RegisterExtension

@@ -24,6 +24,7 @@ import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
 import io.sluice.serializers.event.ChangeEvent;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.sql.Connection;
@@ -49,6 +50,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * read later and holds it, so the binlog must not give it again. Neither key is in the chunk being
  * read in either order, so Flink CDC's backfill (which compares in Java's order) passes both.
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class CaseInsensitiveChunkKeyITCase {
 
     @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();

@@ -20,6 +20,7 @@ import io.sluice.it.server.MariaDbServer;
 import io.sluice.serializers.event.ChangeEvent;
 import io.sluice.serializers.event.ChangeType;
 import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -55,6 +56,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * where the Flink CDC reader's is one of {@link ReaderDifferences#CORRECTIONS}, fills the MariaDB
  * GTID ({@link ReaderDifferences#BOOKKEEPING}) and writes {@link ReaderDifferences#ONLY_SLUICE}.
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class ChangeEventConversionITCase {
 
     @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();

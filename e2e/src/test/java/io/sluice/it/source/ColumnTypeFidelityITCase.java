@@ -21,6 +21,7 @@ import io.sluice.serializers.event.ChangeType;
 import io.sluice.serializers.event.TableSchema;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.sql.Connection;
@@ -42,6 +43,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the {@code longtext} (2005) it is declared as. Database statements arrive as Canal's DDL
  * messages, for the captured databases only. Everything as Canal's classes decode it.
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class ColumnTypeFidelityITCase {
 
     @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();

@@ -6,6 +6,7 @@ import io.sluice.functions.source.internal.ColumnTypeStyle;
 import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.sql.Connection;
@@ -14,6 +15,7 @@ import java.sql.Statement;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -22,6 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * ({@code log_bin_compress=ON}, from 10 bytes): rows, DDL and statement texts read as from an
  * uncompressed binlog.
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class CompressedBinlogITCase {
 
     @RegisterExtension

@@ -18,6 +18,7 @@ import io.sluice.it.server.KafkaExtension;
 import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -42,6 +43,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * replay starts before them). With Sluice's reader every statement's text is the binlog's, as
  * Canal's; with Flink CDC's, DROP TABLE is Debezium's own text.
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class DdlReplayITCase {
 
     @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();

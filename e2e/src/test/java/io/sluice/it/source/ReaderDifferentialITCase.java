@@ -25,6 +25,7 @@ import io.sluice.it.source.ReaderDifferences.OnlySluice;
 import io.sluice.it.source.ReaderDifferences.Rewritten;
 import io.sluice.serializers.event.ChangeEvent;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.file.Files;
@@ -60,6 +61,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * ReaderDifferences#BOOKKEEPING} and a primary-key update's form. Both readers also show the same
  * lag metrics.
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class ReaderDifferentialITCase {
 
     @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();

@@ -12,6 +12,7 @@ import io.sluice.serializers.event.ChangeEvent;
 import io.sluice.serializers.event.ChangeType;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.sql.Connection;
@@ -38,6 +39,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the Flink CDC reader, except the values that reader gets wrong (docs/value-rendering.md), which
  * are pinned here corrected; plus a table of negative TIMEs of every fraction width.
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class RowsEventDecoderITCase {
 
     @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();

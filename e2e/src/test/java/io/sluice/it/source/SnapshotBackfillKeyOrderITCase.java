@@ -17,6 +17,7 @@ import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
 import io.sluice.functions.source.internal.StatementHookSplitReader;
 import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -56,6 +57,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * writes to its own rows applied and none of the writes to other chunks' rows. Both readers ({@code
  * source.reader}) read the snapshot with this split reader.
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class SnapshotBackfillKeyOrderITCase {
 
     @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();

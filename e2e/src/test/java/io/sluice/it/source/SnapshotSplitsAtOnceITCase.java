@@ -14,6 +14,7 @@ import io.sluice.functions.source.internal.StatementHookSplitReader;
 import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.ArrayList;
@@ -38,6 +39,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * backfill. Every split must finish with all of its rows. Flink CDC 3.5.0's own split reader reuses
  * its snapshot reader for the second split and waits for that split's backfill forever.
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class SnapshotSplitsAtOnceITCase {
 
     @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();

@@ -28,6 +28,7 @@ import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
 import io.sluice.serializers.event.ChangeEvent;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -55,6 +56,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * MINIMAL and FULL (whose table maps are checked against the schema). And a restore from a
  * checkpointed schema state inside the binlog, where today's information_schema cannot serve.
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class TableSchemasITCase {
 
     private static final Logger LOG = LoggerFactory.getLogger(TableSchemasITCase.class);

@@ -20,6 +20,7 @@ import io.sluice.it.server.RocketMqExtension;
 import io.sluice.job.sql.SqlScriptException;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
@@ -41,6 +42,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * and of statements that would need two binlog readers. The {@code <database>.changes} tables are
  * run by every {@code sql/} example ({@link SqlExamplesITCase}, {@link SqlRocketMqITCase}).
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class SqlCatalogITCase {
 
     @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();

@@ -12,6 +12,7 @@ import io.sluice.it.server.KafkaExtension;
 import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
 import io.sluice.it.server.RocketMqExtension;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -32,6 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * mask-salt}, {@code drop-empty-updates}) on a real Kafka and a real RocketMQ, the messages decoded
  * by Canal's own classes: the same shaping as the YAML job's {@code filter.*} keys.
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class SqlColumnsITCase {
 
     @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();

@@ -17,6 +17,7 @@ import io.sluice.it.server.RocketMqExtension;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
@@ -40,6 +41,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * partition that gets statements that must equal the statements that preceded it there. Versions of
  * each key arrive in order everywhere, and every change arrives exactly once.
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class SqlDdlOrderITCase {
 
     @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();

@@ -16,6 +16,7 @@ import io.sluice.it.server.MariaDbServer;
 import io.sluice.it.server.Waits;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,6 +36,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * read_committed drain that must hold every change exactly once, each row in Canal's partition for
  * its key, in binlog order. Source, operators in between and sink run at different parallelism.
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class SqlExactlyOnceITCase {
 
     @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();

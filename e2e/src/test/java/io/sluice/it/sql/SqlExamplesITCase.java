@@ -19,6 +19,7 @@ import io.sluice.it.server.MariaDbServer;
 import io.sluice.job.sql.SqlScriptException;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
@@ -37,6 +38,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * Kafka: snapshot rows, then rounds of updates; the read_committed drain must hold exactly the
  * changes the example routes, each in its topic (and partition), each row's changes in order.
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class SqlExamplesITCase {
 
     @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();

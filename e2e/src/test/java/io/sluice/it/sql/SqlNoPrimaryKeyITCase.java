@@ -15,6 +15,7 @@ import io.sluice.it.server.KafkaExtension;
 import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.net.URI;
@@ -32,6 +33,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * the job fails once at start, naming the table and the option as the SQL door spells it; with it,
  * every snapshot row arrives once and the table's binlog rows share one partition, in order.
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class SqlNoPrimaryKeyITCase {
 
     @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();

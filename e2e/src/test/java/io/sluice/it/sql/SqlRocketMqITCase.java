@@ -25,6 +25,7 @@ import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
@@ -45,6 +46,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * its topic, Canal's queue per key, in per-key order; and exactly once across a TaskManager killed
  * while a checkpoint's messages wait in the write-ahead log, then a commit broken half-way.
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class SqlRocketMqITCase {
 
     private static final InMemoryReporter METRICS = InMemoryReporter.createWithRetainedMetrics();
