@@ -24,9 +24,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -36,9 +34,10 @@ import java.util.stream.Stream;
  * A failure while the snapshot is read, with a live load on the database throughout: a real
  * TaskManager loss (the MiniCluster's TaskManager terminated; a new one takes over from the last
  * checkpoint) at four moments of the snapshot, each at one of source (= encode = sink) parallelism
- * 1, 2 and 4 ({@link #momentsAndParallelisms()} says which and why); and a JobManager loss (the job cancelled, then started again from its latest retained
- * checkpoint, as docs/operations.md describes). Three tables of 500 rows are read in chunks of 50
- * (30 chunks, about one a second per reader) with a checkpoint every second.
+ * 1, 2 and 4 ({@link #momentsAndParallelisms()} says which and why); and a JobManager loss (the job
+ * cancelled, then started again from its latest retained checkpoint, as docs/operations.md
+ * describes). Three tables of 500 rows are read in chunks of 50 (30 chunks, about one a second per
+ * reader) with a checkpoint every second.
  *
  * <p>The writes matter: a chunk whose binlog moved while it was read (any write to the server)
  * needs a backfill, and a reader restored with an unfinished chunk and handed a second one must
@@ -48,10 +47,10 @@ import java.util.stream.Stream;
  * stream of writes elsewhere ({@link BinlogNoise}) makes nearly every chunk need one. Even so, a
  * single case meets that situation only if its restored checkpoint caught a reader between a
  * chunk's assignment and its rows (without Sluice's fix, 8 of 13 cases, every moment at every
- * parallelism, hung in each of two runs: most at parallelism 2 and 4, about half at 1). The snapshot must complete, the binlog phase
- * start, and every row's history arrive exactly once, in order, in its Canal partition ({@link
- * KeyHistories}), read with read_committed; the rows the changes leave must be exactly the
- * database's.
+ * parallelism, hung in each of two runs: most at parallelism 2 and 4, about half at 1). The
+ * snapshot must complete, the binlog phase start, and every row's history arrive exactly once, in
+ * order, in its Canal partition ({@link KeyHistories}), read with read_committed; the rows the
+ * changes leave must be exactly the database's.
  */
 class SnapshotFailoverITCase {
 
@@ -88,10 +87,10 @@ class SnapshotFailoverITCase {
     /**
      * Each moment once and each parallelism at least once, not all twelve pairs: a moment's story
      * (what the checkpoint holds when the TaskManager goes) does not depend on the parallelism, and
-     * a parallelism's (how chunks spread over readers) not on the moment. Parallelism 2 and 4, where
-     * a restored reader most often holds an unfinished chunk and is handed another (issue 24's
-     * hang), come twice, and MIDDLE at 4 is the worst case: the most readers with the most chunks
-     * left.
+     * a parallelism's (how chunks spread over readers) not on the moment. Parallelism 2 and 4,
+     * where a restored reader most often holds an unfinished chunk and is handed another (issue
+     * 24's hang), come twice, and MIDDLE at 4 is the worst case: the most readers with the most
+     * chunks left.
      */
     static Stream<Arguments> momentsAndParallelisms() {
         return Stream.of(
