@@ -11,12 +11,13 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
+import static io.sluice.it.server.SqlRows.column;
+import static io.sluice.it.server.SqlRows.query;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -60,14 +61,7 @@ class MariaDbServerITCase {
                                 "SELECT TABLE_COLLATION FROM information_schema.TABLES"
                                         + " WHERE TABLE_SCHEMA = DATABASE()"))
                 .containsExactly("utf8mb4_unicode_ci");
-        List<String> eventTypes = new ArrayList<>();
-        try (Connection connection = server.connect(null);
-                Statement statement = connection.createStatement();
-                ResultSet events = statement.executeQuery("SHOW BINLOG EVENTS")) {
-            while (events.next()) {
-                eventTypes.add(events.getString("Event_type"));
-            }
-        }
+        List<String> eventTypes = column(server.connect(null), "SHOW BINLOG EVENTS", "Event_type");
         assertThat(eventTypes).anyMatch(type -> type.startsWith("Write_rows"));
         assertThat(eventTypes).anyMatch(type -> type.startsWith("Update_rows"));
     }
@@ -132,23 +126,5 @@ class MariaDbServerITCase {
         } finally {
             client.disconnect();
         }
-    }
-
-    /** Each row as its columns joined by '|'; closes the connection. */
-    private static List<String> query(Connection connection, String sql) throws SQLException {
-        List<String> rows = new ArrayList<>();
-        try (connection;
-                Statement statement = connection.createStatement();
-                ResultSet result = statement.executeQuery(sql)) {
-            int columns = result.getMetaData().getColumnCount();
-            while (result.next()) {
-                List<String> values = new ArrayList<>();
-                for (int i = 1; i <= columns; i++) {
-                    values.add(result.getString(i));
-                }
-                rows.add(String.join("|", values));
-            }
-        }
-        return rows;
     }
 }

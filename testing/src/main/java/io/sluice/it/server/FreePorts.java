@@ -6,11 +6,56 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 /** Loopback ports for embedded servers. */
 public final class FreePorts {
 
+    private static final int START_ATTEMPTS = 3;
+
+    /** Starts a server on {@code port} with {@code workDir} as its folder. */
+    @FunctionalInterface
+    interface PortStart<S> {
+        S start(Path workDir, int port);
+    }
+
     private FreePorts() {}
+
+    /**
+     * Starts a server in a fresh {@link ServerDirs} folder on a port that was free a moment ago.
+     * Another process can take the port in between: while the failed start's log ({@code logName}
+     * in its work dir) says "Address already in use", tries again with a new folder and port, 3
+     * times in all. Any other failure is thrown at once.
+     */
+    static <S> S startOnFreePort(String serverName, String logName, PortStart<S> start) {
+        RuntimeException failure = null;
+        for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
+            Path workDir = ServerDirs.fresh(serverName);
+            try {
+                return start.start(workDir, next());
+            } catch (RuntimeException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+                // Only a lost race for the free port is worth another try.
+                if (!mentions(workDir.resolve(logName), "Address already in use")) {
+                    break;
+                }
+            }
+        }
+        throw failure;
+    }
+
+    private static boolean mentions(Path log, String text) {
+        try {
+            return Files.exists(log) && Files.readString(log).contains(text);
+        } catch (IOException e) {
+            return false;
+        }
+    }
 
     /** A port that was free on 127.0.0.1 a moment ago. */
     public static int next() {

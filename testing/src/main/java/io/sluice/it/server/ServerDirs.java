@@ -18,6 +18,8 @@ public final class ServerDirs {
     /** System property naming the parent folder of every server's work dir. */
     public static final String WORK_DIR_PROPERTY = "sluice.it.workDir";
 
+    private static final int MAX_SOCKET_PATH = 100;
+
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("HHmmss-SSS");
 
     private ServerDirs() {}
@@ -38,5 +40,17 @@ public final class ServerDirs {
             throw new UncheckedIOException(
                     "Cannot create a work dir for " + serverName + " under " + root(), e);
         }
+    }
+
+    /**
+     * A Unix socket {@code name} in {@code workDir}, or {@code fallbackName} in the tmp dir where
+     * that path would be too long: socket paths are limited to ~107 bytes, and checkouts can be
+     * deep.
+     */
+    static String socketPath(Path workDir, String name, String fallbackName) {
+        String inWorkDir = workDir.resolve(name).toString();
+        return inWorkDir.length() <= MAX_SOCKET_PATH
+                ? inWorkDir
+                : Paths.get(System.getProperty("java.io.tmpdir"), fallbackName).toString();
     }
 }

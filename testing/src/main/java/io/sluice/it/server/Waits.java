@@ -9,8 +9,18 @@ public final class Waits {
     private Waits() {}
 
     /**
+     * Thrown by a condition to stop waiting at once, because what it waits for can no longer happen
+     * (the server exited): {@link #until} passes it on instead of trying again.
+     */
+    public static final class GiveUp extends RuntimeException {
+        public GiveUp(String message) {
+            super(message);
+        }
+    }
+
+    /**
      * Calls {@code condition} until it returns true or throws nothing; fails with {@code what} and
-     * the last error once {@code timeout} has passed.
+     * the last error once {@code timeout} has passed, or at once when it throws {@link GiveUp}.
      */
     public static void until(String what, Duration timeout, Callable<Boolean> condition) {
         long deadline = System.nanoTime() + timeout.toNanos();
@@ -20,6 +30,8 @@ public final class Waits {
                 if (Boolean.TRUE.equals(condition.call())) {
                     return;
                 }
+            } catch (GiveUp e) {
+                throw e;
             } catch (Exception e) {
                 last = e;
             }
