@@ -1,6 +1,6 @@
 package io.sluice.it.pipeline;
 
-import io.sluice.it.server.MariaDbServer;
+import io.sluice.it.server.DatabaseServer;
 
 import java.sql.Connection;
 import java.sql.Statement;
@@ -17,14 +17,14 @@ final class BinlogNoise {
 
     private static final long PAUSE_NANOS = TimeUnit.MICROSECONDS.toNanos(500);
 
-    private final MariaDbServer mariaDb;
+    private final DatabaseServer mariaDb;
     private final String database;
     private final Thread thread;
     private volatile boolean running = true;
     private volatile Throwable failure;
     private volatile long commits;
 
-    private BinlogNoise(MariaDbServer mariaDb, String database) {
+    private BinlogNoise(DatabaseServer mariaDb, String database) {
         this.mariaDb = mariaDb;
         this.database = database;
         this.thread = new Thread(this::run, "binlog-noise-" + database);
@@ -32,7 +32,7 @@ final class BinlogNoise {
     }
 
     /** Creates its database and starts writing. */
-    static BinlogNoise start(MariaDbServer mariaDb) {
+    static BinlogNoise start(DatabaseServer mariaDb) {
         String database = mariaDb.createDatabase("noise", null);
         mariaDb.execute(
                 database,

@@ -10,8 +10,8 @@ import io.sluice.it.job.EmbeddedJobs;
 import io.sluice.it.pipeline.KeyHistories.Report;
 import io.sluice.it.pipeline.VersionedWriter.Fate;
 import io.sluice.it.pipeline.VersionedWriter.Key;
+import io.sluice.it.server.DatabaseServer;
 import io.sluice.it.server.KafkaServer;
-import io.sluice.it.server.MariaDbServer;
 import io.sluice.it.server.Waits;
 
 import java.sql.Connection;
@@ -45,7 +45,7 @@ final class SnapshotRun {
     /** How long the load goes on once the restored job commits binlog changes. */
     static final Duration LOAD_AFTER_RESTORE = Duration.ofSeconds(3);
 
-    final MariaDbServer mariaDb;
+    final DatabaseServer mariaDb;
     final KafkaServer kafka;
     final String database;
     final String topic;
@@ -59,7 +59,7 @@ final class SnapshotRun {
     private String atFailure = "";
 
     SnapshotRun(
-            MariaDbServer mariaDb,
+            DatabaseServer mariaDb,
             KafkaServer kafka,
             String prefix,
             int parallelism,
@@ -73,7 +73,7 @@ final class SnapshotRun {
      *     #startLoadAfterSnapshot} starts it
      */
     SnapshotRun(
-            MariaDbServer mariaDb,
+            DatabaseServer mariaDb,
             KafkaServer kafka,
             String prefix,
             int parallelism,

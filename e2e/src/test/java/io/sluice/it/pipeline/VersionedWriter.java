@@ -1,6 +1,6 @@
 package io.sluice.it.pipeline;
 
-import io.sluice.it.server.MariaDbServer;
+import io.sluice.it.server.DatabaseServer;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -55,7 +55,7 @@ final class VersionedWriter {
 
     private static final long PAUSE_MILLIS = 15;
 
-    private final MariaDbServer mariaDb;
+    private final DatabaseServer mariaDb;
     private final String database;
     private final List<String> tables;
     private final int seedRows;
@@ -79,12 +79,12 @@ final class VersionedWriter {
     private long transactions;
 
     VersionedWriter(
-            MariaDbServer mariaDb, String database, List<String> tables, int seedRows, long seed) {
+            DatabaseServer mariaDb, String database, List<String> tables, int seedRows, long seed) {
         this(mariaDb, database, tables, seedRows, seed, KeyKind.INT);
     }
 
     VersionedWriter(
-            MariaDbServer mariaDb,
+            DatabaseServer mariaDb,
             String database,
             List<String> tables,
             int seedRows,

@@ -4,7 +4,7 @@ import io.sluice.functions.source.binlog.BinlogPosition;
 import io.sluice.functions.source.binlog.BinlogReader;
 import io.sluice.functions.source.binlog.TableDecoders;
 import io.sluice.functions.source.internal.SourceJdbc;
-import io.sluice.it.server.MariaDbServer;
+import io.sluice.it.server.DatabaseServer;
 import io.sluice.serializers.event.ChangeEvent;
 
 import java.sql.Connection;
@@ -58,7 +58,7 @@ final class ReaderRun {
 
     /** The same with each captured table's current columns ({@link #currentColumns}). */
     static ReaderRun read(
-            MariaDbServer server, String database, BinlogPosition start, boolean includeQueries)
+            DatabaseServer server, String database, BinlogPosition start, boolean includeQueries)
             throws Exception {
         return read(server, database, currentColumns(server, database), start, includeQueries);
     }
@@ -69,7 +69,7 @@ final class ReaderRun {
      * @param includeQueries the reader's {@link BinlogReader.Builder#includeQueries}
      */
     static ReaderRun read(
-            MariaDbServer server,
+            DatabaseServer server,
             String database,
             TableDecoders decoders,
             BinlogPosition start,
@@ -81,8 +81,8 @@ final class ReaderRun {
                 BinlogReader.builder(
                                 server.host(),
                                 server.port(),
-                                MariaDbServer.CDC_USER,
-                                MariaDbServer.CDC_PASSWORD)
+                                server.cdcUser(),
+                                server.cdcPassword())
                         .serverId(5600)
                         .reconnectAttempts(0, Duration.ofMillis(100))
                         .includeQueries(includeQueries)
@@ -145,25 +145,24 @@ final class ReaderRun {
     }
 
     /** Each captured table's columns from information_schema, for a database that keeps them. */
-    static TableDecoders currentColumns(MariaDbServer server, String database) {
+    static TableDecoders currentColumns(DatabaseServer server, String database) {
         return TableDecoders.fromInformationSchema(
-                SourceJdbc.of(
-                        server.host(),
-                        server.port(),
-                        MariaDbServer.CDC_USER,
-                        MariaDbServer.CDC_PASSWORD),
+                SourceJdbc.of(server.host(), server.port(), server.cdcUser(), server.cdcPassword()),
                 (db, table) -> db.equals(database),
                 ZoneId.of("UTC"));
     }
 
-    /** The binlog's end now, with MariaDB's GTID state there. */
-    static BinlogPosition current(MariaDbServer server) throws Exception {
+    /** The binlog's end now, with the server's GTID state there (MariaDB's or MySQL's). */
+    static BinlogPosition current(DatabaseServer server) throws Exception {
         String[] end = server.binlogEnd();
-        return BinlogPosition.at(end[0], Long.parseLong(end[1]))
-                .withGtids(text(server, "SELECT @@gtid_binlog_pos"));
+        String gtids =
+                server.kind() == DatabaseServer.Kind.MARIADB
+                        ? "SELECT @@gtid_binlog_pos"
+                        : "SELECT @@global.gtid_executed";
+        return BinlogPosition.at(end[0], Long.parseLong(end[1])).withGtids(text(server, gtids));
     }
 
-    static String text(MariaDbServer server, String sql) throws Exception {
+    static String text(DatabaseServer server, String sql) throws Exception {
         try (Connection connection = server.connect(null);
                 Statement statement = connection.createStatement();
                 ResultSet result = statement.executeQuery(sql)) {

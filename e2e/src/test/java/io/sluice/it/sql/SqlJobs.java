@@ -5,8 +5,8 @@ import org.apache.flink.core.execution.JobClient;
 import com.alibaba.fastjson2.JSON;
 import com.alibaba.otter.canal.protocol.FlatMessage;
 import io.sluice.it.demo.ShopDatabase;
+import io.sluice.it.server.DatabaseServer;
 import io.sluice.it.server.KafkaServer;
-import io.sluice.it.server.MariaDbServer;
 import io.sluice.job.SluiceSqlRunner;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
@@ -32,19 +32,19 @@ final class SqlJobs {
     private SqlJobs() {}
 
     /** The {@code --define} values that point a script at the test servers. */
-    static Map<String, String> defines(MariaDbServer mariaDb, KafkaServer kafka, String database) {
+    static Map<String, String> defines(DatabaseServer mariaDb, KafkaServer kafka, String database) {
         Map<String, String> defines = defines(mariaDb, database);
         defines.put("KAFKA", kafka.bootstrapServers());
         return defines;
     }
 
     /** The {@code --define} values that point a script's source at the test database. */
-    static Map<String, String> defines(MariaDbServer mariaDb, String database) {
+    static Map<String, String> defines(DatabaseServer mariaDb, String database) {
         Map<String, String> defines = new HashMap<>();
         defines.put("SOURCE_HOST", mariaDb.host());
         defines.put("SOURCE_PORT", Integer.toString(mariaDb.port()));
-        defines.put("SOURCE_USER", MariaDbServer.CDC_USER);
-        defines.put("SOURCE_PASSWORD", MariaDbServer.CDC_PASSWORD);
+        defines.put("SOURCE_USER", mariaDb.cdcUser());
+        defines.put("SOURCE_PASSWORD", mariaDb.cdcPassword());
         defines.put("DATABASE", database);
         return defines;
     }
@@ -60,11 +60,11 @@ final class SqlJobs {
     }
 
     /** Rows (orders with status 'paid' on even ids) of every table, version 0. */
-    static void seed(MariaDbServer mariaDb, String database) {
+    static void seed(DatabaseServer mariaDb, String database) {
         ShopDatabase.seed(mariaDb, database, ROWS);
     }
 
-    static void updateAll(MariaDbServer mariaDb, String database, int version) {
+    static void updateAll(DatabaseServer mariaDb, String database, int version) {
         List<String> updates = new ArrayList<>();
         for (String table : TABLES) {
             for (int id = 0; id < ROWS; id++) {

@@ -6,8 +6,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 import io.sluice.functions.sink.SinkFactory;
 import io.sluice.functions.source.MySqlSourceFactory;
+import io.sluice.it.server.DatabaseServer;
 import io.sluice.it.server.KafkaServer;
-import io.sluice.it.server.MariaDbServer;
 import io.sluice.it.server.Waits;
 import io.sluice.job.SluiceJob;
 import io.sluice.job.config.JobConfigLoader;
@@ -23,31 +23,31 @@ public final class EmbeddedJobs {
     private EmbeddedJobs() {}
 
     /**
-     * The job's configuration for {@code tables} ({@code db.table;...}) of {@code mariaDb} into
-     * {@code topic} on {@code kafka}, through the same loader as production, then {@code overrides}
-     * ({@code key=value}).
+     * The job's configuration for {@code tables} ({@code db.table;...}) of {@code source} (MariaDB
+     * or MySQL) into {@code topic} on {@code kafka}, through the same loader as production, then
+     * {@code overrides} ({@code key=value}).
      */
     public static Configuration config(
-            MariaDbServer mariaDb,
+            DatabaseServer source,
             KafkaServer kafka,
             String tables,
             String topic,
             String... overrides) {
-        return JobConfigLoader.fromArgs(args(mariaDb, kafka, tables, topic, overrides));
+        return JobConfigLoader.fromArgs(args(source, kafka, tables, topic, overrides));
     }
 
     /** The arguments {@link #config} loads, for what takes the job's arguments itself. */
     public static String[] args(
-            MariaDbServer mariaDb,
+            DatabaseServer source,
             KafkaServer kafka,
             String tables,
             String topic,
             String... overrides) {
         List<String> args = new ArrayList<>();
-        set(args, "source.hostname=" + mariaDb.host());
-        set(args, "source.port=" + mariaDb.port());
-        set(args, "source.username=" + MariaDbServer.CDC_USER);
-        set(args, "source.password=" + MariaDbServer.CDC_PASSWORD);
+        set(args, "source.hostname=" + source.host());
+        set(args, "source.port=" + source.port());
+        set(args, "source.username=" + source.cdcUser());
+        set(args, "source.password=" + source.cdcPassword());
         set(args, "source.tables=" + tables);
         set(args, "route.default-topic=" + topic);
         set(args, "sink.kafka.bootstrap-servers=" + kafka.bootstrapServers());

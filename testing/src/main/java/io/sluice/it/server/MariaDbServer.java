@@ -30,7 +30,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>Accounts: {@link #ROOT_USER} (everything, for tests to write with) and {@link #CDC_USER} (only
  * the CDC grants), both for hosts {@code localhost}, {@code 127.0.0.1} and {@code %}.
  */
-public final class MariaDbServer implements AutoCloseable {
+public final class MariaDbServer implements DatabaseServer {
 
     public static final String HOST = "127.0.0.1";
 
@@ -236,6 +236,7 @@ public final class MariaDbServer implements AutoCloseable {
     }
 
     /** SHOW MASTER STATUS: the binlog file and the position the next event starts at. */
+    @Override
     public String[] binlogEnd() throws SQLException {
         return sql.binlogEnd();
     }
@@ -243,42 +244,71 @@ public final class MariaDbServer implements AutoCloseable {
     /**
      * The running {@code mariadbd}, from its pid file; empty before it started or where unreadable.
      */
+    @Override
     public Optional<ProcessHandle> process() {
         return Optional.ofNullable(mariadbd);
     }
 
+    @Override
+    public Kind kind() {
+        return Kind.MARIADB;
+    }
+
+    @Override
+    public String cdcUser() {
+        return CDC_USER;
+    }
+
+    @Override
+    public String cdcPassword() {
+        return CDC_PASSWORD;
+    }
+
+    @Override
+    public String timeZone() {
+        return TIME_ZONE;
+    }
+
+    @Override
     public String host() {
         return HOST;
     }
 
+    @Override
     public int port() {
         return port;
     }
 
+    @Override
     public String rootUser() {
         return ROOT_USER;
     }
 
+    @Override
     public String rootPassword() {
         return ROOT_PASSWORD;
     }
 
     /** This start's folder: {@code data/} (with the binlog), {@code mariadb.err}, init file. */
+    @Override
     public Path workDir() {
         return workDir;
     }
 
     /** A MySQL Connector/J URL; {@code database} may be null for none. */
+    @Override
     public String jdbcUrl(String database) {
         return sql.jdbcUrl(database);
     }
 
     /** A new connection as {@link #ROOT_USER}; {@code database} may be null. */
+    @Override
     public Connection connect(String database) throws SQLException {
         return connect(database, ROOT_USER, ROOT_PASSWORD);
     }
 
     /** A new connection as any user, e.g. {@link #CDC_USER}; {@code database} may be null. */
+    @Override
     public Connection connect(String database, String user, String password) throws SQLException {
         return sql.connect(database, user, password);
     }
@@ -288,6 +318,7 @@ public final class MariaDbServer implements AutoCloseable {
      * unquoted), then runs the statements of the classpath SQL file {@code sqlResourceOrNull} in
      * it. Returns the name.
      */
+    @Override
     public String createDatabase(String prefix, String sqlResourceOrNull) {
         return sql.createDatabase(prefix, sqlResourceOrNull);
     }
@@ -296,16 +327,19 @@ public final class MariaDbServer implements AutoCloseable {
      * Lets {@link #CDC_USER} create, insert and update tables of {@code database}, as a heartbeat
      * table needs ({@code source.heartbeat-table}).
      */
+    @Override
     public void grantCdcWrites(String database) {
         sql.grantWrites(CDC_USER, database);
     }
 
     /** Creates {@code user} with {@code password} and {@code grants} on {@code *.*}. */
+    @Override
     public void createUser(String user, String password, String grants) {
         sql.createUser(user, password, grants);
     }
 
     /** Runs {@code statements} in order as root, in {@code database} (null for none). */
+    @Override
     public void execute(String database, String... statements) {
         sql.execute(database, statements);
     }

@@ -29,7 +29,7 @@ import java.util.stream.Stream;
  * 8's default {@code caching_sha2_password}: without TLS a client's first login fetches the
  * server's RSA key ({@code allowPublicKeyRetrieval=true} in {@link #jdbcUrl}).
  */
-public final class MySqlServer implements AutoCloseable {
+public final class MySqlServer implements DatabaseServer {
 
     public static final String HOST = "127.0.0.1";
 
@@ -282,27 +282,53 @@ public final class MySqlServer implements AutoCloseable {
     }
 
     /** SHOW MASTER STATUS: the binlog file and the position the next event starts at. */
+    @Override
     public String[] binlogEnd() throws SQLException {
         return sql.binlogEnd();
     }
 
     /** The running {@code mysqld}. */
+    @Override
     public Optional<ProcessHandle> process() {
         return Optional.of(mysqld.toHandle());
     }
 
+    @Override
+    public Kind kind() {
+        return Kind.MYSQL;
+    }
+
+    @Override
+    public String cdcUser() {
+        return CDC_USER;
+    }
+
+    @Override
+    public String cdcPassword() {
+        return CDC_PASSWORD;
+    }
+
+    @Override
+    public String timeZone() {
+        return TIME_ZONE;
+    }
+
+    @Override
     public String host() {
         return HOST;
     }
 
+    @Override
     public int port() {
         return port;
     }
 
+    @Override
     public String rootUser() {
         return ROOT_USER;
     }
 
+    @Override
     public String rootPassword() {
         return ROOT_PASSWORD;
     }
@@ -311,21 +337,25 @@ public final class MySqlServer implements AutoCloseable {
      * This start's folder: {@code data/} (with the binlog), {@code mysqld.err} (the error log),
      * {@code mysqld.out} (mysqld's console).
      */
+    @Override
     public Path workDir() {
         return workDir;
     }
 
     /** A MySQL Connector/J URL; {@code database} may be null for none. */
+    @Override
     public String jdbcUrl(String database) {
         return sql.jdbcUrl(database);
     }
 
     /** A new connection as {@link #ROOT_USER}; {@code database} may be null. */
+    @Override
     public Connection connect(String database) throws SQLException {
         return connect(database, ROOT_USER, ROOT_PASSWORD);
     }
 
     /** A new connection as any user, e.g. {@link #CDC_USER}; {@code database} may be null. */
+    @Override
     public Connection connect(String database, String user, String password) throws SQLException {
         return sql.connect(database, user, password);
     }
@@ -335,6 +365,7 @@ public final class MySqlServer implements AutoCloseable {
      * unquoted), then runs the statements of the classpath SQL file {@code sqlResourceOrNull} in
      * it. Returns the name.
      */
+    @Override
     public String createDatabase(String prefix, String sqlResourceOrNull) {
         return sql.createDatabase(prefix, sqlResourceOrNull);
     }
@@ -343,16 +374,19 @@ public final class MySqlServer implements AutoCloseable {
      * Lets {@link #CDC_USER} create, insert and update tables of {@code database}, as a heartbeat
      * table needs ({@code source.heartbeat-table}).
      */
+    @Override
     public void grantCdcWrites(String database) {
         sql.grantWrites(CDC_USER, database);
     }
 
     /** Creates {@code user} with {@code password} and {@code grants} on {@code *.*}. */
+    @Override
     public void createUser(String user, String password, String grants) {
         sql.createUser(user, password, grants);
     }
 
     /** Runs {@code statements} in order as root, in {@code database} (null for none). */
+    @Override
     public void execute(String database, String... statements) {
         sql.execute(database, statements);
     }

@@ -1,6 +1,6 @@
 package io.sluice.it.demo;
 
-import io.sluice.it.server.MariaDbServer;
+import io.sluice.it.server.DatabaseServer;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -17,7 +17,7 @@ public final class ShopDatabase {
     private ShopDatabase() {}
 
     /** A new database named from {@code prefix}, with the three tables, empty. */
-    public static String create(MariaDbServer mariaDb, String prefix) {
+    public static String create(DatabaseServer mariaDb, String prefix) {
         return mariaDb.createDatabase(prefix, "ddl/shop.sql");
     }
 
@@ -25,7 +25,7 @@ public final class ShopDatabase {
      * Ids 0 to {@code rows - 1} in every table at version 0; orders with an even id are 'paid', the
      * others 'new'.
      */
-    public static void seed(MariaDbServer mariaDb, String database, int rows) {
+    public static void seed(DatabaseServer mariaDb, String database, int rows) {
         List<String> inserts = new ArrayList<>();
         for (int id = 0; id < rows; id++) {
             inserts.add(
