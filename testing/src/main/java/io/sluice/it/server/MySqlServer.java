@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 
 /**
@@ -29,15 +28,7 @@ import java.util.stream.Stream;
  * 8's default {@code caching_sha2_password}: without TLS a client's first login fetches the
  * server's RSA key ({@code allowPublicKeyRetrieval=true} in {@link #jdbcUrl}).
  */
-public final class MySqlServer implements DatabaseServer {
-
-    public static final String HOST = "127.0.0.1";
-
-    public static final String ROOT_USER = "root";
-    public static final String ROOT_PASSWORD = "root-pw";
-
-    public static final String CDC_USER = "cdc";
-    public static final String CDC_PASSWORD = "cdc-pw";
+public final class MySqlServer extends SqlDatabaseServer {
 
     /**
      * What the Flink CDC MySQL source needs, in MySQL's names: {@code REPLICATION CLIENT} for
@@ -47,9 +38,6 @@ public final class MySqlServer implements DatabaseServer {
      */
     public static final String CDC_GRANTS =
             "SELECT, RELOAD, SHOW DATABASES, REPLICATION SLAVE, REPLICATION CLIENT";
-
-    /** The server's time zone ({@code --default-time-zone}); CDC's server-time-zone must match. */
-    public static final String TIME_ZONE = "UTC";
 
     private static final Logger LOG = LoggerFactory.getLogger(MySqlServer.class);
 
@@ -61,19 +49,10 @@ public final class MySqlServer implements DatabaseServer {
     private static final Duration KILL_TIMEOUT = Duration.ofSeconds(5);
 
     private final Process mysqld;
-    private final int port;
-    private final Path workDir;
-    private final SqlAdmin sql;
-    private final AtomicBoolean closed = new AtomicBoolean();
-    private final Thread shutdownHook;
 
     private MySqlServer(Process mysqld, int port, Path workDir) {
+        super(Kind.MYSQL, "mysql", port, workDir);
         this.mysqld = mysqld;
-        this.port = port;
-        this.workDir = workDir;
-        this.sql = new SqlAdmin("MySQL", HOST, port, ROOT_USER, ROOT_PASSWORD, TIME_ZONE);
-        this.shutdownHook = new Thread(this::stopOnce, "mysql-" + port + "-shutdown-hook");
-        Runtime.getRuntime().addShutdownHook(shutdownHook);
     }
 
     /**
@@ -251,7 +230,7 @@ public final class MySqlServer implements DatabaseServer {
 
     private void awaitRootLogin() {
         Waits.until(
-                "MySQL on port " + port + " to accept root logins",
+                "MySQL on port() " + port() + " to accept root logins",
                 READY_TIMEOUT,
                 () -> {
                     if (!mysqld.isAlive()) {
@@ -281,12 +260,6 @@ public final class MySqlServer implements DatabaseServer {
         sql.executeAs(ROOT_USER, "", null, statements.toArray(String[]::new));
     }
 
-    /** SHOW MASTER STATUS: the binlog file and the position the next event starts at. */
-    @Override
-    public String[] binlogEnd() throws SQLException {
-        return sql.binlogEnd();
-    }
-
     /** The running {@code mysqld}. */
     @Override
     public Optional<ProcessHandle> process() {
@@ -294,120 +267,7 @@ public final class MySqlServer implements DatabaseServer {
     }
 
     @Override
-    public Kind kind() {
-        return Kind.MYSQL;
-    }
-
-    @Override
-    public String cdcUser() {
-        return CDC_USER;
-    }
-
-    @Override
-    public String cdcPassword() {
-        return CDC_PASSWORD;
-    }
-
-    @Override
-    public String timeZone() {
-        return TIME_ZONE;
-    }
-
-    @Override
-    public String host() {
-        return HOST;
-    }
-
-    @Override
-    public int port() {
-        return port;
-    }
-
-    @Override
-    public String rootUser() {
-        return ROOT_USER;
-    }
-
-    @Override
-    public String rootPassword() {
-        return ROOT_PASSWORD;
-    }
-
-    /**
-     * This start's folder: {@code data/} (with the binlog), {@code mysqld.err} (the error log),
-     * {@code mysqld.out} (mysqld's console).
-     */
-    @Override
-    public Path workDir() {
-        return workDir;
-    }
-
-    /** A MySQL Connector/J URL; {@code database} may be null for none. */
-    @Override
-    public String jdbcUrl(String database) {
-        return sql.jdbcUrl(database);
-    }
-
-    /** A new connection as {@link #ROOT_USER}; {@code database} may be null. */
-    @Override
-    public Connection connect(String database) throws SQLException {
-        return connect(database, ROOT_USER, ROOT_PASSWORD);
-    }
-
-    /** A new connection as any user, e.g. {@link #CDC_USER}; {@code database} may be null. */
-    @Override
-    public Connection connect(String database, String user, String password) throws SQLException {
-        return sql.connect(database, user, password);
-    }
-
-    /**
-     * Creates a database named {@code prefix} plus a random suffix (lower case, so it is valid
-     * unquoted), then runs the statements of the classpath SQL file {@code sqlResourceOrNull} in
-     * it. Returns the name.
-     */
-    @Override
-    public String createDatabase(String prefix, String sqlResourceOrNull) {
-        return sql.createDatabase(prefix, sqlResourceOrNull);
-    }
-
-    /**
-     * Lets {@link #CDC_USER} create, insert and update tables of {@code database}, as a heartbeat
-     * table needs ({@code source.heartbeat-table}).
-     */
-    @Override
-    public void grantCdcWrites(String database) {
-        sql.grantWrites(CDC_USER, database);
-    }
-
-    /** Creates {@code user} with {@code password} and {@code grants} on {@code *.*}. */
-    @Override
-    public void createUser(String user, String password, String grants) {
-        sql.createUser(user, password, grants);
-    }
-
-    /** Runs {@code statements} in order as root, in {@code database} (null for none). */
-    @Override
-    public void execute(String database, String... statements) {
-        sql.execute(database, statements);
-    }
-
-    /** Stops {@code mysqld}: SIGTERM (a clean shutdown), SIGKILL after 15 s. Idempotent. */
-    @Override
-    public void close() {
-        if (stopOnce()) {
-            try {
-                Runtime.getRuntime().removeShutdownHook(shutdownHook);
-            } catch (IllegalStateException e) {
-                // The JVM is shutting down already; the hook is harmless.
-            }
-        }
-    }
-
-    /** Returns whether this call did the stopping. */
-    private boolean stopOnce() {
-        if (!closed.compareAndSet(false, true)) {
-            return false;
-        }
+    void stop() {
         long startNanos = System.nanoTime();
         mysqld.destroy();
         try {
@@ -427,13 +287,12 @@ public final class MySqlServer implements DatabaseServer {
         }
         LOG.info(
                 "MySQL on port {} stopped in {} ms",
-                port,
+                port(),
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos));
-        return true;
     }
 
     @Override
     public String toString() {
-        return "MySqlServer[" + HOST + ":" + port + ", " + workDir + "]";
+        return "MySqlServer[" + HOST + ":" + port() + ", " + workDir() + "]";
     }
 }
