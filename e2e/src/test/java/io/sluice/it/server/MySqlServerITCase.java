@@ -8,10 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -25,7 +22,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Proves the embedded MySQL 8 is what the CDC source needs: a ROW binlog with GTIDs, and a
- * least-privilege user that logs in with MySQL 8's default {@code caching_sha2_password}.
+ * least-privilege user that logs in with MySQL 8's default {@code caching_sha2_password} ({@link
+ * DatabaseServerITCase} checks what both servers do alike).
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class MySqlServerITCase {
@@ -33,17 +31,6 @@ class MySqlServerITCase {
     @RegisterExtension static final MySqlExtension MYSQL = MySqlExtension.shared();
 
     private static final Duration BINLOG_WAIT = Duration.ofSeconds(30);
-
-    @Test
-    void createsAFreshDatabaseFromASqlResource() throws SQLException {
-        MySqlServer server = MYSQL.server();
-        String database = server.createDatabase("Server-Check", "ddl/server_check.sql");
-
-        assertThat(database).matches("server_check_[0-9a-f]{8}");
-        assertThat(server.createDatabase("server_check", null)).isNotEqualTo(database);
-        assertThat(query(server.connect(database), "SELECT id, name FROM customer ORDER BY id"))
-                .containsExactly("1|Ada", "2|Grace");
-    }
 
     @Test
     void isMySql8WithARowBinlogAndGtids() throws SQLException {
@@ -61,35 +48,6 @@ class MySqlServerITCase {
                 .containsExactly("8.0.31|1|ROW|FULL|ON|ON|1|utf8mb4|+00:00");
         List<String> eventTypes = column(server.connect(null), "SHOW BINLOG EVENTS", "Event_type");
         assertThat(eventTypes).contains("Gtid", "Write_rows", "Update_rows");
-    }
-
-    @Test
-    void cdcUserCanReadTheBinlogPositionAndTablesButNotWrite() throws SQLException {
-        MySqlServer server = MYSQL.server();
-        String database = server.createDatabase("cdc_grants", "ddl/server_check.sql");
-
-        try (Connection cdc =
-                        server.connect(database, MySqlServer.CDC_USER, MySqlServer.CDC_PASSWORD);
-                Statement statement = cdc.createStatement()) {
-            try (ResultSet status = statement.executeQuery("SHOW MASTER STATUS")) {
-                assertThat(status.next()).isTrue();
-                assertThat(status.getString("File")).startsWith("mysql-bin.");
-                assertThat(status.getLong("Position")).isPositive();
-                assertThat(status.getString("Executed_Gtid_Set")).isNotEmpty();
-            }
-            try (ResultSet count = statement.executeQuery("SELECT COUNT(*) FROM customer")) {
-                assertThat(count.next()).isTrue();
-                assertThat(count.getInt(1)).isEqualTo(2);
-            }
-            assertThatThrownBy(
-                            () ->
-                                    statement.executeUpdate(
-                                            "INSERT INTO customer (id, name) VALUES (3, 'Eve')"))
-                    .isInstanceOf(SQLException.class)
-                    .hasMessageContaining("denied");
-        }
-        assertThat(query(server.connect(database), "SELECT COUNT(*) FROM customer"))
-                .containsExactly("2");
     }
 
     @Test
