@@ -72,8 +72,9 @@ final class RawRowsDeserializer extends AbstractRowsEventDataDeserializer<EventD
     /**
      * An event deserializer with the client's defaults for every other event and this one for rows
      * events, sharing one table-map registry; table maps cached ({@link TableMapCache}), headers
-     * read at once ({@link EventHeaderReader}) and MariaDB's compressed events read ({@link
-     * CompressedEvents}).
+     * read at once ({@link EventHeaderReader}), MariaDB's compressed events read ({@link
+     * CompressedEvents}) and query texts and names decoded in the binlog's charsets ({@link
+     * QueryEventTexts}, {@link TableMapNames}).
      */
     static EventDeserializer eventDeserializer() {
         Map<Long, TableMapEventData> tableMaps = new HashMap<>();
@@ -98,6 +99,7 @@ final class RawRowsDeserializer extends AbstractRowsEventDataDeserializer<EventD
         byType.put(EventType.DELETE_ROWS, new RawRowsDeserializer(tableMaps, Kind.DELETE, false));
         byType.put(
                 EventType.EXT_DELETE_ROWS, new RawRowsDeserializer(tableMaps, Kind.DELETE, true));
+        byType.put(EventType.QUERY, new QueryEventTexts());
         CompressedEvents compressed = new CompressedEvents();
         EventDeserializer deserializer =
                 new TableMapCache.Events(
