@@ -198,6 +198,12 @@ final class BinlogEvents {
                 openIfNeeded(at);
                 tableMap((TableMapEventData) data);
                 break;
+            case TRANSACTION_PAYLOAD:
+                // MySQL's compressed transaction: its events, in turn, at its end.
+                for (Event inner : TransactionPayloads.events(data, next)) {
+                    onEvent(inner);
+                }
+                break;
             default:
                 if (EventType.isRowMutation(type)) {
                     openIfNeeded(at);

@@ -73,7 +73,8 @@ final class RawRowsDeserializer extends AbstractRowsEventDataDeserializer<EventD
      * An event deserializer with the client's defaults for every other event and this one for rows
      * events, sharing one table-map registry; table maps cached ({@link TableMapCache}), headers
      * read at once ({@link EventHeaderReader}), MariaDB's compressed events read ({@link
-     * CompressedEvents}) and query texts and names decoded in the binlog's charsets ({@link
+     * CompressedEvents}), MySQL's compressed transactions read with these parsers ({@link
+     * TransactionPayloads}) and query texts and names decoded in the binlog's charsets ({@link
      * QueryEventTexts}, {@link TableMapNames}).
      */
     static EventDeserializer eventDeserializer() {
@@ -101,6 +102,15 @@ final class RawRowsDeserializer extends AbstractRowsEventDataDeserializer<EventD
                 EventType.EXT_DELETE_ROWS, new RawRowsDeserializer(tableMaps, Kind.DELETE, true));
         byType.put(EventType.QUERY, new QueryEventTexts());
         CompressedEvents compressed = new CompressedEvents();
+        // A compressed transaction's events: these parsers and table maps, without checksums. The
+        // map of parsers is shared, so what is set on the outer deserializer below holds for them.
+        EventDeserializer payloadEvents =
+                new TableMapCache.Events(
+                        new EventHeaderReader(compressed),
+                        new NullEventDataDeserializer(),
+                        byType,
+                        tableMaps);
+        byType.put(EventType.TRANSACTION_PAYLOAD, new TransactionPayloads(payloadEvents));
         EventDeserializer deserializer =
                 new TableMapCache.Events(
                         new EventHeaderReader(compressed),
