@@ -205,7 +205,7 @@ final class BinlogEvents {
                 }
                 break;
             default:
-                if (EventType.isRowMutation(type)) {
+                if (EventType.isRowMutation(type) || type == EventType.PARTIAL_UPDATE_ROWS_EVENT) {
                     openIfNeeded(at);
                     rows(header, data);
                 }

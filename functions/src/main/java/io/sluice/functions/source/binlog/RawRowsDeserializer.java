@@ -51,6 +51,8 @@ final class RawRowsDeserializer extends AbstractRowsEventDataDeserializer<EventD
     private enum Kind {
         WRITE,
         UPDATE,
+        /** MySQL's PARTIAL_UPDATE_ROWS_EVENT ({@link PartialUpdateRows}). */
+        PARTIAL_UPDATE,
         DELETE
     }
 
@@ -61,10 +63,12 @@ final class RawRowsDeserializer extends AbstractRowsEventDataDeserializer<EventD
     private final Kind kind;
     private final boolean extraData;
     private final EventBody body = new EventBody();
+    private final Map<Long, TableMapEventData> tableMaps;
 
     private RawRowsDeserializer(
             Map<Long, TableMapEventData> tableMaps, Kind kind, boolean extraData) {
         super(tableMaps);
+        this.tableMaps = tableMaps;
         this.kind = kind;
         this.extraData = extraData;
     }
@@ -100,6 +104,9 @@ final class RawRowsDeserializer extends AbstractRowsEventDataDeserializer<EventD
         byType.put(EventType.DELETE_ROWS, new RawRowsDeserializer(tableMaps, Kind.DELETE, false));
         byType.put(
                 EventType.EXT_DELETE_ROWS, new RawRowsDeserializer(tableMaps, Kind.DELETE, true));
+        byType.put(
+                EventType.PARTIAL_UPDATE_ROWS_EVENT,
+                new RawRowsDeserializer(tableMaps, Kind.PARTIAL_UPDATE, true));
         byType.put(EventType.QUERY, new QueryEventTexts());
         CompressedEvents compressed = new CompressedEvents();
         // A compressed transaction's events: these parsers and table maps, without checksums. The
@@ -134,14 +141,24 @@ final class RawRowsDeserializer extends AbstractRowsEventDataDeserializer<EventD
         BitSet included = in.readBitSet(columns, true);
         switch (kind) {
             case UPDATE:
+            case PARTIAL_UPDATE:
                 BitSet includedAfter = in.readBitSet(columns, true);
                 List<Map.Entry<Serializable[], Serializable[]>> pairs = new ArrayList<>();
+                List<BitSet> diffs = kind == Kind.PARTIAL_UPDATE ? new ArrayList<>() : null;
                 while (in.available() > 0) {
                     Serializable[] before = deserializeRow(tableId, included, in);
+                    BitSet diff =
+                            diffs != null
+                                    ? PartialUpdateRows.readDiffColumns(in, tableMaps.get(tableId))
+                                    : null;
                     Serializable[] after = deserializeRow(tableId, includedAfter, in);
+                    if (diffs != null) {
+                        diffs.add(PartialUpdateRows.withoutEmptyDiffs(diff, before, after));
+                    }
                     pairs.add(new AbstractMap.SimpleEntry<>(before, after));
                 }
-                UpdateRowsEventData update = new UpdateRowsEventData();
+                UpdateRowsEventData update =
+                        diffs != null ? new PartialUpdateRows(diffs) : new UpdateRowsEventData();
                 update.setTableId(tableId);
                 update.setIncludedColumnsBeforeUpdate(included);
                 update.setIncludedColumns(includedAfter);
