@@ -198,8 +198,14 @@ final class BinlogEvents {
                 openIfNeeded(at);
                 tableMap((TableMapEventData) data);
                 break;
+            case TRANSACTION_PAYLOAD:
+                // MySQL's compressed transaction: its events, in turn, at its end.
+                for (Event inner : TransactionPayloads.events(data, next)) {
+                    onEvent(inner);
+                }
+                break;
             default:
-                if (EventType.isRowMutation(type)) {
+                if (EventType.isRowMutation(type) || type == EventType.PARTIAL_UPDATE_ROWS_EVENT) {
                     openIfNeeded(at);
                     rows(header, data);
                 }

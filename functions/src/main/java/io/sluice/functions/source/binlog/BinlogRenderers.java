@@ -198,10 +198,19 @@ final class BinlogRenderers {
         out.append(value);
     }
 
-    /** MySQL's binary JSON as text, with the client's (Flink CDC's patched) formatter. */
+    /**
+     * MySQL's binary JSON as text, with the client's (Flink CDC's patched) formatter. An empty
+     * value (what a non-strict insert stores in a NOT NULL JSON column, MySQL bug 98496) is the
+     * empty string, as Canal writes it: the client's parser reads its missing type byte.
+     */
     private static void json(Object value, StringBuilder scratch, RowImage.Builder out) {
+        byte[] bytes = (byte[]) value;
+        if (bytes.length == 0) {
+            out.append("");
+            return;
+        }
         try {
-            out.append(JsonBinary.parseAsString((byte[]) value));
+            out.append(JsonBinary.parseAsString(bytes));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -11,7 +11,8 @@ import java.io.IOException;
  * The binlog client's v4 event header parser, reading the 19 bytes at once and the type from a
  * table: the client's own reads them a byte at a time and finds the type by a scan of a copy of
  * {@code EventType.values()}, a tenth of the reader's time per row. MariaDB's compressed events get
- * their uncompressed type ({@link CompressedEvents}).
+ * their uncompressed type ({@link CompressedEvents}); an unknown type the reader must not skip
+ * fails ({@link UnreadableEvents}).
  */
 final class EventHeaderReader implements EventHeaderDeserializer<EventHeaderV4> {
 
@@ -38,6 +39,9 @@ final class EventHeaderReader implements EventHeaderDeserializer<EventHeaderV4> 
         EventHeaderV4 header = new EventHeaderV4();
         header.setTimestamp(unsigned32(0) * 1000L);
         int number = buffer[4] & 0xff;
+        if (TYPES[number] == EventType.UNKNOWN) {
+            UnreadableEvents.check(number);
+        }
         header.setEventType(compressed.type(number, TYPES[number]));
         header.setServerId(unsigned32(5));
         header.setEventLength(unsigned32(9));

@@ -51,6 +51,8 @@ final class RawRowsDeserializer extends AbstractRowsEventDataDeserializer<EventD
     private enum Kind {
         WRITE,
         UPDATE,
+        /** MySQL's PARTIAL_UPDATE_ROWS_EVENT ({@link PartialUpdateRows}). */
+        PARTIAL_UPDATE,
         DELETE
     }
 
@@ -61,10 +63,12 @@ final class RawRowsDeserializer extends AbstractRowsEventDataDeserializer<EventD
     private final Kind kind;
     private final boolean extraData;
     private final EventBody body = new EventBody();
+    private final Map<Long, TableMapEventData> tableMaps;
 
     private RawRowsDeserializer(
             Map<Long, TableMapEventData> tableMaps, Kind kind, boolean extraData) {
         super(tableMaps);
+        this.tableMaps = tableMaps;
         this.kind = kind;
         this.extraData = extraData;
     }
@@ -72,8 +76,10 @@ final class RawRowsDeserializer extends AbstractRowsEventDataDeserializer<EventD
     /**
      * An event deserializer with the client's defaults for every other event and this one for rows
      * events, sharing one table-map registry; table maps cached ({@link TableMapCache}), headers
-     * read at once ({@link EventHeaderReader}) and MariaDB's compressed events read ({@link
-     * CompressedEvents}).
+     * read at once ({@link EventHeaderReader}), MariaDB's compressed events read ({@link
+     * CompressedEvents}), MySQL's compressed transactions read with these parsers ({@link
+     * TransactionPayloads}) and query texts and names decoded in the binlog's charsets ({@link
+     * QueryEventTexts}, {@link TableMapNames}).
      */
     static EventDeserializer eventDeserializer() {
         Map<Long, TableMapEventData> tableMaps = new HashMap<>();
@@ -98,7 +104,20 @@ final class RawRowsDeserializer extends AbstractRowsEventDataDeserializer<EventD
         byType.put(EventType.DELETE_ROWS, new RawRowsDeserializer(tableMaps, Kind.DELETE, false));
         byType.put(
                 EventType.EXT_DELETE_ROWS, new RawRowsDeserializer(tableMaps, Kind.DELETE, true));
+        byType.put(
+                EventType.PARTIAL_UPDATE_ROWS_EVENT,
+                new RawRowsDeserializer(tableMaps, Kind.PARTIAL_UPDATE, true));
+        byType.put(EventType.QUERY, new QueryEventTexts());
         CompressedEvents compressed = new CompressedEvents();
+        // A compressed transaction's events: these parsers and table maps, without checksums. The
+        // map of parsers is shared, so what is set on the outer deserializer below holds for them.
+        EventDeserializer payloadEvents =
+                new TableMapCache.Events(
+                        new EventHeaderReader(compressed),
+                        new NullEventDataDeserializer(),
+                        byType,
+                        tableMaps);
+        byType.put(EventType.TRANSACTION_PAYLOAD, new TransactionPayloads(payloadEvents));
         EventDeserializer deserializer =
                 new TableMapCache.Events(
                         new EventHeaderReader(compressed),
@@ -122,14 +141,24 @@ final class RawRowsDeserializer extends AbstractRowsEventDataDeserializer<EventD
         BitSet included = in.readBitSet(columns, true);
         switch (kind) {
             case UPDATE:
+            case PARTIAL_UPDATE:
                 BitSet includedAfter = in.readBitSet(columns, true);
                 List<Map.Entry<Serializable[], Serializable[]>> pairs = new ArrayList<>();
+                List<BitSet> diffs = kind == Kind.PARTIAL_UPDATE ? new ArrayList<>() : null;
                 while (in.available() > 0) {
                     Serializable[] before = deserializeRow(tableId, included, in);
+                    BitSet diff =
+                            diffs != null
+                                    ? PartialUpdateRows.readDiffColumns(in, tableMaps.get(tableId))
+                                    : null;
                     Serializable[] after = deserializeRow(tableId, includedAfter, in);
+                    if (diffs != null) {
+                        diffs.add(PartialUpdateRows.withoutEmptyDiffs(diff, before, after));
+                    }
                     pairs.add(new AbstractMap.SimpleEntry<>(before, after));
                 }
-                UpdateRowsEventData update = new UpdateRowsEventData();
+                UpdateRowsEventData update =
+                        diffs != null ? new PartialUpdateRows(diffs) : new UpdateRowsEventData();
                 update.setTableId(tableId);
                 update.setIncludedColumnsBeforeUpdate(included);
                 update.setIncludedColumns(includedAfter);

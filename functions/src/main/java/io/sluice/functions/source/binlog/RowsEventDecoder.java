@@ -101,7 +101,8 @@ public final class RowsEventDecoder {
      *     DeleteRowsEventData} from {@link #eventDeserializer()}
      * @param origin the event's binlog coordinates, time and server
      * @throws ChangeEventConversionException if the table map does not fit the columns, the image
-     *     is not full, or a value cannot be rendered (the message names the column)
+     *     is not full, a value cannot be rendered or is a JSON diff ({@link PartialUpdateRows}; the
+     *     message names the column)
      */
     public void decode(
             TableMapEventData tableMap,
@@ -126,6 +127,13 @@ public final class RowsEventDecoder {
             List<Map.Entry<Serializable[], Serializable[]>> list = update.getRows();
             for (int r = 0; r < list.size(); r++) {
                 Map.Entry<Serializable[], Serializable[]> pair = list.get(r);
+                if (update instanceof PartialUpdateRows) {
+                    int diff = ((PartialUpdateRows) update).diffColumn(r, pair.getValue());
+                    if (diff >= 0) {
+                        throw new ChangeEventConversionException(
+                                PartialUpdateRows.refusal(tableName(), columns[diff].name()));
+                    }
+                }
                 out.accept(
                         event(ChangeType.UPDATE, origin, r)
                                 .before(image(pair.getKey()))

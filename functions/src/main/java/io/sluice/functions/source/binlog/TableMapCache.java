@@ -51,6 +51,7 @@ final class TableMapCache implements EventDataDeserializer<TableMapEventData> {
             return last.map;
         }
         TableMapEventData map = parser.deserialize(new ByteArrayInputStream(bytes));
+        TableMapNames.decode(bytes, map); // as UTF-8, not in the JVM's default charset
         if (byTableId.size() >= MAX_TABLES) {
             byTableId.clear();
         }

@@ -41,6 +41,7 @@ public final class SourceServerCheck implements Serializable {
     private static final Logger LOG = LoggerFactory.getLogger(SourceServerCheck.class);
     private static final int ER_SPECIFIC_ACCESS_DENIED = 1227;
     private static final int ER_PARSE_ERROR = 1064;
+    private static final int ER_UNKNOWN_SYSTEM_VARIABLE = 1193;
 
     private final SourceJdbc jdbc;
     private final StartupMode mode;
@@ -137,6 +138,9 @@ public final class SourceServerCheck implements Serializable {
                 Statement statement = connection.createStatement()) {
             boolean mariaDb = text(statement, "SELECT VERSION()").contains("mariadb");
             checkBinlog(statement, problems);
+            if (!mariaDb) {
+                checkRowValueOptions(statement, problems);
+            }
             checkPrivileges(statement, mariaDb, problems);
             if (includeQueries && mariaDb && !sluiceReader) {
                 problems.add(
@@ -233,6 +237,35 @@ public final class SourceServerCheck implements Serializable {
                             "binlog_row_image is %s on the server at %s: %s, so Canal's data"
                                     + " and old cannot be complete. Set binlog_row_image=FULL.",
                             image.toUpperCase(Locale.ROOT), jdbc.address(), why));
+        }
+    }
+
+    /**
+     * MySQL's {@code binlog_row_value_options=PARTIAL_JSON} logs JSON updates as diffs that neither
+     * reader applies (Sluice's refuses them, Flink CDC's client drops the event).
+     */
+    private void checkRowValueOptions(Statement statement, List<String> problems)
+            throws SQLException {
+        String options;
+        try {
+            options = text(statement, "SELECT @@global.binlog_row_value_options");
+        } catch (SQLException e) {
+            if (e.getErrorCode() == ER_UNKNOWN_SYSTEM_VARIABLE) {
+                return; // before MySQL 8.0.3: no partial JSON updates
+            }
+            throw e;
+        }
+        if (options.contains("partial_json")) {
+            problems.add(
+                    String.format(
+                            "binlog_row_value_options is PARTIAL_JSON on the server at %s: MySQL"
+                                    + " then logs an UPDATE of a JSON column by JSON_SET,"
+                                    + " JSON_REPLACE or JSON_REMOVE as a diff against the old"
+                                    + " document (PARTIAL_UPDATE_ROWS_EVENT), which Sluice cannot"
+                                    + " apply. Set binlog_row_value_options='' in the server's"
+                                    + " configuration (SET GLOBAL binlog_row_value_options=''"
+                                    + " holds for new sessions until a restart).",
+                            jdbc.address()));
         }
     }
 
