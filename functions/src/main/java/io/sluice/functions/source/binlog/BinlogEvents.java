@@ -42,6 +42,13 @@ final class BinlogEvents {
 
     private final TableDecoders decoders;
     private final BinlogReader.Output out;
+
+    /** Where this connection resumes; what a heartbeat reports until the reader is past it. */
+    private final BinlogPosition start;
+
+    /** A transaction began on this connection: the reader is past its start, skips aside. */
+    private boolean readSinceStart;
+
     private final Map<Long, TableMapEventData> tableMaps = new HashMap<>();
     private final Map<Long, RowsEventDecoder> decodersById = new HashMap<>();
     private final GtidState gtids;
@@ -83,6 +90,7 @@ final class BinlogEvents {
             BinlogPosition start, String gtids, TableDecoders decoders, BinlogReader.Output out) {
         this.decoders = decoders;
         this.out = out;
+        this.start = start;
         this.gtids = new GtidState(gtids);
         this.file = start.file();
         this.next = start.position();
@@ -136,7 +144,7 @@ final class BinlogEvents {
                 next = rotate.getBinlogPosition();
                 return;
             case HEARTBEAT:
-                out.heartbeat(inTransaction ? resumeAt(rowsEventsRead, 0) : committed());
+                out.heartbeat(heartbeatPosition());
                 return;
             case FORMAT_DESCRIPTION:
                 // Sent again after each connect, with the file start's position.
@@ -206,8 +214,23 @@ final class BinlogEvents {
         }
     }
 
+    /**
+     * Where a heartbeat finds the reader. Until it is past its start (the rows the start says were
+     * emitted, or any transaction at all) it is at its start: a resume at a GTID set gets a
+     * heartbeat from MySQL before the first event after the transactions the server skipped, and
+     * the position between transactions there would lose the start's skip counts (a checkpoint or a
+     * reconnect would give the transaction's rows again) and look like progress.
+     */
+    private BinlogPosition heartbeatPosition() {
+        if (skipping || !readSinceStart) {
+            return start;
+        }
+        return inTransaction ? resumeAt(rowsEventsRead, 0) : committed();
+    }
+
     private void openIfNeeded(long at) {
         if (!inTransaction) {
+            readSinceStart = true;
             inTransaction = true;
             begun = false;
             transactionStart = at;

@@ -1,0 +1,239 @@
+package io.sluice.it.source;
+
+import io.sluice.functions.source.binlog.BinlogPosition;
+import io.sluice.functions.source.binlog.BinlogReader;
+import io.sluice.functions.source.binlog.BinlogReaderException;
+import io.sluice.it.server.MySqlExtension;
+import io.sluice.it.server.MySqlServer;
+import io.sluice.it.source.ReaderRun.Emitted;
+import io.sluice.it.source.ReaderRun.Reported;
+import io.sluice.serializers.event.ChangeEvent;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.io.RandomAccessFile;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Sluice's binlog reader on MySQL 8.0.31 (GTIDs on), on transactions MySQL writes in shapes of its
+ * own (issue 42):
+ *
+ * <ul>
+ *   <li>The heartbeat MySQL sends before the first event after the transactions a resume at a GTID
+ *       set skipped: it reports the resume position with its skip counts, not the position between
+ *       transactions; and a heartbeat alone is no progress, so a persistent error inside a
+ *       transaction (an event that fails the server's checksum) fails the reader after its
+ *       reconnect attempts instead of re-reading the transaction forever.
+ * </ul>
+ *
+ * <p>Resumed at a position, the reader must give exactly the changes that followed.
+ */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+class MySqlTransactionsITCase {
+
+    @RegisterExtension
+    static final MySqlExtension MYSQL =
+            MySqlExtension.own(
+                    "--source-verify-checksum=ON, and a binlog file corrupted on purpose: a"
+                            + " persistent error inside a transaction for every reader of it",
+                    "--source-verify-checksum=ON");
+
+    private static final String TABLE = "CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(40))";
+    private static final String MARKER = "CREATE TABLE marker (id INT PRIMARY KEY)";
+
+    @Test
+    void aHeartbeatBeforeTheNextRowOfAResumeByGtidKeepsTheSkipCounts() throws Exception {
+        MySqlServer mysql = MYSQL.server();
+        String database = mysql.createDatabase("resume_heartbeat", null);
+        // A file of the test's own: the resume skips one transaction, then sends a heartbeat.
+        mysql.execute(database, TABLE, MARKER, "FLUSH BINARY LOGS");
+        BinlogPosition start = ReaderRun.current(mysql);
+        mysql.execute(
+                database,
+                "INSERT INTO t VALUES (1, 'skipped by the server')",
+                "BEGIN",
+                "INSERT INTO t VALUES (2, 'a'), (3, 'b'), (4, 'c')",
+                "INSERT INTO t VALUES (5, 'd'), (6, 'e')",
+                "UPDATE t SET v = 'f' WHERE id <= 3",
+                "COMMIT",
+                "INSERT INTO marker VALUES (1)");
+        ReaderRun all = ReaderRun.read(mysql, database, start, false);
+        assertThat(all.changes).hasSize(1 + 3 + 2 + 3 + 1);
+
+        // Inside the first rows event, and inside the second: skip counts of both kinds.
+        for (int i : new int[] {2, 4}) {
+            BinlogPosition at = all.changes.get(i).after;
+            assertThat(at.rows()).as("rows to skip at %s", at).isPositive();
+            ReaderRun resumed =
+                    ReaderRun.readReporting(mysql, database, at, Duration.ofMinutes(10));
+            List<Reported> beforeNextRow = new ArrayList<>();
+            for (Reported r : resumed.reported) {
+                if (r.kind.equals("change")) {
+                    break;
+                }
+                beforeNextRow.add(r);
+            }
+            assertThat(beforeNextRow)
+                    .as(
+                            "the server's heartbeat after the transaction it skipped (%s)",
+                            resumed.reported)
+                    .isNotEmpty()
+                    .allSatisfy(r -> assertThat(r.kind).isEqualTo("heartbeat"));
+            for (Reported heartbeat : beforeNextRow) {
+                assertThat(heartbeat.at)
+                        .as(
+                                "the position of the heartbeat before the next row, resumed by GTID"
+                                        + " at %s",
+                                at)
+                        .isEqualTo(at);
+            }
+            List<String> rest = keys(all.changes.subList(i + 1, all.changes.size()));
+            assertThat(resumed.keys()).as("resumed at %s", at).isEqualTo(rest);
+            for (Reported heartbeat : beforeNextRow) {
+                assertThat(ReaderRun.read(mysql, database, heartbeat.at, false).keys())
+                        .as("resumed at the heartbeat's position %s", heartbeat.at)
+                        .isEqualTo(rest);
+            }
+        }
+    }
+
+    @Test
+    void aPersistentErrorInsideATransactionFailsAfterTheReconnectAttempts() throws Exception {
+        MySqlServer mysql = MYSQL.server();
+        String database = mysql.createDatabase("persistent_error", null);
+        mysql.execute(database, TABLE, MARKER, "FLUSH BINARY LOGS");
+        BinlogPosition start = ReaderRun.current(mysql);
+        mysql.execute(
+                database,
+                "INSERT INTO t VALUES (1, 'skipped by the server')",
+                "BEGIN",
+                "INSERT INTO t VALUES (2, 'a'), (3, 'b')",
+                "INSERT INTO t VALUES (4, 'c')",
+                "INSERT INTO t VALUES (5, 'broken'), (6, 'broken')",
+                "COMMIT",
+                "INSERT INTO marker VALUES (1)",
+                // The file is closed before a byte of it changes.
+                "FLUSH BINARY LOGS");
+        ReaderRun all = ReaderRun.read(mysql, database, start, false);
+        assertThat(all.changes).hasSize(1 + 2 + 1 + 2 + 1);
+        BinlogPosition before = all.changes.get(3).after;
+        assertThat(before.events()).as("rows events read at %s", before).isEqualTo(2);
+        assertThat(before.rows()).isZero();
+
+        // The third rows event of the transaction fails the server's checksum, at every read.
+        long[] third = rowsEvent(mysql, before, 2);
+        Path file = mysql.workDir().resolve("data").resolve(before.file());
+        try (RandomAccessFile binlog = new RandomAccessFile(file.toFile(), "rw")) {
+            long at = third[1] - 5; // a byte of its last row, before the checksum
+            binlog.seek(at);
+            int b = binlog.read();
+            binlog.seek(at);
+            binlog.write(b ^ 0xFF);
+        }
+
+        List<String> changes = Collections.synchronizedList(new ArrayList<>());
+        List<BinlogPosition> heartbeats = Collections.synchronizedList(new ArrayList<>());
+        AtomicReference<BinlogReader> self = new AtomicReference<>();
+        BinlogReader reader =
+                BinlogReader.builder(
+                                mysql.host(), mysql.port(), mysql.cdcUser(), mysql.cdcPassword())
+                        .serverId(5602)
+                        .heartbeatInterval(Duration.ofMinutes(10))
+                        .reconnectAttempts(2, Duration.ofMillis(100))
+                        .build(
+                                ReaderRun.currentColumns(mysql, database),
+                                new BinlogReader.Output() {
+                                    @Override
+                                    public void change(ChangeEvent change, BinlogPosition after) {
+                                        // Every change before the broken event was given out.
+                                        changes.add(new Emitted(change, after).toString());
+                                        self.get().close();
+                                    }
+
+                                    @Override
+                                    public void heartbeat(BinlogPosition at) {
+                                        heartbeats.add(at);
+                                    }
+                                });
+        self.set(reader);
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread thread =
+                new Thread(
+                        () -> {
+                            try {
+                                reader.run(before);
+                            } catch (Throwable t) {
+                                failure.set(t);
+                            }
+                        },
+                        "binlog-reader-test");
+        thread.start();
+        thread.join(TimeUnit.MINUTES.toMillis(2));
+        if (thread.isAlive()) {
+            reader.close();
+            thread.join();
+            throw new AssertionError(
+                    "The reader from "
+                            + before
+                            + " neither failed nor gave a change; heartbeats "
+                            + heartbeats);
+        }
+        assertThat(changes)
+                .as("changes given again, resumed at %s (heartbeats %s)", before, heartbeats)
+                .isEmpty();
+        assertThat(heartbeats)
+                .as("the heartbeats of each connection after the transaction it skipped")
+                .isNotEmpty()
+                .containsOnly(before);
+        assertThat(failure.get())
+                .as("the reader's failure")
+                .isInstanceOf(BinlogReaderException.class)
+                .hasMessageContaining("could not resume at " + before + " in 2 attempts")
+                .hasMessageContaining("did not pass crc check");
+    }
+
+    /**
+     * The start and end of the {@code index}th rows event (from 0) of the transaction at {@code
+     * position}, from {@code SHOW BINLOG EVENTS}.
+     */
+    private static long[] rowsEvent(MySqlServer mysql, BinlogPosition position, int index)
+            throws Exception {
+        List<String> seen = new ArrayList<>();
+        try (Connection connection = mysql.connect(null);
+                Statement statement = connection.createStatement();
+                ResultSet events =
+                        statement.executeQuery(
+                                "SHOW BINLOG EVENTS IN '"
+                                        + position.file()
+                                        + "' FROM "
+                                        + position.position())) {
+            int rowsEvents = 0;
+            while (events.next()) {
+                String type = events.getString("Event_type");
+                seen.add(type + "@" + events.getLong("Pos"));
+                if (type.endsWith("_rows") && rowsEvents++ == index) {
+                    return new long[] {events.getLong("Pos"), events.getLong("End_log_pos")};
+                }
+            }
+        }
+        throw new AssertionError(
+                "No rows event " + index + " in the transaction at " + position + ": " + seen);
+    }
+
+    private static List<String> keys(List<Emitted> changes) {
+        return changes.stream().map(Emitted::key).collect(Collectors.toList());
+    }
+}
