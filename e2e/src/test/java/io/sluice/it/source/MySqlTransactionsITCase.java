@@ -23,6 +23,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -32,6 +33,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * own (issue 42):
  *
  * <ul>
+ *   <li>XA transactions: the prepared part ends with an {@code XA_PREPARE} event (type 38), and
+ *       {@code XA COMMIT} / {@code XA ROLLBACK} is a transaction of its own (GTID and query);
+ *       {@code XA COMMIT … ONE PHASE} ends with an {@code XA_PREPARE} event too. Each closes, and
+ *       its GTID joins the reader's set.
  *   <li>The heartbeat MySQL sends before the first event after the transactions a resume at a GTID
  *       set skipped: it reports the resume position with its skip counts, not the position between
  *       transactions; and a heartbeat alone is no progress, so a persistent error inside a
@@ -39,7 +44,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  *       reconnect attempts instead of re-reading the transaction forever.
  * </ul>
  *
- * <p>Resumed at a position, the reader must give exactly the changes that followed.
+ * <p>Each read is resumed after each of its changes, by GTID and by file position, and must give
+ * exactly the changes that followed, with the same positions (by file position the reader knows no
+ * GTID set until the next file starts, so positions compare without it).
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class MySqlTransactionsITCase {
@@ -53,6 +60,62 @@ class MySqlTransactionsITCase {
 
     private static final String TABLE = "CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(40))";
     private static final String MARKER = "CREATE TABLE marker (id INT PRIMARY KEY)";
+
+    @Test
+    void xaTransactionsCloseAtPrepareAndAtCommitOrRollbackAndTheirGtidsJoinTheSet()
+            throws Exception {
+        MySqlServer mysql = MYSQL.server();
+        String database = mysql.createDatabase("xa", null);
+        mysql.execute(database, TABLE, MARKER);
+        BinlogPosition start = ReaderRun.current(mysql);
+        mysql.execute(
+                database,
+                "INSERT INTO t VALUES (1, 'before')",
+                // Two-phase: the rows end with XA PREPARE, XA COMMIT is a transaction of its own.
+                "XA START 'x1'",
+                "INSERT INTO t VALUES (2, 'x1'), (3, 'x1')",
+                "UPDATE t SET v = 'x1 updated' WHERE id = 1",
+                "XA END 'x1'",
+                "XA PREPARE 'x1'",
+                "XA COMMIT 'x1'",
+                "INSERT INTO t VALUES (4, 'between')",
+                // One phase: one transaction that ends with an XA_PREPARE event as well.
+                "XA START 'x2'",
+                "INSERT INTO t VALUES (5, 'one phase'), (6, 'one phase')",
+                "XA END 'x2'",
+                "XA COMMIT 'x2' ONE PHASE",
+                // Prepared, then rolled back: its rows are in the binlog, as prepared.
+                "XA START 'x3'",
+                "DELETE FROM t WHERE id = 4",
+                "XA END 'x3'",
+                "XA PREPARE 'x3'",
+                "XA ROLLBACK 'x3'",
+                "BEGIN",
+                "INSERT INTO t VALUES (7, 'after'), (8, 'after')",
+                "DELETE FROM t WHERE id = 2",
+                "COMMIT");
+        String gtidsBeforeMarker = ReaderRun.text(mysql, "SELECT @@global.gtid_executed");
+        mysql.execute(database, "INSERT INTO marker VALUES (1)");
+
+        ReaderRun all = ReaderRun.read(mysql, database, start, false);
+        assertThat(all.keys())
+                .as("every change once: the XA transactions' rows as prepared")
+                .hasSize(1 + 3 + 1 + 2 + 1 + 3 + 1);
+        // Each transaction's changes carry its start; the next transaction starts elsewhere.
+        assertThat(transactionSizes(all.changes))
+                .as("changes per transaction, in order (%s)", all.changes)
+                .containsExactly(1, 3, 1, 2, 1, 3, 1);
+        assertThat(all.changes.get(all.changes.size() - 1).after.gtids())
+                .as(
+                        "the GTID set before the marker's transaction: every XA PREPARE's, XA COMMIT's"
+                                + " and XA ROLLBACK's GTID joined it")
+                .isEqualTo(gtidsBeforeMarker.replace("\n", ""));
+
+        for (int i = 0; i < all.changes.size() - 1; i++) {
+            checkResume(mysql, database, all.changes, i, UnaryOperator.identity());
+            checkResume(mysql, database, all.changes, i, p -> p.withGtids(""));
+        }
+    }
 
     @Test
     void aHeartbeatBeforeTheNextRowOfAResumeByGtidKeepsTheSkipCounts() throws Exception {
@@ -231,6 +294,48 @@ class MySqlTransactionsITCase {
         }
         throw new AssertionError(
                 "No rows event " + index + " in the transaction at " + position + ": " + seen);
+    }
+
+    /**
+     * Resumed after change {@code i} at its position ({@code how} changed), the reader gives
+     * exactly the changes after it, with the same positions.
+     */
+    private static ReaderRun checkResume(
+            MySqlServer mysql,
+            String database,
+            List<Emitted> first,
+            int i,
+            UnaryOperator<BinlogPosition> how)
+            throws Exception {
+        BinlogPosition at = how.apply(first.get(i).after);
+        boolean byFile = at.gtids().isEmpty();
+        ReaderRun rest = ReaderRun.read(mysql, database, at, false);
+        assertThat(rest.keys())
+                .as("resumed at %s (after change %d of %d: %s)", at, i, first.size(), first.get(i))
+                .isEqualTo(keys(first.subList(i + 1, first.size())));
+        for (int k = 0; k < rest.changes.size(); k++) {
+            BinlogPosition expected = first.get(i + 1 + k).after;
+            assertThat(rest.changes.get(k).after)
+                    .as("position of change %d resumed at %s", i + 1 + k, at)
+                    .isEqualTo(byFile ? expected.withGtids("") : expected);
+        }
+        return rest;
+    }
+
+    /** How many changes each transaction gave, in order: runs of one transaction position. */
+    private static List<Integer> transactionSizes(List<Emitted> changes) {
+        List<Integer> sizes = new ArrayList<>();
+        String last = null;
+        for (Emitted e : changes) {
+            String transaction = e.after.file() + ":" + e.after.position();
+            if (transaction.equals(last)) {
+                sizes.set(sizes.size() - 1, sizes.get(sizes.size() - 1) + 1);
+            } else {
+                sizes.add(1);
+                last = transaction;
+            }
+        }
+        return sizes;
     }
 
     private static List<String> keys(List<Emitted> changes) {

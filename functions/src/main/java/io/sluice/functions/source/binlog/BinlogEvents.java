@@ -192,6 +192,11 @@ final class BinlogEvents {
             case XID:
                 commit();
                 break;
+            case XA_PREPARE:
+                // XA PREPARE (or XA COMMIT … ONE PHASE) ends the XA transaction's events; an XA
+                // COMMIT or XA ROLLBACK of a prepared one is a transaction of its own (query()).
+                commit();
+                break;
             case ANNOTATE_ROWS:
                 if (data != null) {
                     statement = ((AnnotateRowsEventData) data).getRowsQuery();
@@ -250,7 +255,15 @@ final class BinlogEvents {
             commit();
         } else if (upper.startsWith("#")) {
             // A comment the server sends in place of an event the client cannot take.
-        } else if (upper.startsWith("XA ") || upper.startsWith("SAVEPOINT")) {
+        } else if (upper.startsWith("XA ")) {
+            if (sql.regionMatches(true, 0, "XA COMMIT", 0, 9)
+                    || sql.regionMatches(true, 0, "XA ROLLBACK", 0, 11)) {
+                commit(); // Of a prepared XA transaction: a transaction of its own, GTID and this.
+            } else {
+                openIfNeeded(at); // XA START or XA END: the XA transaction's rows are in it.
+                begun = true;
+            }
+        } else if (upper.startsWith("SAVEPOINT")) {
             openIfNeeded(at);
         } else if (inTransaction && begun) {
             // A statement inside a transaction (not ROW format): not a schema change.

@@ -10,6 +10,7 @@ import com.github.shyiko.mysql.binlog.event.QueryEventData;
 import com.github.shyiko.mysql.binlog.event.RotateEventData;
 import com.github.shyiko.mysql.binlog.event.TableMapEventData;
 import com.github.shyiko.mysql.binlog.event.WriteRowsEventData;
+import com.github.shyiko.mysql.binlog.event.XAPrepareEventData;
 import io.sluice.serializers.event.ChangeEvent;
 import org.junit.jupiter.api.Test;
 
@@ -34,6 +35,48 @@ class BinlogEventsTest {
 
     private final List<String> given = new ArrayList<>();
     private long next = 4;
+
+    @Test
+    void anXaTransactionEndsAtItsPrepareAndItsCommitIsATransactionOfItsOwn() {
+        BinlogEvents events = events(BinlogPosition.of(FILE, 100, 0, 0, UUID + ":1-10", 1));
+        next = 100;
+        events.onEvent(gtid(11));
+        events.onEvent(query("XA START X'7831',X'',1"));
+        rowsNotCaptured(events);
+        events.onEvent(query("XA END X'7831',X'',1"));
+        events.onEvent(event(EventType.XA_PREPARE, new XAPrepareEventData(), 60));
+        long prepared = next;
+        events.onEvent(heartbeat());
+        events.onEvent(gtid(12));
+        events.onEvent(query("XA COMMIT X'7831',X'',1"));
+        long committed = next;
+        events.onEvent(heartbeat());
+        // One phase: one transaction, ended by an XA_PREPARE event as well.
+        events.onEvent(gtid(13));
+        events.onEvent(query("XA START X'7832',X'',1"));
+        rowsNotCaptured(events);
+        events.onEvent(query("XA END X'7832',X'',1"));
+        XAPrepareEventData onePhase = new XAPrepareEventData();
+        onePhase.setOnePhase(true);
+        events.onEvent(event(EventType.XA_PREPARE, onePhase, 60));
+        // Prepared, then rolled back.
+        events.onEvent(gtid(14));
+        events.onEvent(query("XA START X'7833',X'',1"));
+        rowsNotCaptured(events);
+        events.onEvent(query("XA END X'7833',X'',1"));
+        events.onEvent(event(EventType.XA_PREPARE, new XAPrepareEventData(), 60));
+        events.onEvent(gtid(15));
+        events.onEvent(query("xa rollback X'7833',X'',1"));
+        long rolledBack = next;
+        events.onEvent(heartbeat());
+
+        assertThat(given)
+                .containsExactly(
+                        "heartbeat @ " + FILE + ":" + prepared + " gtids=" + UUID + ":1-11",
+                        "heartbeat @ " + FILE + ":" + committed + " gtids=" + UUID + ":1-12",
+                        "heartbeat @ " + FILE + ":" + rolledBack + " gtids=" + UUID + ":1-15");
+        assertThat(events.inTransaction()).isFalse();
+    }
 
     @Test
     void aHeartbeatReportsTheStartUntilTheReaderIsPastIt() {
