@@ -3,6 +3,8 @@ package io.sluice.it.source;
 import io.sluice.functions.source.binlog.BinlogPosition;
 import io.sluice.functions.source.binlog.BinlogReader;
 import io.sluice.functions.source.binlog.BinlogReaderException;
+import io.sluice.functions.source.binlog.TableSchemas;
+import io.sluice.functions.source.internal.ColumnTypeStyle;
 import io.sluice.it.server.MySqlExtension;
 import io.sluice.it.server.MySqlServer;
 import io.sluice.it.source.ReaderRun.Emitted;
@@ -18,6 +20,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -37,6 +40,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  *       {@code XA COMMIT} / {@code XA ROLLBACK} is a transaction of its own (GTID and query);
  *       {@code XA COMMIT … ONE PHASE} ends with an {@code XA_PREPARE} event too. Each closes, and
  *       its GTID joins the reader's set.
+ *   <li>{@code CREATE TABLE … SELECT}, one transaction since 8.0.21 (GTID, BEGIN, the CREATE TABLE
+ *       with START TRANSACTION appended, its rows, XID): the statement is reported once and applied
+ *       to the schemas, and a resume at it or inside its rows gives the rest.
  *   <li>The heartbeat MySQL sends before the first event after the transactions a resume at a GTID
  *       set skipped: it reports the resume position with its skip counts, not the position between
  *       transactions; and a heartbeat alone is no progress, so a persistent error inside a
@@ -115,6 +121,102 @@ class MySqlTransactionsITCase {
             checkResume(mysql, database, all.changes, i, UnaryOperator.identity());
             checkResume(mysql, database, all.changes, i, p -> p.withGtids(""));
         }
+    }
+
+    @Test
+    void createTableSelectIsOneTransactionItsStatementReportedOnceAndResumedInsideItsRows()
+            throws Exception {
+        MySqlServer mysql = MYSQL.server();
+        String database = mysql.createDatabase("ctas", null);
+        int rows = 40;
+        mysql.execute(
+                database,
+                "CREATE TABLE src (id INT PRIMARY KEY, v VARCHAR(700))",
+                MARKER,
+                "INSERT INTO src WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s"
+                        + " WHERE i < "
+                        + rows
+                        + ") SELECT i, REPEAT(CHAR(97 + i % 26), 600) FROM s");
+        BinlogPosition start = ReaderRun.current(mysql);
+        // The job's schemas (TableSchemas) as of the start: t2 only from its statement.
+        TableSchemas schemasAtStart;
+        try (Connection connection = mysql.connect(null)) {
+            schemasAtStart =
+                    TableSchemas.read(
+                            connection,
+                            (db, table) -> db.equals(database),
+                            ColumnTypeStyle.MYSQL,
+                            ZoneId.of("UTC"));
+        }
+        String ctas = "CREATE TABLE t2 (PRIMARY KEY (id)) SELECT id, v FROM src ORDER BY id";
+        mysql.execute(database, "INSERT INTO src VALUES (1000, 'before')");
+        String gtidsBefore = ReaderRun.text(mysql, "SELECT @@global.gtid_executed");
+        mysql.execute(
+                database,
+                ctas,
+                "INSERT INTO t2 VALUES (2000, 'after')",
+                "INSERT INTO marker VALUES (1)");
+
+        ReaderRun all = ReaderRun.readReporting(mysql, database, start, Duration.ofMinutes(10));
+        // The statement selects the rows and the one inserted before it.
+        assertThat(all.changes).as("every change once").hasSize(1 + (rows + 1) + 1 + 1);
+        ReaderRun withSchemas = ReaderRun.read(mysql, database, schemasAtStart, start, false);
+        assertThat(withSchemas.keys())
+                .as("read with the schemas of the start, as the job reads")
+                .isEqualTo(all.keys());
+        assertThat(all.ddl)
+                .as(
+                        "the statement, once (statements of every database: %s; binlog: %s)",
+                        all.reported.stream()
+                                .filter(r -> r.kind.equals("ddl"))
+                                .collect(Collectors.toList()),
+                        binlogEvents(mysql, start))
+                .hasSize(1);
+        assertThat(all.ddl.get(0)).startsWithIgnoringCase("CREATE TABLE");
+        List<Emitted> selected = all.changes.subList(1, 1 + rows + 1);
+        assertThat(selected.stream().map(e -> e.after.events()).distinct().count())
+                .as("rows events of the statement's rows (binlog_row_event_max_size 8 KiB)")
+                .isGreaterThanOrEqualTo(3);
+        Reported ddl =
+                all.reported.stream()
+                        .filter(r -> r.kind.equals("ddl") && r.what.equals(all.ddl.get(0)))
+                        .findFirst()
+                        .orElseThrow();
+
+        // At the statement's own position: its rows and what follows, not the statement again.
+        for (UnaryOperator<BinlogPosition> how :
+                List.<UnaryOperator<BinlogPosition>>of(p -> p, p -> p.withGtids(""))) {
+            BinlogPosition at = how.apply(ddl.at);
+            ReaderRun rest = ReaderRun.read(mysql, database, at, false);
+            assertThat(rest.keys())
+                    .as("resumed at the statement's position %s", at)
+                    .isEqualTo(keys(all.changes.subList(1, all.changes.size())));
+            assertThat(rest.ddl).as("statements resumed at %s", at).isEmpty();
+        }
+        for (int i = 0; i < all.changes.size() - 1; i++) {
+            ReaderRun byGtid = checkResume(mysql, database, all.changes, i, p -> p);
+            ReaderRun byFile = checkResume(mysql, database, all.changes, i, p -> p.withGtids(""));
+            int reported = i == 0 ? 1 : 0;
+            assertThat(byGtid.ddl)
+                    .as("statements resumed after change %d by GTID", i)
+                    .hasSize(reported);
+            assertThat(byFile.ddl)
+                    .as("statements resumed after change %d by file", i)
+                    .hasSize(reported);
+        }
+        // One transaction: the statement and its rows carry its position and the GTID set
+        // before it, which a resume inside the rows asks the server for.
+        assertThat(ddl.at.gtids())
+                .as("the GTID set of the statement's position %s", ddl.at)
+                .isEqualTo(gtidsBefore.replace("\n", ""));
+        assertThat(selected)
+                .as("the statement's rows (the statement at %s)", ddl.at)
+                .allSatisfy(
+                        e -> {
+                            assertThat(e.after.gtids()).isEqualTo(ddl.at.gtids());
+                            assertThat(e.after.file()).isEqualTo(ddl.at.file());
+                            assertThat(e.after.position()).isEqualTo(ddl.at.position());
+                        });
     }
 
     @Test
@@ -266,6 +368,31 @@ class MySqlTransactionsITCase {
                 .isInstanceOf(BinlogReaderException.class)
                 .hasMessageContaining("could not resume at " + before + " in 2 attempts")
                 .hasMessageContaining("did not pass crc check");
+    }
+
+    /** The binlog's events from {@code position} on ({@code SHOW BINLOG EVENTS}), for messages. */
+    private static List<String> binlogEvents(MySqlServer mysql, BinlogPosition position)
+            throws Exception {
+        List<String> seen = new ArrayList<>();
+        try (Connection connection = mysql.connect(null);
+                Statement statement = connection.createStatement();
+                ResultSet events =
+                        statement.executeQuery(
+                                "SHOW BINLOG EVENTS IN '"
+                                        + position.file()
+                                        + "' FROM "
+                                        + position.position())) {
+            while (events.next()) {
+                String info = events.getString("Info");
+                seen.add(
+                        events.getLong("Pos")
+                                + " "
+                                + events.getString("Event_type")
+                                + " "
+                                + (info.length() > 200 ? info.substring(0, 200) + "…" : info));
+            }
+        }
+        return seen;
     }
 
     /**

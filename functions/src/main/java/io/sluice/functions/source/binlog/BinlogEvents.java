@@ -265,6 +265,8 @@ final class BinlogEvents {
             }
         } else if (upper.startsWith("SAVEPOINT")) {
             openIfNeeded(at);
+        } else if (inTransaction && begun && isCreateSelect(sql)) {
+            createSelect(at, header, query, sql);
         } else if (inTransaction && begun) {
             // A statement inside a transaction (not ROW format): not a schema change.
         } else {
@@ -281,6 +283,38 @@ final class BinlogEvents {
                             file, at, header.getTimestamp(), header.getServerId(), gtid),
                     committed());
         }
+    }
+
+    /**
+     * MySQL 8.0.21+ writes {@code CREATE TABLE … SELECT} as one transaction: BEGIN, the CREATE
+     * TABLE statement with {@code START TRANSACTION} appended, the rows, XID.
+     */
+    private static boolean isCreateSelect(String sql) {
+        String suffix = "START TRANSACTION";
+        return sql.regionMatches(true, 0, "CREATE", 0, 6)
+                && sql.regionMatches(
+                        true, sql.length() - suffix.length(), suffix, 0, suffix.length());
+    }
+
+    /**
+     * The CREATE TABLE of a {@code CREATE TABLE … SELECT} transaction ({@link #isCreateSelect}): a
+     * DDL statement inside the transaction, before its rows. It counts as one of the transaction's
+     * events, so that the position after it (and after its rows) says it was read: a resume there
+     * skips it (the schemas checkpointed with that position have it) and gives the rows.
+     */
+    private void createSelect(long at, EventHeaderV4 header, QueryEventData query, String sql) {
+        long event = rowsEventsRead++;
+        if (skipping && (skipCountsAllEvents ? eventsCounted - 1 : event) < skipEvents) {
+            return; // Read before the start: applied and given out then.
+        }
+        decoders.applyDdl(sql, query.getDatabase(), file + ":" + at);
+        decodersById.clear();
+        out.ddl(
+                sql,
+                query.getDatabase(),
+                new RowsEventOrigin(
+                        file, at, header.getTimestamp(), header.getServerId(), gtids.current()),
+                resumeAt(event + 1, 0));
     }
 
     private void commit() {

@@ -11,13 +11,16 @@ import com.github.shyiko.mysql.binlog.event.RotateEventData;
 import com.github.shyiko.mysql.binlog.event.TableMapEventData;
 import com.github.shyiko.mysql.binlog.event.WriteRowsEventData;
 import com.github.shyiko.mysql.binlog.event.XAPrepareEventData;
+import io.sluice.functions.source.internal.ColumnTypeStyle;
 import io.sluice.serializers.event.ChangeEvent;
 import org.junit.jupiter.api.Test;
 
 import java.io.Serializable;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -136,6 +139,53 @@ class BinlogEventsTest {
                 .containsExactly(
                         "heartbeat @ " + FILE + ":300 gtids=" + UUID + ":1-10",
                         "heartbeat @ " + FILE + ":" + after + " gtids=" + UUID + ":1-11");
+    }
+
+    @Test
+    void createTableSelectIsOneTransactionAndItsStatementAnEventOfIt() {
+        String create =
+                "CREATE TABLE `t2` (\n  `id` int NOT NULL,\n  `v` varchar(700) DEFAULT NULL,\n "
+                        + " PRIMARY KEY (`id`)\n) START TRANSACTION";
+        TableSchemas schemas =
+                TableSchemas.restore(
+                        new TableSchemas.State("utf8mb4", Map.of("shop", "utf8mb4"), List.of()),
+                        (database, table) -> true,
+                        ColumnTypeStyle.MYSQL,
+                        ZoneOffset.UTC);
+        BinlogEvents events =
+                new BinlogEvents(
+                        BinlogPosition.of(FILE, 100, 0, 0, UUID + ":1-10", 1),
+                        UUID + ":1-10",
+                        schemas,
+                        output());
+        next = 100;
+        events.onEvent(gtid(11));
+        events.onEvent(query("BEGIN"));
+        events.onEvent(query(create));
+        events.onEvent(event(EventType.XID, null, 31)); // no rows selected
+        long after = next;
+        events.onEvent(heartbeat());
+
+        assertThat(given)
+                .containsExactly(
+                        "ddl " + create + " @ " + FILE + ":100 events=1 gtids=" + UUID + ":1-10",
+                        "heartbeat @ " + FILE + ":" + after + " gtids=" + UUID + ":1-11");
+        assertThat(schemas.columns("shop", "t2"))
+                .as("the statement, START TRANSACTION and all, applied to the schemas")
+                .extracting(BinlogColumn::name)
+                .containsExactly("id", "v");
+
+        // Resumed after the statement: its transaction again, without the statement.
+        given.clear();
+        BinlogEvents resumed = events(BinlogPosition.of(FILE, 100, 1, 0, UUID + ":1-10", 1));
+        next = 100;
+        resumed.onEvent(gtid(11));
+        resumed.onEvent(query("BEGIN"));
+        resumed.onEvent(query(create));
+        resumed.onEvent(event(EventType.XID, null, 31));
+        resumed.onEvent(heartbeat());
+        assertThat(given)
+                .containsExactly("heartbeat @ " + FILE + ":" + after + " gtids=" + UUID + ":1-11");
     }
 
     private BinlogEvents events(BinlogPosition start) {
