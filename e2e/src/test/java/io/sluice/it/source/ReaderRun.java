@@ -178,4 +178,86 @@ final class ReaderRun {
         }
         return keys;
     }
+
+    /** A position the reader reported: with a change, a DDL statement or a heartbeat. */
+    static final class Reported {
+        /** "change", "ddl" or "heartbeat". */
+        final String kind;
+
+        /** The change's key, the statement, or "" for a heartbeat. */
+        final String what;
+
+        final BinlogPosition at;
+
+        Reported(String kind, String what, BinlogPosition at) {
+            this.kind = kind;
+            this.what = what;
+            this.at = at;
+        }
+
+        @Override
+        public String toString() {
+            return kind + (what.isEmpty() ? "" : " " + what) + " @ " + at;
+        }
+    }
+
+    /** Every position the run reported, in order (filled by {@link #readReporting} only). */
+    final List<Reported> reported = Collections.synchronizedList(new ArrayList<>());
+
+    /**
+     * As {@link #read(DatabaseServer, String, BinlogPosition, boolean)} without statement texts,
+     * also keeping every position the reader reported, in order ({@link #reported}): each change's,
+     * each DDL statement's (of any database) and each heartbeat's; the server sends a heartbeat
+     * every {@code heartbeatInterval} when idle, and when it resumes at a GTID set, before the
+     * first event after the transactions it skipped.
+     */
+    static ReaderRun readReporting(
+            DatabaseServer server,
+            String database,
+            BinlogPosition start,
+            Duration heartbeatInterval)
+            throws Exception {
+        ReaderRun run = new ReaderRun();
+        AtomicReference<BinlogReader> self = new AtomicReference<>();
+        BinlogReader reader =
+                BinlogReader.builder(
+                                server.host(),
+                                server.port(),
+                                server.cdcUser(),
+                                server.cdcPassword())
+                        .serverId(5601)
+                        .heartbeatInterval(heartbeatInterval)
+                        .reconnectAttempts(0, Duration.ofMillis(100))
+                        .build(
+                                currentColumns(server, database),
+                                new BinlogReader.Output() {
+                                    @Override
+                                    public void change(ChangeEvent change, BinlogPosition after) {
+                                        Emitted emitted = new Emitted(change, after);
+                                        run.changes.add(emitted);
+                                        run.reported.add(
+                                                new Reported("change", emitted.key(), after));
+                                        if (change.table().equals("marker")) {
+                                            self.get().close();
+                                        }
+                                    }
+
+                                    @Override
+                                    public void ddl(
+                                            String statement, String db, BinlogPosition after) {
+                                        if (database.equals(db)) {
+                                            run.ddl.add(statement);
+                                        }
+                                        run.reported.add(new Reported("ddl", statement, after));
+                                    }
+
+                                    @Override
+                                    public void heartbeat(BinlogPosition at) {
+                                        run.reported.add(new Reported("heartbeat", "", at));
+                                    }
+                                });
+        self.set(reader);
+        untilMarker(reader, start, Duration.ofMinutes(2), () -> String.valueOf(run.reported));
+        return run;
+    }
 }

@@ -42,6 +42,13 @@ final class BinlogEvents {
 
     private final TableDecoders decoders;
     private final BinlogReader.Output out;
+
+    /** Where this connection resumes; what a heartbeat reports until the reader is past it. */
+    private final BinlogPosition start;
+
+    /** A transaction began on this connection: the reader is past its start, skips aside. */
+    private boolean readSinceStart;
+
     private final Map<Long, TableMapEventData> tableMaps = new HashMap<>();
     private final Map<Long, RowsEventDecoder> decodersById = new HashMap<>();
     private final GtidState gtids;
@@ -83,6 +90,7 @@ final class BinlogEvents {
             BinlogPosition start, String gtids, TableDecoders decoders, BinlogReader.Output out) {
         this.decoders = decoders;
         this.out = out;
+        this.start = start;
         this.gtids = new GtidState(gtids);
         this.file = start.file();
         this.next = start.position();
@@ -136,7 +144,7 @@ final class BinlogEvents {
                 next = rotate.getBinlogPosition();
                 return;
             case HEARTBEAT:
-                out.heartbeat(inTransaction ? resumeAt(rowsEventsRead, 0) : committed());
+                out.heartbeat(heartbeatPosition());
                 return;
             case FORMAT_DESCRIPTION:
                 // Sent again after each connect, with the file start's position.
@@ -184,6 +192,11 @@ final class BinlogEvents {
             case XID:
                 commit();
                 break;
+            case XA_PREPARE:
+                // XA PREPARE (or XA COMMIT … ONE PHASE) ends the XA transaction's events; an XA
+                // COMMIT or XA ROLLBACK of a prepared one is a transaction of its own (query()).
+                commit();
+                break;
             case ANNOTATE_ROWS:
                 if (data != null) {
                     statement = ((AnnotateRowsEventData) data).getRowsQuery();
@@ -212,8 +225,23 @@ final class BinlogEvents {
         }
     }
 
+    /**
+     * Where a heartbeat finds the reader. Until it is past its start (the rows the start says were
+     * emitted, or any transaction at all) it is at its start: a resume at a GTID set gets a
+     * heartbeat from MySQL before the first event after the transactions the server skipped, and
+     * the position between transactions there would lose the start's skip counts (a checkpoint or a
+     * reconnect would give the transaction's rows again) and look like progress.
+     */
+    private BinlogPosition heartbeatPosition() {
+        if (skipping || !readSinceStart) {
+            return start;
+        }
+        return inTransaction ? resumeAt(rowsEventsRead, 0) : committed();
+    }
+
     private void openIfNeeded(long at) {
         if (!inTransaction) {
+            readSinceStart = true;
             inTransaction = true;
             begun = false;
             transactionStart = at;
@@ -233,8 +261,18 @@ final class BinlogEvents {
             commit();
         } else if (upper.startsWith("#")) {
             // A comment the server sends in place of an event the client cannot take.
-        } else if (upper.startsWith("XA ") || upper.startsWith("SAVEPOINT")) {
+        } else if (upper.startsWith("XA ")) {
+            if (sql.regionMatches(true, 0, "XA COMMIT", 0, 9)
+                    || sql.regionMatches(true, 0, "XA ROLLBACK", 0, 11)) {
+                commit(); // Of a prepared XA transaction: a transaction of its own, GTID and this.
+            } else {
+                openIfNeeded(at); // XA START or XA END: the XA transaction's rows are in it.
+                begun = true;
+            }
+        } else if (upper.startsWith("SAVEPOINT")) {
             openIfNeeded(at);
+        } else if (inTransaction && begun && isCreateSelect(sql)) {
+            createSelect(at, header, query, sql);
         } else if (inTransaction && begun) {
             // A statement inside a transaction (not ROW format): not a schema change.
         } else {
@@ -251,6 +289,38 @@ final class BinlogEvents {
                             file, at, header.getTimestamp(), header.getServerId(), gtid),
                     committed());
         }
+    }
+
+    /**
+     * MySQL 8.0.21+ writes {@code CREATE TABLE … SELECT} as one transaction: BEGIN, the CREATE
+     * TABLE statement with {@code START TRANSACTION} appended, the rows, XID.
+     */
+    private static boolean isCreateSelect(String sql) {
+        String suffix = "START TRANSACTION";
+        return sql.regionMatches(true, 0, "CREATE", 0, 6)
+                && sql.regionMatches(
+                        true, sql.length() - suffix.length(), suffix, 0, suffix.length());
+    }
+
+    /**
+     * The CREATE TABLE of a {@code CREATE TABLE … SELECT} transaction ({@link #isCreateSelect}): a
+     * DDL statement inside the transaction, before its rows. It counts as one of the transaction's
+     * events, so that the position after it (and after its rows) says it was read: a resume there
+     * skips it (the schemas checkpointed with that position have it) and gives the rows.
+     */
+    private void createSelect(long at, EventHeaderV4 header, QueryEventData query, String sql) {
+        long event = rowsEventsRead++;
+        if (skipping && (skipCountsAllEvents ? eventsCounted - 1 : event) < skipEvents) {
+            return; // Read before the start: applied and given out then.
+        }
+        decoders.applyDdl(sql, query.getDatabase(), file + ":" + at);
+        decodersById.clear();
+        out.ddl(
+                sql,
+                query.getDatabase(),
+                new RowsEventOrigin(
+                        file, at, header.getTimestamp(), header.getServerId(), gtids.current()),
+                resumeAt(event + 1, 0));
     }
 
     private void commit() {

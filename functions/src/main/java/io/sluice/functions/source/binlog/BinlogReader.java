@@ -437,10 +437,17 @@ public final class BinlogReader implements AutoCloseable {
             moved(after);
         }
 
+        /**
+         * A heartbeat is progress only past the last position given out: the heartbeat MySQL sends
+         * at each resume at a GTID set, before the first event, is not.
+         */
         @Override
         public void heartbeat(BinlogPosition at) {
             out.heartbeat(at);
-            moved(at);
+            if (at.compareTo(last()) > 0) {
+                last = at;
+                progressed = true;
+            }
         }
 
         @Override
