@@ -10,11 +10,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.ZoneId;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -65,7 +61,7 @@ class CompressedBinlogITCase {
                 "UPDATE t SET v = 'short', n = 8 WHERE id = 1",
                 "DELETE FROM t WHERE id BETWEEN 10 AND 2009",
                 "INSERT INTO marker VALUES (1)");
-        assertThat(eventTypes(mariaDb, start))
+        assertThat(ReaderRun.eventTypes(mariaDb, start))
                 .as("the events the server wrote")
                 .contains(
                         "Query_compressed",
@@ -105,24 +101,5 @@ class CompressedBinlogITCase {
         ReaderRun resumed = ReaderRun.read(mariaDb, database, run.changes.get(inside).after, false);
         assertThat(resumed.changes).hasSize(run.changes.size() - inside - 1);
         assertThat(resumed.changes.get(0).after).isEqualTo(run.changes.get(inside + 1).after);
-    }
-
-    /** The types of the binlog events from {@code start} on, as SHOW BINLOG EVENTS names them. */
-    private static List<String> eventTypes(MariaDbServer mariaDb, BinlogPosition start)
-            throws Exception {
-        List<String> types = new ArrayList<>();
-        try (Connection connection = mariaDb.connect(null);
-                Statement statement = connection.createStatement();
-                ResultSet events =
-                        statement.executeQuery(
-                                "SHOW BINLOG EVENTS IN '"
-                                        + start.file()
-                                        + "' FROM "
-                                        + start.position())) {
-            while (events.next()) {
-                types.add(events.getString("Event_type"));
-            }
-        }
-        return types;
     }
 }

@@ -10,9 +10,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -62,7 +59,7 @@ class MySqlBinlogEventsITCase {
                 "UPDATE t SET v = 'single' WHERE id = 4");
         String compressedGtids = ReaderRun.text(mySql, "SELECT @@global.gtid_executed");
         mySql.execute(database, "INSERT INTO marker VALUES (1)");
-        assertThat(eventTypes(mySql, start))
+        assertThat(ReaderRun.eventTypes(mySql, start))
                 .as("the events the server wrote")
                 .contains("Transaction_payload");
 
@@ -124,7 +121,7 @@ class MySqlBinlogEventsITCase {
                 // A JSON diff of a captured table.
                 "UPDATE j SET doc = JSON_SET(doc, '$.a', 2) WHERE id = 1",
                 "INSERT INTO marker VALUES (2)");
-        assertThat(eventTypes(mySql, start))
+        assertThat(ReaderRun.eventTypes(mySql, start))
                 .as("the events the server wrote")
                 .contains("Update_rows_partial");
 
@@ -220,25 +217,6 @@ class MySqlBinlogEventsITCase {
                                 + insert,
                         "change marker (id int key) INSERT after [1] query=INSERT INTO marker"
                                 + " VALUES (1)");
-    }
-
-    /** The types of the binlog events from {@code start} on, as SHOW BINLOG EVENTS names them. */
-    private static List<String> eventTypes(MySqlServer mySql, BinlogPosition start)
-            throws Exception {
-        List<String> types = new ArrayList<>();
-        try (Connection connection = mySql.connect(null);
-                Statement statement = connection.createStatement();
-                ResultSet events =
-                        statement.executeQuery(
-                                "SHOW BINLOG EVENTS IN '"
-                                        + start.file()
-                                        + "' FROM "
-                                        + start.position())) {
-            while (events.next()) {
-                types.add(events.getString("Event_type"));
-            }
-        }
-        return types;
     }
 
     private static List<String> keys(List<Emitted> changes) {

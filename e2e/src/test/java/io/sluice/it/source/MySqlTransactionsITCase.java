@@ -334,28 +334,12 @@ class MySqlTransactionsITCase {
                                     }
                                 });
         self.set(reader);
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        Thread thread =
-                new Thread(
-                        () -> {
-                            try {
-                                reader.run(before);
-                            } catch (Throwable t) {
-                                failure.set(t);
-                            }
-                        },
-                        "binlog-reader-test");
-        thread.start();
-        thread.join(TimeUnit.MINUTES.toMillis(2));
-        if (thread.isAlive()) {
-            reader.close();
-            thread.join();
-            throw new AssertionError(
-                    "The reader from "
-                            + before
-                            + " neither failed nor gave a change; heartbeats "
-                            + heartbeats);
-        }
+        Throwable failure =
+                ReaderRun.untilStopped(
+                        reader,
+                        before,
+                        Duration.ofMinutes(2),
+                        () -> "changes " + changes + ", heartbeats " + heartbeats);
         assertThat(changes)
                 .as("changes given again, resumed at %s (heartbeats %s)", before, heartbeats)
                 .isEmpty();
@@ -363,7 +347,7 @@ class MySqlTransactionsITCase {
                 .as("the heartbeats of each connection after the transaction it skipped")
                 .isNotEmpty()
                 .containsOnly(before);
-        assertThat(failure.get())
+        assertThat(failure)
                 .as("the reader's failure")
                 .isInstanceOf(BinlogReaderException.class)
                 .hasMessageContaining("could not resume at " + before + " in 2 attempts")

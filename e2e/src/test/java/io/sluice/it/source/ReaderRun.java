@@ -54,6 +54,9 @@ final class ReaderRun {
     final List<Emitted> changes = Collections.synchronizedList(new ArrayList<>());
     final List<String> ddl = Collections.synchronizedList(new ArrayList<>());
 
+    /** Every position the run reported, in order: changes, DDL of any database, heartbeats. */
+    final List<Reported> reported = Collections.synchronizedList(new ArrayList<>());
+
     private ReaderRun() {}
 
     /** The same with each captured table's current columns ({@link #currentColumns}). */
@@ -75,39 +78,58 @@ final class ReaderRun {
             BinlogPosition start,
             boolean includeQueries)
             throws Exception {
-        ReaderRun run = new ReaderRun();
+        BinlogReader.Builder reader = builder(server, 5600).includeQueries(includeQueries);
+        return new ReaderRun().run(reader, decoders, database, start);
+    }
+
+    private static BinlogReader.Builder builder(DatabaseServer server, int serverId) {
+        return BinlogReader.builder(
+                        server.host(), server.port(), server.cdcUser(), server.cdcPassword())
+                .serverId(serverId)
+                .reconnectAttempts(0, Duration.ofMillis(100));
+    }
+
+    /**
+     * Runs {@code builder}'s reader from {@code start} until the marker row, at most 2 minutes,
+     * keeping the changes, {@code database}'s DDL, and every position reported.
+     */
+    private ReaderRun run(
+            BinlogReader.Builder builder,
+            TableDecoders decoders,
+            String database,
+            BinlogPosition start)
+            throws Exception {
         AtomicReference<BinlogReader> self = new AtomicReference<>();
         BinlogReader reader =
-                BinlogReader.builder(
-                                server.host(),
-                                server.port(),
-                                server.cdcUser(),
-                                server.cdcPassword())
-                        .serverId(5600)
-                        .reconnectAttempts(0, Duration.ofMillis(100))
-                        .includeQueries(includeQueries)
-                        .build(
-                                decoders,
-                                new BinlogReader.Output() {
-                                    @Override
-                                    public void change(ChangeEvent change, BinlogPosition after) {
-                                        run.changes.add(new Emitted(change, after));
-                                        if (change.table().equals("marker")) {
-                                            self.get().close();
-                                        }
-                                    }
+                builder.build(
+                        decoders,
+                        new BinlogReader.Output() {
+                            @Override
+                            public void change(ChangeEvent change, BinlogPosition after) {
+                                Emitted emitted = new Emitted(change, after);
+                                changes.add(emitted);
+                                reported.add(new Reported("change", emitted.key(), after));
+                                if (change.table().equals("marker")) {
+                                    self.get().close();
+                                }
+                            }
 
-                                    @Override
-                                    public void ddl(
-                                            String statement, String db, BinlogPosition after) {
-                                        if (database.equals(db)) {
-                                            run.ddl.add(statement);
-                                        }
-                                    }
-                                });
+                            @Override
+                            public void ddl(String statement, String db, BinlogPosition after) {
+                                if (database.equals(db)) {
+                                    ddl.add(statement);
+                                }
+                                reported.add(new Reported("ddl", statement, after));
+                            }
+
+                            @Override
+                            public void heartbeat(BinlogPosition at) {
+                                reported.add(new Reported("heartbeat", "", at));
+                            }
+                        });
         self.set(reader);
-        untilMarker(reader, start, Duration.ofMinutes(2), () -> String.valueOf(run.changes));
-        return run;
+        untilMarker(reader, start, Duration.ofMinutes(2), () -> String.valueOf(reported));
+        return this;
     }
 
     /**
@@ -115,6 +137,20 @@ final class ReaderRun {
      * marker row) or fails, at most {@code limit}; {@code gave} says what it gave, for the error.
      */
     static void untilMarker(
+            BinlogReader reader, BinlogPosition start, Duration limit, Supplier<String> gave)
+            throws InterruptedException {
+        Throwable failure = untilStopped(reader, start, limit, gave);
+        if (failure != null) {
+            throw new AssertionError("The reader from " + start + " failed", failure);
+        }
+    }
+
+    /**
+     * Runs {@code reader} from {@code start} on a thread of its own until it closes itself or
+     * fails, at most {@code limit} (then fails, with what {@code gave} says it gave); returns its
+     * failure, or null.
+     */
+    static Throwable untilStopped(
             BinlogReader reader, BinlogPosition start, Duration limit, Supplier<String> gave)
             throws InterruptedException {
         AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -136,12 +172,10 @@ final class ReaderRun {
             throw new AssertionError(
                     "The reader from "
                             + start
-                            + " did not reach the marker; it gave "
+                            + " neither stopped nor failed; it gave "
                             + gave.get());
         }
-        if (failure.get() != null) {
-            throw new AssertionError("The reader from " + start + " failed", failure.get());
-        }
+        return failure.get();
     }
 
     /** Each captured table's columns from information_schema, for a database that keeps them. */
@@ -160,6 +194,24 @@ final class ReaderRun {
                         ? "SELECT @@gtid_binlog_pos"
                         : "SELECT @@global.gtid_executed";
         return BinlogPosition.at(end[0], Long.parseLong(end[1])).withGtids(text(server, gtids));
+    }
+
+    /** The types of the binlog events from {@code start} on, as SHOW BINLOG EVENTS names them. */
+    static List<String> eventTypes(DatabaseServer server, BinlogPosition start) throws Exception {
+        List<String> types = new ArrayList<>();
+        try (Connection connection = server.connect(null);
+                Statement statement = connection.createStatement();
+                ResultSet events =
+                        statement.executeQuery(
+                                "SHOW BINLOG EVENTS IN '"
+                                        + start.file()
+                                        + "' FROM "
+                                        + start.position())) {
+            while (events.next()) {
+                types.add(events.getString("Event_type"));
+            }
+        }
+        return types;
     }
 
     static String text(DatabaseServer server, String sql) throws Exception {
@@ -201,9 +253,6 @@ final class ReaderRun {
         }
     }
 
-    /** Every position the run reported, in order (filled by {@link #readReporting} only). */
-    final List<Reported> reported = Collections.synchronizedList(new ArrayList<>());
-
     /**
      * As {@link #read(DatabaseServer, String, BinlogPosition, boolean)} without statement texts,
      * also keeping every position the reader reported, in order ({@link #reported}): each change's,
@@ -217,47 +266,7 @@ final class ReaderRun {
             BinlogPosition start,
             Duration heartbeatInterval)
             throws Exception {
-        ReaderRun run = new ReaderRun();
-        AtomicReference<BinlogReader> self = new AtomicReference<>();
-        BinlogReader reader =
-                BinlogReader.builder(
-                                server.host(),
-                                server.port(),
-                                server.cdcUser(),
-                                server.cdcPassword())
-                        .serverId(5601)
-                        .heartbeatInterval(heartbeatInterval)
-                        .reconnectAttempts(0, Duration.ofMillis(100))
-                        .build(
-                                currentColumns(server, database),
-                                new BinlogReader.Output() {
-                                    @Override
-                                    public void change(ChangeEvent change, BinlogPosition after) {
-                                        Emitted emitted = new Emitted(change, after);
-                                        run.changes.add(emitted);
-                                        run.reported.add(
-                                                new Reported("change", emitted.key(), after));
-                                        if (change.table().equals("marker")) {
-                                            self.get().close();
-                                        }
-                                    }
-
-                                    @Override
-                                    public void ddl(
-                                            String statement, String db, BinlogPosition after) {
-                                        if (database.equals(db)) {
-                                            run.ddl.add(statement);
-                                        }
-                                        run.reported.add(new Reported("ddl", statement, after));
-                                    }
-
-                                    @Override
-                                    public void heartbeat(BinlogPosition at) {
-                                        run.reported.add(new Reported("heartbeat", "", at));
-                                    }
-                                });
-        self.set(reader);
-        untilMarker(reader, start, Duration.ofMinutes(2), () -> String.valueOf(run.reported));
-        return run;
+        BinlogReader.Builder reader = builder(server, 5601).heartbeatInterval(heartbeatInterval);
+        return new ReaderRun().run(reader, currentColumns(server, database), database, start);
     }
 }
