@@ -128,9 +128,9 @@ class MySqlBinlogEventsITCase {
         ReaderRun whole = ReaderRun.read(mySql, database, start, false);
         assertThat(whole.keys())
                 .containsExactly(
-                        "j INSERT null [\"1\", \"{\"a\":1,\"b\":[1,2]}\", \"x\"]",
-                        "j UPDATE [\"1\", \"{\"a\":1,\"b\":[1,2]}\", \"x\"]"
-                                + " [\"1\", \"{\"a\":1,\"b\":[1,2]}\", \"y\"]",
+                        "j INSERT null [\"1\", \"{\"a\": 1, \"b\": [1, 2]}\", \"x\"]",
+                        "j UPDATE [\"1\", \"{\"a\": 1, \"b\": [1, 2]}\", \"x\"]"
+                                + " [\"1\", \"{\"a\": 1, \"b\": [1, 2]}\", \"y\"]",
                         "marker INSERT null [\"1\"]");
 
         BinlogPosition beforeDiff = whole.changes.get(2).after;

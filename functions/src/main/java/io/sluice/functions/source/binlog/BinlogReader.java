@@ -1,5 +1,7 @@
 package io.sluice.functions.source.binlog;
 
+import org.apache.flink.cdc.connectors.mysql.source.config.MySqlSourceConfig;
+
 import com.github.shyiko.mysql.binlog.BinaryLogClient;
 import com.github.shyiko.mysql.binlog.event.Event;
 import io.sluice.functions.source.internal.ColumnTypeStyle;
@@ -124,6 +126,11 @@ public final class BinlogReader implements AutoCloseable {
         this.decoders = Objects.requireNonNull(decoders, "decoders");
         this.out = Objects.requireNonNull(out, "out");
         this.jdbc = SourceJdbc.of(host, port, user, password);
+        // Flink CDC's JSON formatter, which this reader renders MySQL's binary JSON with, takes its
+        // layout from a JVM-wide field that each of its source configs sets: MySQL's and Canal's
+        // {"a": 1} unless some config in this JVM asked for the compact legacy form last. The job
+        // asks for MySQL's (MySqlSourceFactory); so does this reader, whatever ran before it.
+        MySqlSourceConfig.useLegacyJsonFormat = false;
     }
 
     public static Builder builder(String host, int port, String user, String password) {
