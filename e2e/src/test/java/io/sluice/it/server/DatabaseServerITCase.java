@@ -23,17 +23,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class DatabaseServerITCase {
 
-    @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();
-    @RegisterExtension static final MySqlExtension MYSQL = MySqlExtension.shared();
-
-    private static DatabaseServer server(DatabaseServer.Kind kind) {
-        return kind == DatabaseServer.Kind.MARIADB ? MARIADB.server() : MYSQL.server();
-    }
+    @RegisterExtension
+    static final DatabaseServersExtension SERVERS = DatabaseServersExtension.shared();
 
     @ParameterizedTest(name = "{0}")
     @EnumSource(DatabaseServer.Kind.class)
     void createsAFreshDatabaseFromASqlResource(DatabaseServer.Kind kind) throws SQLException {
-        DatabaseServer server = server(kind);
+        DatabaseServer server = SERVERS.server(kind);
         String database = server.createDatabase("Server-Check", "ddl/server_check.sql");
 
         assertThat(database).matches("server_check_[0-9a-f]{8}");
@@ -46,7 +42,7 @@ class DatabaseServerITCase {
     @EnumSource(DatabaseServer.Kind.class)
     void cdcUserCanReadTheBinlogPositionAndTablesButNotWrite(DatabaseServer.Kind kind)
             throws SQLException {
-        DatabaseServer server = server(kind);
+        DatabaseServer server = SERVERS.server(kind);
         String database = server.createDatabase("cdc_grants", "ddl/server_check.sql");
 
         try (Connection cdc = server.connect(database, server.cdcUser(), server.cdcPassword());
