@@ -15,15 +15,16 @@ import io.sluice.functions.source.SourceReaderKind;
 import io.sluice.it.canal.CanalMessages;
 import io.sluice.it.canal.CanalMessages.Row;
 import io.sluice.it.flink.FlinkMiniCluster;
-import io.sluice.it.server.MariaDbExtension;
-import io.sluice.it.server.MariaDbServer;
+import io.sluice.it.server.DatabaseServer;
+import io.sluice.it.server.DatabaseServersExtension;
 import io.sluice.serializers.event.ChangeEvent;
 import io.sluice.serializers.event.ChangeType;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.time.Duration;
 import java.util.Arrays;
@@ -33,6 +34,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 import static io.sluice.it.source.AllTypes.COLUMNS;
 import static io.sluice.it.source.AllTypes.checkRow;
@@ -59,7 +61,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class ChangeEventConversionITCase {
 
-    @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();
+    @RegisterExtension
+    static final DatabaseServersExtension SERVERS = DatabaseServersExtension.shared();
 
     @RegisterExtension static final MiniClusterExtension FLINK = FlinkMiniCluster.extension(2);
 
@@ -70,17 +73,27 @@ class ChangeEventConversionITCase {
 
     private static final ChangeEventQueue EVENTS = new ChangeEventQueue();
 
-    @ParameterizedTest
-    @EnumSource(SourceReaderKind.class)
-    void rendersEveryTypeFromSnapshotAndBinlogLikeCanal(SourceReaderKind reader) throws Exception {
-        MariaDbServer mariaDb = MARIADB.server();
-        String database = mariaDb.createDatabase("conversion", "ddl/all_types.sql");
+    /** Each reader on each server: the binlog decoders and the servers' types all differ. */
+    static Stream<Arguments> serversAndReaders() {
+        return Stream.of(DatabaseServer.Kind.values())
+                .flatMap(
+                        kind ->
+                                Stream.of(SourceReaderKind.values())
+                                        .map(reader -> Arguments.of(kind, reader)));
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("serversAndReaders")
+    void rendersEveryTypeFromSnapshotAndBinlogLikeCanal(
+            DatabaseServer.Kind kind, SourceReaderKind reader) throws Exception {
+        DatabaseServer server = SERVERS.server(kind);
+        String database = server.createDatabase("conversion", "ddl/all_types.sql");
         boolean sluice = reader == SourceReaderKind.SLUICE;
-        Map<String, String> columnTypes = columnTypes(mariaDb, database);
+        Map<String, String> columnTypes = columnTypes(server, database);
         assertThat(columnTypes.keySet()).containsExactly(names());
         EVENTS.clear();
 
-        JobClient job = startJob(mariaDb, database, reader);
+        JobClient job = startJob(server, database, reader);
         try {
             List<ChangeEvent> snapshot = take(job, 4);
             snapshot.sort(Comparator.comparing(e -> Integer.valueOf(e.after().text(0))));
@@ -95,12 +108,12 @@ class ChangeEventConversionITCase {
                 softly.assertThat(event.binlogPosition()).as("snapshot %d pos", id).isZero();
                 softly.assertThat(event.executeTime()).as("snapshot %d executeTime", id).isZero();
                 softly.assertThat(event.gtid()).as("snapshot %d gtid", id).isEmpty();
-                checkSchema(softly, event.schema(), database, columnTypes, "snapshot");
+                checkSchema(softly, kind, event.schema(), database, columnTypes, "snapshot");
                 checkRow(softly, "snapshot row " + id, event.after(), snapshotRow(id));
             }
             softly.assertAll();
 
-            mariaDb.execute(
+            server.execute(
                     database,
                     "SET SESSION sql_mode = 'NO_ENGINE_SUBSTITUTION'",
                     // One statement: one rows event of four rows.
@@ -130,12 +143,12 @@ class ChangeEventConversionITCase {
                 softly.assertThat(insert.serverId()).as("insert %d serverId", id).isEqualTo(1L);
                 softly.assertThat(insert.gtid())
                         .as("insert %d gtid", id)
-                        .matches(gtid(reader, "gtid"));
+                        .matches(gtid(kind, reader, "gtid"));
                 softly.assertThat(insert.transactionId())
                         .as("insert %d transactionId", id)
-                        .matches(gtid(reader, "transactionId"))
+                        .matches(gtid(kind, reader, "transactionId"))
                         .isEqualTo(insert.gtid());
-                checkSchema(softly, insert.schema(), database, columnTypes, "binlog");
+                checkSchema(softly, kind, insert.schema(), database, columnTypes, "binlog");
                 checkRow(
                         softly,
                         reader + " binlog insert " + id,
@@ -151,7 +164,7 @@ class ChangeEventConversionITCase {
             String alter =
                     "ALTER TABLE all_types ADD COLUMN c_added VARCHAR(8) NULL DEFAULT 'new',"
                             + " ADD COLUMN c_created TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP";
-            mariaDb.execute(
+            server.execute(
                     database,
                     alter,
                     "INSERT INTO all_types (id, c_added) VALUES (20, 'added')",
@@ -163,7 +176,7 @@ class ChangeEventConversionITCase {
                     DROP_INDEX,
                     "TRUNCATE TABLE all_types");
             List<ChangeEvent> ddl = take(job, sluice ? 7 : 5);
-            Map<String, String> altered = columnTypes(mariaDb, database);
+            Map<String, String> altered = columnTypes(server, database);
 
             softly = new SoftAssertions();
             checkStatement(softly, ddl.get(0), ChangeType.ALTER, database, alter);
@@ -326,8 +339,14 @@ class ChangeEventConversionITCase {
         return row;
     }
 
-    /** A binlog event's {@code field} (gtid, transactionId): "" on MariaDB but with Sluice's. */
-    private static Pattern gtid(SourceReaderKind reader, String field) {
+    /**
+     * A binlog event's {@code field} (gtid, transactionId): on MySQL the transaction's GTID with
+     * both readers; on MariaDB "" but with Sluice's.
+     */
+    private static Pattern gtid(DatabaseServer.Kind kind, SourceReaderKind reader, String field) {
+        if (kind == DatabaseServer.Kind.MYSQL) {
+            return MYSQL_GTID;
+        }
         ReaderDifferences.Bookkeeping bookkeeping =
                 BOOKKEEPING.stream().filter(b -> b.field().equals(field)).findFirst().orElseThrow();
         return reader == SourceReaderKind.SLUICE
@@ -351,15 +370,18 @@ class ChangeEventConversionITCase {
         softly.assertThat(event.executeTime()).as("executeTime of %s", sql).isPositive();
     }
 
+    private static final Pattern MYSQL_GTID =
+            Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}:\\d+");
+
     private static JobClient startJob(
-            MariaDbServer mariaDb, String database, SourceReaderKind reader) throws Exception {
+            DatabaseServer server, String database, SourceReaderKind reader) throws Exception {
         Configuration config = new Configuration();
-        config.set(MySqlSourceOptions.HOSTNAME, mariaDb.host());
-        config.set(MySqlSourceOptions.PORT, mariaDb.port());
-        config.set(MySqlSourceOptions.USERNAME, MariaDbServer.CDC_USER);
-        config.set(MySqlSourceOptions.PASSWORD, MariaDbServer.CDC_PASSWORD);
+        config.set(MySqlSourceOptions.HOSTNAME, server.host());
+        config.set(MySqlSourceOptions.PORT, server.port());
+        config.set(MySqlSourceOptions.USERNAME, server.cdcUser());
+        config.set(MySqlSourceOptions.PASSWORD, server.cdcPassword());
         config.set(MySqlSourceOptions.TABLES, List.of(database + ".all_types"));
-        config.set(MySqlSourceOptions.SERVER_TIME_ZONE, MariaDbServer.TIME_ZONE);
+        config.set(MySqlSourceOptions.SERVER_TIME_ZONE, server.timeZone());
         config.set(MySqlSourceOptions.TIMESTAMP_TIME_ZONE, TIMESTAMP_ZONE);
         config.set(MySqlSourceOptions.READER, reader);
 
@@ -373,10 +395,10 @@ class ChangeEventConversionITCase {
         env.fromSource(
                         MySqlSourceFactory.changeEventSource(OptionSection.unprefixed(config)),
                         WatermarkStrategy.noWatermarks(),
-                        "mariadb")
+                        "source")
                 .sinkTo(EVENTS.sink())
                 .name("queue");
-        return env.executeAsync("conversion-" + reader + "-" + database);
+        return env.executeAsync("conversion-" + server.kind() + "-" + reader + "-" + database);
     }
 
     /** The next {@code count} events, failing if the job dies or they take too long. */
