@@ -267,7 +267,7 @@ public final class TableSchemas implements TableDecoders {
             versions.put(id, version);
         }
         if (tableMap != version.checkedMap) {
-            TableMapCheck.check(tableMap, version.columns);
+            TableMapCheck.check(tableMap, version.columns, style);
             version.checkedMap = tableMap;
         }
         return version.decoder(timestampZone);
