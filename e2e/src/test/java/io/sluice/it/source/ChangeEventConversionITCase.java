@@ -19,13 +19,16 @@ import io.sluice.it.server.DatabaseServer;
 import io.sluice.it.server.DatabaseServersExtension;
 import io.sluice.serializers.event.ChangeEvent;
 import io.sluice.serializers.event.ChangeType;
+import io.sluice.serializers.event.TableSchema;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.sql.Types;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -93,7 +96,7 @@ class ChangeEventConversionITCase {
         assertThat(columnTypes.keySet()).containsExactly(names());
         EVENTS.clear();
 
-        JobClient job = startJob(server, database, reader);
+        JobClient job = startJob(server, database, "all_types", reader);
         try {
             List<ChangeEvent> snapshot = take(job, 4);
             snapshot.sort(Comparator.comparing(e -> Integer.valueOf(e.after().text(0))));
@@ -252,6 +255,176 @@ class ChangeEventConversionITCase {
         }
     }
 
+    /**
+     * MySQL 8.0's own columns: binary JSON of every shape (nested, escapes and text beyond the BMP,
+     * integers at their limits, doubles, opaque DECIMAL, dates, times and bytes, a document over 64
+     * KB in the large format), an INVISIBLE column, VIRTUAL and STORED generated columns, and the
+     * hidden column of a functional index, which the binlog does not hold and no event shows.
+     * Snapshot rows have the server's JSON text; binlog rows the reader's, which differs from it in
+     * doubles, opaque values and TIME (docs/value-rendering.md, "MySQL JSON").
+     */
+    @ParameterizedTest
+    @EnumSource(SourceReaderKind.class)
+    void rendersMySqlJsonInvisibleAndGeneratedColumns(SourceReaderKind reader) throws Exception {
+        DatabaseServer server = SERVERS.server(DatabaseServer.Kind.MYSQL);
+        String database = server.createDatabase("mysql_columns", null);
+        server.execute(database, FEATURES);
+        server.execute(database, FEATURE_ROWS);
+        List<String> serverJson = new java.util.ArrayList<>();
+        for (int id = 1; id <= FEATURE_ROWS.length; id++) {
+            serverJson.add(
+                    ReaderRun.text(
+                            server,
+                            "SELECT CAST(doc AS CHAR) FROM "
+                                    + database
+                                    + ".features WHERE id = "
+                                    + id));
+        }
+        EVENTS.clear();
+        JobClient job = startJob(server, database, "features", reader);
+        try {
+            List<ChangeEvent> snapshot = take(job, FEATURE_ROWS.length);
+            snapshot.sort(Comparator.comparing(e -> Integer.valueOf(e.after().text(0))));
+            server.execute(
+                    database,
+                    "INSERT INTO features (id, doc, v) SELECT id + 10, doc, v FROM features"
+                            + " ORDER BY id",
+                    "UPDATE features SET v = 7, inv = 'upd' WHERE id = 11");
+            List<ChangeEvent> binlog = take(job, FEATURE_ROWS.length + 1);
+
+            SoftAssertions softly = new SoftAssertions();
+            for (ChangeEvent event : snapshot) {
+                int id = Integer.parseInt(event.after().text(0));
+                String what = "snapshot " + id;
+                checkFeatures(softly, what, event);
+                softly.assertThat(event.after().text(1))
+                        .as("%s: the server's own JSON text", what)
+                        .isEqualTo(serverJson.get(id - 1));
+                // Flink CDC's snapshot SELECT * leaves INVISIBLE columns out: NULL, not 'shown'.
+                softly.assertThat(event.after().text(3)).as("%s: inv", what).isNull();
+                softly.assertThat(event.after().text(4))
+                        .as("%s: g_virtual", what)
+                        .isEqualTo(String.valueOf(2 * id));
+                softly.assertThat(event.after().text(5))
+                        .as("%s: g_stored", what)
+                        .isEqualTo(String.valueOf(id + 1));
+            }
+            List<String> binlogJson = binlogJson(reader);
+            for (int i = 0; i < FEATURE_ROWS.length; i++) {
+                ChangeEvent event = binlog.get(i);
+                int id = 11 + i;
+                String what = reader + " binlog insert " + id;
+                softly.assertThat(event.type()).as(what).isEqualTo(ChangeType.INSERT);
+                checkFeatures(softly, what, event);
+                softly.assertThat(event.after().text(0))
+                        .as("%s: id", what)
+                        .isEqualTo(String.valueOf(id));
+                softly.assertThat(event.after().text(1))
+                        .as("%s: JSON", what)
+                        .isEqualTo(binlogJson.get(i));
+                softly.assertThat(event.after().text(3)).as("%s: inv", what).isEqualTo("inv");
+                softly.assertThat(event.after().text(4))
+                        .as("%s: g_virtual", what)
+                        .isEqualTo(String.valueOf(2 * (i + 1)));
+                softly.assertThat(event.after().text(5))
+                        .as("%s: g_stored", what)
+                        .isEqualTo(String.valueOf(i + 2));
+            }
+            ChangeEvent update = binlog.get(FEATURE_ROWS.length);
+            softly.assertThat(update.type()).isEqualTo(ChangeType.UPDATE);
+            checkFeatures(softly, "update", update);
+            softly.assertThat(List.of(update.after().text(2), update.after().text(3)))
+                    .as("update: v, inv")
+                    .containsExactly("7", "upd");
+            softly.assertThat(List.of(update.after().text(4), update.after().text(5)))
+                    .as("update: the generated columns, recomputed")
+                    .containsExactly("14", "8");
+            softly.assertThat(
+                            IntStream.range(0, 6)
+                                    .filter(update::isUpdated)
+                                    .mapToObj(c -> update.schema().name(c)))
+                    .as("update: the columns that changed")
+                    .containsExactly("v", "inv", "g_virtual", "g_stored");
+            softly.assertAll();
+
+            for (MessageFormat format : MessageFormat.values()) {
+                decodesWithCanal(format, binlog.subList(0, FEATURE_ROWS.length));
+                decodesWithCanal(format, List.of(update));
+            }
+            ChangeEvent extra = EVENTS.poll(Duration.ofSeconds(2));
+            assertThat(extra).as("no further events").isNull();
+        } finally {
+            job.cancel().get(1, TimeUnit.MINUTES);
+        }
+    }
+
+    /** Columns: no functional index's hidden column, the INVISIBLE one and generated ones. */
+    private static final String FEATURES =
+            "CREATE TABLE features (id INT PRIMARY KEY, doc JSON, v INT,"
+                    + " inv VARCHAR(8) INVISIBLE DEFAULT 'inv',"
+                    + " g_virtual INT GENERATED ALWAYS AS (v * 2) VIRTUAL,"
+                    + " g_stored INT GENERATED ALWAYS AS (v + 1) STORED,"
+                    + " INDEX idx_fn ((v * 3)))";
+
+    /** Row n has v = n; row 2 sets the invisible column. */
+    private static final String[] FEATURE_ROWS = {
+        "INSERT INTO features (id, doc, v) VALUES (1, '{\"a\": {\"b\": [1, 2.5, \"x\", null,"
+                + " true, false]}, \"c\": []}', 1)",
+        "INSERT INTO features (id, doc, v, inv) VALUES (2, JSON_OBJECT('k', 'é😀\\\\ \\\"q\\\""
+                + " tab\\tnl\\n', 'ctl', CHAR(1)), 2, 'shown')",
+        "INSERT INTO features (id, doc, v) VALUES (3, '[9223372036854775807,"
+                + " -9223372036854775808, 18446744073709551615, 1.7976931348623157e308, 0.1,"
+                + " -0.0, 1e-7, 100, 3.0]', 3)",
+        "INSERT INTO features (id, doc, v) VALUES (4, JSON_OBJECT('d', CAST(1.50 AS"
+                + " DECIMAL(5,2)), 'dt', CAST('2024-02-29 12:00:00.123456' AS DATETIME(6)),"
+                + " 'date', CAST('2024-02-29' AS DATE), 'time', CAST('12:34:56' AS TIME), 'bin',"
+                + " CAST(X'00FF' AS BINARY)), 4)",
+        "INSERT INTO features (id, doc, v) VALUES (5, JSON_OBJECT('big', REPEAT('x', 70000),"
+                + " 'n', 1), 5)",
+    };
+
+    /**
+     * The binlog's JSON text of rows 1..5: Canal's doubles with Sluice's reader, the exact binary
+     * expansion of a double with an exponent with Flink CDC's; opaque bytes in base64 and TIME
+     * without a fraction with both (the server writes {@code base64:type15:AP8=} and {@code
+     * 12:34:56.000000}).
+     */
+    private static List<String> binlogJson(SourceReaderKind reader) {
+        boolean sluice = reader == SourceReaderKind.SLUICE;
+        String big = "{\"n\": 1, \"big\": \"" + "x".repeat(70000) + "\"}";
+        return List.of(
+                "{\"a\": {\"b\": [1, 2.5, \"x\", null, true, false]}, \"c\": []}",
+                "{\"k\": \"é😀\\\\ \\\"q\\\" tab\\tnl\\n\", \"ctl\": \"AQ==\"}",
+                "[9223372036854775807, -9223372036854775808, 18446744073709551615, "
+                        + (sluice
+                                ? "1.7976931348623157E308"
+                                : new java.math.BigDecimal(Double.MAX_VALUE).toPlainString())
+                        + ", 0.1, -0.0, "
+                        + (sluice ? "1.0E-7" : new java.math.BigDecimal(1e-7).toPlainString())
+                        + ", 100, 3.0]",
+                "{\"d\": 1.50, \"dt\": \"2024-02-29 12:00:00.123456\", \"bin\": \"AP8=\","
+                        + " \"date\": \"2024-02-29\", \"time\": \"12:34:56\"}",
+                big);
+    }
+
+    /** The schema of features as the events give it, with Canal's JSON sqlType. */
+    private static void checkFeatures(SoftAssertions softly, String what, ChangeEvent event) {
+        TableSchema schema = event.schema();
+        List<String> columns = new java.util.ArrayList<>();
+        List<String> types = new java.util.ArrayList<>();
+        for (int c = 0; c < schema.columnCount(); c++) {
+            columns.add(schema.name(c));
+            types.add(schema.mysqlType(c));
+        }
+        softly.assertThat(columns)
+                .as("%s: columns", what)
+                .containsExactly("id", "doc", "v", "inv", "g_virtual", "g_stored");
+        softly.assertThat(types)
+                .as("%s: mysqlTypes", what)
+                .containsExactly("int", "json", "int", "varchar(8)", "int", "int");
+        softly.assertThat(schema.sqlType(1)).as("%s: JSON sqlType", what).isEqualTo(Types.VARCHAR);
+    }
+
     /** Encodes {@code events} as one message and checks Canal's decoding field by field. */
     private static void decodesWithCanal(MessageFormat format, List<ChangeEvent> events) {
         byte[] message = format.newEncoder().encode(events, 1, System.currentTimeMillis());
@@ -374,13 +547,14 @@ class ChangeEventConversionITCase {
             Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}:\\d+");
 
     private static JobClient startJob(
-            DatabaseServer server, String database, SourceReaderKind reader) throws Exception {
+            DatabaseServer server, String database, String table, SourceReaderKind reader)
+            throws Exception {
         Configuration config = new Configuration();
         config.set(MySqlSourceOptions.HOSTNAME, server.host());
         config.set(MySqlSourceOptions.PORT, server.port());
         config.set(MySqlSourceOptions.USERNAME, server.cdcUser());
         config.set(MySqlSourceOptions.PASSWORD, server.cdcPassword());
-        config.set(MySqlSourceOptions.TABLES, List.of(database + ".all_types"));
+        config.set(MySqlSourceOptions.TABLES, List.of(database + "." + table));
         config.set(MySqlSourceOptions.SERVER_TIME_ZONE, server.timeZone());
         config.set(MySqlSourceOptions.TIMESTAMP_TIME_ZONE, TIMESTAMP_ZONE);
         config.set(MySqlSourceOptions.READER, reader);
