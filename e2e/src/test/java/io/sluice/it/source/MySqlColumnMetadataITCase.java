@@ -56,6 +56,37 @@ class MySqlColumnMetadataITCase {
                         "marker INSERT null [\"1\"]");
     }
 
+    /**
+     * MySQL 8.0.23's {@code ALTER COLUMN … SET [IN]VISIBLE}, which Debezium 1.9's parser cannot
+     * read, changes no column of the row image: the rows after it keep every column, the invisible
+     * ones too, alone or beside other changes of the same statement.
+     */
+    @Test
+    void followsColumnsMadeInvisibleAndVisibleAgain() throws Exception {
+        MySqlServer mySql = MYSQL.server();
+        String database = mySql.createDatabase("visibility", null);
+        mySql.execute(database, "CREATE TABLE t (id INT PRIMARY KEY, x INT)", MARKER);
+        BinlogPosition start = ReaderRun.current(mySql);
+        TableSchemas schemas = schemas(mySql, database);
+        mySql.execute(
+                database,
+                "ALTER TABLE t ALTER COLUMN x SET INVISIBLE",
+                "INSERT INTO t (id, x) VALUES (1, 10)",
+                "ALTER TABLE t ADD COLUMN y INT INVISIBLE, ALTER x SET VISIBLE",
+                "INSERT INTO t (id, x, y) VALUES (2, 20, 200)",
+                "ALTER TABLE `t` ALTER COLUMN `y` SET VISIBLE, ALTER COLUMN x SET INVISIBLE",
+                "INSERT INTO t (id, x, y) VALUES (3, 30, 300)",
+                "INSERT INTO marker VALUES (1)");
+
+        ReaderRun run = ReaderRun.read(mySql, database, schemas, start, false);
+        assertThat(run.keys())
+                .containsExactly(
+                        "t INSERT null [\"1\", \"10\"]",
+                        "t INSERT null [\"2\", \"20\", \"200\"]",
+                        "t INSERT null [\"3\", \"30\", \"300\"]",
+                        "marker INSERT null [\"1\"]");
+    }
+
     /** The job's schemas of {@code database} as of now. */
     private static TableSchemas schemas(MySqlServer mySql, String database) throws Exception {
         try (Connection connection = mySql.connect(null)) {
