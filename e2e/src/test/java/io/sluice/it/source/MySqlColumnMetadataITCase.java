@@ -74,8 +74,9 @@ class MySqlColumnMetadataITCase {
                 "INSERT INTO t (id, x) VALUES (1, 10)",
                 "ALTER TABLE t ADD COLUMN y INT INVISIBLE, ALTER x SET VISIBLE",
                 "INSERT INTO t (id, x, y) VALUES (2, 20, 200)",
-                "ALTER TABLE `t` ALTER COLUMN `y` SET VISIBLE, ALTER COLUMN x SET INVISIBLE",
-                "INSERT INTO t (id, x, y) VALUES (3, 30, 300)",
+                "ALTER TABLE `t` ALTER COLUMN `y` SET VISIBLE, ADD COLUMN z INT,"
+                        + " ALTER COLUMN x SET INVISIBLE",
+                "INSERT INTO t (id, x, y, z) VALUES (3, 30, 300, 3000)",
                 "INSERT INTO marker VALUES (1)");
 
         ReaderRun run = ReaderRun.read(mySql, database, schemas, start, false);
@@ -83,7 +84,7 @@ class MySqlColumnMetadataITCase {
                 .containsExactly(
                         "t INSERT null [\"1\", \"10\"]",
                         "t INSERT null [\"2\", \"20\", \"200\"]",
-                        "t INSERT null [\"3\", \"30\", \"300\"]",
+                        "t INSERT null [\"3\", \"30\", \"300\", \"3000\"]",
                         "marker INSERT null [\"1\"]");
     }
 
