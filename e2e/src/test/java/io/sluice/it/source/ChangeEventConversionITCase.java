@@ -52,14 +52,17 @@ import static io.sluice.it.source.ReaderDifferences.ONLY_SLUICE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Every MySQL type through the real MySQL source on MariaDB 11.4, with each {@code source.reader}:
- * the text, sqlType and mysqlType of each column of {@code ddl/all_types.sql} ({@link AllTypes}),
- * for snapshot reads and for binlog inserts, updates and deletes, and DDL in the middle of the
- * stream. Expected values are Canal's (docs/dev/canal-format-notes.md), except where
- * docs/value-rendering.md says Sluice or Debezium differs; those spots are marked below. The
- * snapshot is Flink CDC's with both readers; in the binlog, Sluice's reader writes Canal's text
- * where the Flink CDC reader's is one of {@link ReaderDifferences#CORRECTIONS}, fills the MariaDB
- * GTID ({@link ReaderDifferences#BOOKKEEPING}) and writes {@link ReaderDifferences#ONLY_SLUICE}.
+ * Every MySQL type through the real MySQL source on MariaDB 11.4 and on MySQL 8.0.31, with each
+ * {@code source.reader}: the text, sqlType and mysqlType of each column of {@code
+ * ddl/all_types.sql} ({@link AllTypes}; mysqlType is each server's COLUMN_TYPE, and MySQL's JSON is
+ * its own type, sqlType 12), for snapshot reads and for binlog inserts, updates and deletes, and
+ * DDL in the middle of the stream. Expected values are Canal's (docs/dev/canal-format-notes.md),
+ * except where docs/value-rendering.md says Sluice or Debezium differs; those spots are marked
+ * below. The snapshot is Flink CDC's with both readers; in the binlog, Sluice's reader writes
+ * Canal's text where the Flink CDC reader's is one of {@link ReaderDifferences#CORRECTIONS}, fills
+ * the MariaDB GTID ({@link ReaderDifferences#BOOKKEEPING}) and writes {@link
+ * ReaderDifferences#ONLY_SLUICE}; on MySQL both readers give each event its transaction's GTID.
+ * MySQL's own columns (JSON shapes, INVISIBLE and generated columns) have a case of their own.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class ChangeEventConversionITCase {
