@@ -15,16 +15,20 @@ import io.sluice.functions.source.SourceReaderKind;
 import io.sluice.it.canal.CanalMessages;
 import io.sluice.it.canal.CanalMessages.Row;
 import io.sluice.it.flink.FlinkMiniCluster;
-import io.sluice.it.server.MariaDbExtension;
-import io.sluice.it.server.MariaDbServer;
+import io.sluice.it.server.DatabaseServer;
+import io.sluice.it.server.DatabaseServersExtension;
 import io.sluice.serializers.event.ChangeEvent;
 import io.sluice.serializers.event.ChangeType;
+import io.sluice.serializers.event.TableSchema;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
+import java.sql.Types;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -33,6 +37,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 import static io.sluice.it.source.AllTypes.COLUMNS;
 import static io.sluice.it.source.AllTypes.checkRow;
@@ -47,19 +52,23 @@ import static io.sluice.it.source.ReaderDifferences.ONLY_SLUICE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Every MySQL type through the real MySQL source on MariaDB 11.4, with each {@code source.reader}:
- * the text, sqlType and mysqlType of each column of {@code ddl/all_types.sql} ({@link AllTypes}),
- * for snapshot reads and for binlog inserts, updates and deletes, and DDL in the middle of the
- * stream. Expected values are Canal's (docs/dev/canal-format-notes.md), except where
- * docs/value-rendering.md says Sluice or Debezium differs; those spots are marked below. The
- * snapshot is Flink CDC's with both readers; in the binlog, Sluice's reader writes Canal's text
- * where the Flink CDC reader's is one of {@link ReaderDifferences#CORRECTIONS}, fills the MariaDB
- * GTID ({@link ReaderDifferences#BOOKKEEPING}) and writes {@link ReaderDifferences#ONLY_SLUICE}.
+ * Every MySQL type through the real MySQL source on MariaDB 11.4 and on MySQL 8.0.31, with each
+ * {@code source.reader}: the text, sqlType and mysqlType of each column of {@code
+ * ddl/all_types.sql} ({@link AllTypes}; mysqlType is each server's COLUMN_TYPE, and MySQL's JSON is
+ * its own type, sqlType 12), for snapshot reads and for binlog inserts, updates and deletes, and
+ * DDL in the middle of the stream. Expected values are Canal's (docs/dev/canal-format-notes.md),
+ * except where docs/value-rendering.md says Sluice or Debezium differs; those spots are marked
+ * below. The snapshot is Flink CDC's with both readers; in the binlog, Sluice's reader writes
+ * Canal's text where the Flink CDC reader's is one of {@link ReaderDifferences#CORRECTIONS}, fills
+ * the MariaDB GTID ({@link ReaderDifferences#BOOKKEEPING}) and writes {@link
+ * ReaderDifferences#ONLY_SLUICE}; on MySQL both readers give each event its transaction's GTID.
+ * MySQL's own columns (JSON shapes, INVISIBLE and generated columns) have a case of their own.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class ChangeEventConversionITCase {
 
-    @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();
+    @RegisterExtension
+    static final DatabaseServersExtension SERVERS = DatabaseServersExtension.shared();
 
     @RegisterExtension static final MiniClusterExtension FLINK = FlinkMiniCluster.extension(2);
 
@@ -70,17 +79,27 @@ class ChangeEventConversionITCase {
 
     private static final ChangeEventQueue EVENTS = new ChangeEventQueue();
 
-    @ParameterizedTest
-    @EnumSource(SourceReaderKind.class)
-    void rendersEveryTypeFromSnapshotAndBinlogLikeCanal(SourceReaderKind reader) throws Exception {
-        MariaDbServer mariaDb = MARIADB.server();
-        String database = mariaDb.createDatabase("conversion", "ddl/all_types.sql");
+    /** Each reader on each server: the binlog decoders and the servers' types all differ. */
+    static Stream<Arguments> serversAndReaders() {
+        return Stream.of(DatabaseServer.Kind.values())
+                .flatMap(
+                        kind ->
+                                Stream.of(SourceReaderKind.values())
+                                        .map(reader -> Arguments.of(kind, reader)));
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("serversAndReaders")
+    void rendersEveryTypeFromSnapshotAndBinlogLikeCanal(
+            DatabaseServer.Kind kind, SourceReaderKind reader) throws Exception {
+        DatabaseServer server = SERVERS.server(kind);
+        String database = server.createDatabase("conversion", "ddl/all_types.sql");
         boolean sluice = reader == SourceReaderKind.SLUICE;
-        Map<String, String> columnTypes = columnTypes(mariaDb, database);
+        Map<String, String> columnTypes = columnTypes(server, database);
         assertThat(columnTypes.keySet()).containsExactly(names());
         EVENTS.clear();
 
-        JobClient job = startJob(mariaDb, database, reader);
+        JobClient job = startJob(server, database, "all_types", reader);
         try {
             List<ChangeEvent> snapshot = take(job, 4);
             snapshot.sort(Comparator.comparing(e -> Integer.valueOf(e.after().text(0))));
@@ -95,12 +114,12 @@ class ChangeEventConversionITCase {
                 softly.assertThat(event.binlogPosition()).as("snapshot %d pos", id).isZero();
                 softly.assertThat(event.executeTime()).as("snapshot %d executeTime", id).isZero();
                 softly.assertThat(event.gtid()).as("snapshot %d gtid", id).isEmpty();
-                checkSchema(softly, event.schema(), database, columnTypes, "snapshot");
+                checkSchema(softly, kind, event.schema(), database, columnTypes, "snapshot");
                 checkRow(softly, "snapshot row " + id, event.after(), snapshotRow(id));
             }
             softly.assertAll();
 
-            mariaDb.execute(
+            server.execute(
                     database,
                     "SET SESSION sql_mode = 'NO_ENGINE_SUBSTITUTION'",
                     // One statement: one rows event of four rows.
@@ -130,12 +149,12 @@ class ChangeEventConversionITCase {
                 softly.assertThat(insert.serverId()).as("insert %d serverId", id).isEqualTo(1L);
                 softly.assertThat(insert.gtid())
                         .as("insert %d gtid", id)
-                        .matches(gtid(reader, "gtid"));
+                        .matches(gtid(kind, reader, "gtid"));
                 softly.assertThat(insert.transactionId())
                         .as("insert %d transactionId", id)
-                        .matches(gtid(reader, "transactionId"))
+                        .matches(gtid(kind, reader, "transactionId"))
                         .isEqualTo(insert.gtid());
-                checkSchema(softly, insert.schema(), database, columnTypes, "binlog");
+                checkSchema(softly, kind, insert.schema(), database, columnTypes, "binlog");
                 checkRow(
                         softly,
                         reader + " binlog insert " + id,
@@ -151,7 +170,7 @@ class ChangeEventConversionITCase {
             String alter =
                     "ALTER TABLE all_types ADD COLUMN c_added VARCHAR(8) NULL DEFAULT 'new',"
                             + " ADD COLUMN c_created TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP";
-            mariaDb.execute(
+            server.execute(
                     database,
                     alter,
                     "INSERT INTO all_types (id, c_added) VALUES (20, 'added')",
@@ -163,7 +182,7 @@ class ChangeEventConversionITCase {
                     DROP_INDEX,
                     "TRUNCATE TABLE all_types");
             List<ChangeEvent> ddl = take(job, sluice ? 7 : 5);
-            Map<String, String> altered = columnTypes(mariaDb, database);
+            Map<String, String> altered = columnTypes(server, database);
 
             softly = new SoftAssertions();
             checkStatement(softly, ddl.get(0), ChangeType.ALTER, database, alter);
@@ -237,6 +256,176 @@ class ChangeEventConversionITCase {
         } finally {
             job.cancel().get(1, TimeUnit.MINUTES);
         }
+    }
+
+    /**
+     * MySQL 8.0's own columns: binary JSON of every shape (nested, escapes and text beyond the BMP,
+     * integers at their limits, doubles, opaque DECIMAL, dates, times and bytes, a document over 64
+     * KB in the large format), an INVISIBLE column, VIRTUAL and STORED generated columns, and the
+     * hidden column of a functional index, which the binlog does not hold and no event shows.
+     * Snapshot rows have the server's JSON text; binlog rows the reader's, which differs from it in
+     * doubles, opaque values and TIME (docs/value-rendering.md, "MySQL JSON").
+     */
+    @ParameterizedTest
+    @EnumSource(SourceReaderKind.class)
+    void rendersMySqlJsonInvisibleAndGeneratedColumns(SourceReaderKind reader) throws Exception {
+        DatabaseServer server = SERVERS.server(DatabaseServer.Kind.MYSQL);
+        String database = server.createDatabase("mysql_columns", null);
+        server.execute(database, FEATURES);
+        server.execute(database, FEATURE_ROWS);
+        List<String> serverJson = new java.util.ArrayList<>();
+        for (int id = 1; id <= FEATURE_ROWS.length; id++) {
+            serverJson.add(
+                    ReaderRun.text(
+                            server,
+                            "SELECT CAST(doc AS CHAR) FROM "
+                                    + database
+                                    + ".features WHERE id = "
+                                    + id));
+        }
+        EVENTS.clear();
+        JobClient job = startJob(server, database, "features", reader);
+        try {
+            List<ChangeEvent> snapshot = take(job, FEATURE_ROWS.length);
+            snapshot.sort(Comparator.comparing(e -> Integer.valueOf(e.after().text(0))));
+            server.execute(
+                    database,
+                    "INSERT INTO features (id, doc, v) SELECT id + 10, doc, v FROM features"
+                            + " ORDER BY id",
+                    "UPDATE features SET v = 7, inv = 'upd' WHERE id = 11");
+            List<ChangeEvent> binlog = take(job, FEATURE_ROWS.length + 1);
+
+            SoftAssertions softly = new SoftAssertions();
+            for (ChangeEvent event : snapshot) {
+                int id = Integer.parseInt(event.after().text(0));
+                String what = "snapshot " + id;
+                checkFeatures(softly, what, event);
+                softly.assertThat(event.after().text(1))
+                        .as("%s: the server's own JSON text", what)
+                        .isEqualTo(serverJson.get(id - 1));
+                // Flink CDC's snapshot SELECT * leaves INVISIBLE columns out: NULL, not 'shown'.
+                softly.assertThat(event.after().text(3)).as("%s: inv", what).isNull();
+                softly.assertThat(event.after().text(4))
+                        .as("%s: g_virtual", what)
+                        .isEqualTo(String.valueOf(2 * id));
+                softly.assertThat(event.after().text(5))
+                        .as("%s: g_stored", what)
+                        .isEqualTo(String.valueOf(id + 1));
+            }
+            List<String> binlogJson = binlogJson(reader);
+            for (int i = 0; i < FEATURE_ROWS.length; i++) {
+                ChangeEvent event = binlog.get(i);
+                int id = 11 + i;
+                String what = reader + " binlog insert " + id;
+                softly.assertThat(event.type()).as(what).isEqualTo(ChangeType.INSERT);
+                checkFeatures(softly, what, event);
+                softly.assertThat(event.after().text(0))
+                        .as("%s: id", what)
+                        .isEqualTo(String.valueOf(id));
+                softly.assertThat(event.after().text(1))
+                        .as("%s: JSON", what)
+                        .isEqualTo(binlogJson.get(i));
+                softly.assertThat(event.after().text(3)).as("%s: inv", what).isEqualTo("inv");
+                softly.assertThat(event.after().text(4))
+                        .as("%s: g_virtual", what)
+                        .isEqualTo(String.valueOf(2 * (i + 1)));
+                softly.assertThat(event.after().text(5))
+                        .as("%s: g_stored", what)
+                        .isEqualTo(String.valueOf(i + 2));
+            }
+            ChangeEvent update = binlog.get(FEATURE_ROWS.length);
+            softly.assertThat(update.type()).isEqualTo(ChangeType.UPDATE);
+            checkFeatures(softly, "update", update);
+            softly.assertThat(List.of(update.after().text(2), update.after().text(3)))
+                    .as("update: v, inv")
+                    .containsExactly("7", "upd");
+            softly.assertThat(List.of(update.after().text(4), update.after().text(5)))
+                    .as("update: the generated columns, recomputed")
+                    .containsExactly("14", "8");
+            softly.assertThat(
+                            IntStream.range(0, 6)
+                                    .filter(update::isUpdated)
+                                    .mapToObj(c -> update.schema().name(c)))
+                    .as("update: the columns that changed")
+                    .containsExactly("v", "inv", "g_virtual", "g_stored");
+            softly.assertAll();
+
+            for (MessageFormat format : MessageFormat.values()) {
+                decodesWithCanal(format, binlog.subList(0, FEATURE_ROWS.length));
+                decodesWithCanal(format, List.of(update));
+            }
+            ChangeEvent extra = EVENTS.poll(Duration.ofSeconds(2));
+            assertThat(extra).as("no further events").isNull();
+        } finally {
+            job.cancel().get(1, TimeUnit.MINUTES);
+        }
+    }
+
+    /** Columns: no functional index's hidden column, the INVISIBLE one and generated ones. */
+    private static final String FEATURES =
+            "CREATE TABLE features (id INT PRIMARY KEY, doc JSON, v INT,"
+                    + " inv VARCHAR(8) INVISIBLE DEFAULT 'inv',"
+                    + " g_virtual INT GENERATED ALWAYS AS (v * 2) VIRTUAL,"
+                    + " g_stored INT GENERATED ALWAYS AS (v + 1) STORED,"
+                    + " INDEX idx_fn ((v * 3)))";
+
+    /** Row n has v = n; row 2 sets the invisible column. */
+    private static final String[] FEATURE_ROWS = {
+        "INSERT INTO features (id, doc, v) VALUES (1, '{\"a\": {\"b\": [1, 2.5, \"x\", null,"
+                + " true, false]}, \"c\": []}', 1)",
+        "INSERT INTO features (id, doc, v, inv) VALUES (2, JSON_OBJECT('k', 'é😀\\\\ \\\"q\\\""
+                + " tab\\tnl\\n', 'ctl', CHAR(1)), 2, 'shown')",
+        "INSERT INTO features (id, doc, v) VALUES (3, '[9223372036854775807,"
+                + " -9223372036854775808, 18446744073709551615, 1.7976931348623157e308, 0.1,"
+                + " -0.0, 1e-7, 100, 3.0]', 3)",
+        "INSERT INTO features (id, doc, v) VALUES (4, JSON_OBJECT('d', CAST(1.50 AS"
+                + " DECIMAL(5,2)), 'dt', CAST('2024-02-29 12:00:00.123456' AS DATETIME(6)),"
+                + " 'date', CAST('2024-02-29' AS DATE), 'time', CAST('12:34:56' AS TIME), 'bin',"
+                + " CAST(X'00FF' AS BINARY)), 4)",
+        "INSERT INTO features (id, doc, v) VALUES (5, JSON_OBJECT('big', REPEAT('x', 70000),"
+                + " 'n', 1), 5)",
+    };
+
+    /**
+     * The binlog's JSON text of rows 1..5: Canal's doubles with Sluice's reader, the exact binary
+     * expansion of a double with an exponent with Flink CDC's; opaque bytes in base64 and TIME
+     * without a fraction with both (the server writes {@code base64:type15:AP8=} and {@code
+     * 12:34:56.000000}).
+     */
+    private static List<String> binlogJson(SourceReaderKind reader) {
+        boolean sluice = reader == SourceReaderKind.SLUICE;
+        String big = "{\"n\": 1, \"big\": \"" + "x".repeat(70000) + "\"}";
+        return List.of(
+                "{\"a\": {\"b\": [1, 2.5, \"x\", null, true, false]}, \"c\": []}",
+                "{\"k\": \"é😀\\\\ \\\"q\\\" tab\\tnl\\n\", \"ctl\": \"AQ==\"}",
+                "[9223372036854775807, -9223372036854775808, 18446744073709551615, "
+                        + (sluice
+                                ? "1.7976931348623157E308"
+                                : new java.math.BigDecimal(Double.MAX_VALUE).toPlainString())
+                        + ", 0.1, -0.0, "
+                        + (sluice ? "1.0E-7" : new java.math.BigDecimal(1e-7).toPlainString())
+                        + ", 100, 3.0]",
+                "{\"d\": 1.50, \"dt\": \"2024-02-29 12:00:00.123456\", \"bin\": \"AP8=\","
+                        + " \"date\": \"2024-02-29\", \"time\": \"12:34:56\"}",
+                big);
+    }
+
+    /** The schema of features as the events give it, with Canal's JSON sqlType. */
+    private static void checkFeatures(SoftAssertions softly, String what, ChangeEvent event) {
+        TableSchema schema = event.schema();
+        List<String> columns = new java.util.ArrayList<>();
+        List<String> types = new java.util.ArrayList<>();
+        for (int c = 0; c < schema.columnCount(); c++) {
+            columns.add(schema.name(c));
+            types.add(schema.mysqlType(c));
+        }
+        softly.assertThat(columns)
+                .as("%s: columns", what)
+                .containsExactly("id", "doc", "v", "inv", "g_virtual", "g_stored");
+        softly.assertThat(types)
+                .as("%s: mysqlTypes", what)
+                .containsExactly("int", "json", "int", "varchar(8)", "int", "int");
+        softly.assertThat(schema.sqlType(1)).as("%s: JSON sqlType", what).isEqualTo(Types.VARCHAR);
     }
 
     /** Encodes {@code events} as one message and checks Canal's decoding field by field. */
@@ -326,8 +515,14 @@ class ChangeEventConversionITCase {
         return row;
     }
 
-    /** A binlog event's {@code field} (gtid, transactionId): "" on MariaDB but with Sluice's. */
-    private static Pattern gtid(SourceReaderKind reader, String field) {
+    /**
+     * A binlog event's {@code field} (gtid, transactionId): on MySQL the transaction's GTID with
+     * both readers; on MariaDB "" but with Sluice's.
+     */
+    private static Pattern gtid(DatabaseServer.Kind kind, SourceReaderKind reader, String field) {
+        if (kind == DatabaseServer.Kind.MYSQL) {
+            return MYSQL_GTID;
+        }
         ReaderDifferences.Bookkeeping bookkeeping =
                 BOOKKEEPING.stream().filter(b -> b.field().equals(field)).findFirst().orElseThrow();
         return reader == SourceReaderKind.SLUICE
@@ -351,15 +546,19 @@ class ChangeEventConversionITCase {
         softly.assertThat(event.executeTime()).as("executeTime of %s", sql).isPositive();
     }
 
+    private static final Pattern MYSQL_GTID =
+            Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}:\\d+");
+
     private static JobClient startJob(
-            MariaDbServer mariaDb, String database, SourceReaderKind reader) throws Exception {
+            DatabaseServer server, String database, String table, SourceReaderKind reader)
+            throws Exception {
         Configuration config = new Configuration();
-        config.set(MySqlSourceOptions.HOSTNAME, mariaDb.host());
-        config.set(MySqlSourceOptions.PORT, mariaDb.port());
-        config.set(MySqlSourceOptions.USERNAME, MariaDbServer.CDC_USER);
-        config.set(MySqlSourceOptions.PASSWORD, MariaDbServer.CDC_PASSWORD);
-        config.set(MySqlSourceOptions.TABLES, List.of(database + ".all_types"));
-        config.set(MySqlSourceOptions.SERVER_TIME_ZONE, MariaDbServer.TIME_ZONE);
+        config.set(MySqlSourceOptions.HOSTNAME, server.host());
+        config.set(MySqlSourceOptions.PORT, server.port());
+        config.set(MySqlSourceOptions.USERNAME, server.cdcUser());
+        config.set(MySqlSourceOptions.PASSWORD, server.cdcPassword());
+        config.set(MySqlSourceOptions.TABLES, List.of(database + "." + table));
+        config.set(MySqlSourceOptions.SERVER_TIME_ZONE, server.timeZone());
         config.set(MySqlSourceOptions.TIMESTAMP_TIME_ZONE, TIMESTAMP_ZONE);
         config.set(MySqlSourceOptions.READER, reader);
 
@@ -373,10 +572,10 @@ class ChangeEventConversionITCase {
         env.fromSource(
                         MySqlSourceFactory.changeEventSource(OptionSection.unprefixed(config)),
                         WatermarkStrategy.noWatermarks(),
-                        "mariadb")
+                        "source")
                 .sinkTo(EVENTS.sink())
                 .name("queue");
-        return env.executeAsync("conversion-" + reader + "-" + database);
+        return env.executeAsync("conversion-" + server.kind() + "-" + reader + "-" + database);
     }
 
     /** The next {@code count} events, failing if the job dies or they take too long. */

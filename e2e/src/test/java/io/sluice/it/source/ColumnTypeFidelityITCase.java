@@ -14,15 +14,16 @@ import io.sluice.functions.source.MySqlSourceOptions;
 import io.sluice.it.canal.CanalMessages;
 import io.sluice.it.canal.CanalMessages.Row;
 import io.sluice.it.flink.FlinkMiniCluster;
-import io.sluice.it.server.MariaDbExtension;
-import io.sluice.it.server.MariaDbServer;
+import io.sluice.it.server.DatabaseServer;
+import io.sluice.it.server.DatabaseServersExtension;
 import io.sluice.serializers.event.ChangeEvent;
 import io.sluice.serializers.event.ChangeType;
 import io.sluice.serializers.event.TableSchema;
 import org.assertj.core.api.SoftAssertions;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -39,14 +40,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A table's {@code mysqlType} does not depend on where the reader learnt its definition: the same
  * table read when the job starts ({@code SHOW CREATE TABLE}) and created while it runs (the DDL's
- * own text) both have MariaDB's {@code COLUMN_TYPE}, display widths and all, and MariaDB's JSON is
- * the {@code longtext} (2005) it is declared as. Database statements arrive as Canal's DDL
- * messages, for the captured databases only. Everything as Canal's classes decode it.
+ * own text) both have the server's {@code COLUMN_TYPE}: MariaDB's with display widths, its JSON the
+ * {@code longtext} (2005) it is an alias of; MySQL 8.0's without widths but for {@code tinyint(1)}
+ * and ZEROFILL, its JSON {@code json} (12). Database statements arrive as Canal's DDL messages, for
+ * the captured databases only. Everything as Canal's classes decode it.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class ColumnTypeFidelityITCase {
 
-    @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();
+    @RegisterExtension
+    static final DatabaseServersExtension SERVERS = DatabaseServersExtension.shared();
 
     @RegisterExtension static final MiniClusterExtension FLINK = FlinkMiniCluster.extension(2);
 
@@ -69,16 +72,46 @@ class ColumnTypeFidelityITCase {
 
     private static final String JSON = "{\"a\": [1, 2]}";
 
-    @Test
-    void tableReadAtStartAndCreatedLaterHaveTheServersColumnTypes() throws Exception {
-        MariaDbServer mariaDb = MARIADB.server();
-        String database = mariaDb.createDatabase("fidelity", null);
+    /** What each server shows as COLUMN_TYPE for {@link #COLUMNS}, which Canal writes. */
+    private static Map<String, String> expectedTypes(DatabaseServer.Kind kind) {
+        boolean mariaDb = kind == DatabaseServer.Kind.MARIADB;
+        Map<String, String> types = new LinkedHashMap<>();
+        types.put("id", mariaDb ? "int(11)" : "int");
+        types.put("c_tinyint", mariaDb ? "tinyint(4)" : "tinyint");
+        types.put("c_tinyint_u", mariaDb ? "tinyint(3) unsigned" : "tinyint unsigned");
+        types.put("c_bool", "tinyint(1)");
+        types.put("c_smallint", mariaDb ? "smallint(6)" : "smallint");
+        types.put("c_smallint_u", mariaDb ? "smallint(5) unsigned" : "smallint unsigned");
+        types.put("c_mediumint", mariaDb ? "mediumint(9)" : "mediumint");
+        types.put("c_mediumint_u", mariaDb ? "mediumint(8) unsigned" : "mediumint unsigned");
+        types.put("c_int", mariaDb ? "int(11)" : "int");
+        types.put("c_int_u", mariaDb ? "int(10) unsigned" : "int unsigned");
+        types.put("c_integer", mariaDb ? "int(11)" : "int");
+        types.put("c_int5", mariaDb ? "int(5)" : "int");
+        types.put("c_bigint", mariaDb ? "bigint(20)" : "bigint");
+        types.put("c_bigint_u", mariaDb ? "bigint(20) unsigned" : "bigint unsigned");
+        types.put("c_int_zf", "int(10) unsigned zerofill");
+        types.put("c_year", mariaDb ? "year(4)" : "year");
+        types.put("c_bit", "bit(1)");
+        types.put("c_char", "char(1)");
+        types.put("c_decimal", "decimal(10,0)");
+        types.put("c_json", mariaDb ? "longtext" : "json");
+        return types;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(DatabaseServer.Kind.class)
+    void tableReadAtStartAndCreatedLaterHaveTheServersColumnTypes(DatabaseServer.Kind kind)
+            throws Exception {
+        DatabaseServer server = SERVERS.server(kind);
+        int jsonSqlType = kind == DatabaseServer.Kind.MARIADB ? Types.CLOB : Types.VARCHAR;
+        String database = server.createDatabase("fidelity", null);
         String created = database + "_new";
-        mariaDb.execute(database, "CREATE TABLE at_start" + COLUMNS, "INSERT INTO at_start" + ROW);
-        Map<String, String> atStartTypes = columnTypes(mariaDb, database, "at_start");
+        server.execute(database, "CREATE TABLE at_start" + COLUMNS, "INSERT INTO at_start" + ROW);
+        Map<String, String> atStartTypes = columnTypes(server, database, "at_start");
         EVENTS.clear();
 
-        JobClient job = startJob(mariaDb, database, created);
+        JobClient job = startJob(server, database, created);
         try {
             ChangeEvent snapshot = take(job, 1).get(0);
 
@@ -86,58 +119,59 @@ class ColumnTypeFidelityITCase {
             String alter =
                     "ALTER TABLE at_start ADD COLUMN c_added INT UNSIGNED,"
                             + " ADD COLUMN c_added_json JSON";
-            mariaDb.execute(
+            server.execute(
                     database,
                     createLive,
                     "INSERT INTO live" + ROW,
                     alter,
                     "INSERT INTO at_start (id, c_added, c_added_json) VALUES (2, 8, '[]')");
             List<ChangeEvent> live = take(job, 4);
-            Map<String, String> liveTypes = columnTypes(mariaDb, database, "live");
-            Map<String, String> alteredTypes = columnTypes(mariaDb, database, "at_start");
+            Map<String, String> liveTypes = columnTypes(server, database, "live");
+            Map<String, String> alteredTypes = columnTypes(server, database, "at_start");
 
             SoftAssertions softly = new SoftAssertions();
-            // What MariaDB 11.4 itself shows, which Canal writes: display widths, JSON longtext.
-            softly.assertThat(atStartTypes)
-                    .containsEntry("c_tinyint", "tinyint(4)")
-                    .containsEntry("c_tinyint_u", "tinyint(3) unsigned")
-                    .containsEntry("c_bool", "tinyint(1)")
-                    .containsEntry("c_smallint", "smallint(6)")
-                    .containsEntry("c_smallint_u", "smallint(5) unsigned")
-                    .containsEntry("c_mediumint", "mediumint(9)")
-                    .containsEntry("c_mediumint_u", "mediumint(8) unsigned")
-                    .containsEntry("c_int", "int(11)")
-                    .containsEntry("c_int_u", "int(10) unsigned")
-                    .containsEntry("c_integer", "int(11)")
-                    .containsEntry("c_int5", "int(5)")
-                    .containsEntry("c_bigint", "bigint(20)")
-                    .containsEntry("c_bigint_u", "bigint(20) unsigned")
-                    .containsEntry("c_int_zf", "int(10) unsigned zerofill")
-                    .containsEntry("c_year", "year(4)")
-                    .containsEntry("c_bit", "bit(1)")
-                    .containsEntry("c_char", "char(1)")
-                    .containsEntry("c_decimal", "decimal(10,0)")
-                    .containsEntry("c_json", "longtext");
+            // What the server itself shows, which Canal writes.
+            softly.assertThat(atStartTypes).as("COLUMN_TYPE").isEqualTo(expectedTypes(kind));
             softly.assertThat(liveTypes).as("live COLUMN_TYPE").isEqualTo(atStartTypes);
 
-            checkRow(softly, "snapshot", snapshot, ChangeType.INSERT, "at_start", atStartTypes);
+            checkRow(
+                    softly,
+                    "snapshot",
+                    snapshot,
+                    ChangeType.INSERT,
+                    "at_start",
+                    atStartTypes,
+                    jsonSqlType);
             softly.assertThat(snapshot.data().text(columnIndex(snapshot, "c_json")))
                     .isEqualTo(JSON);
 
             checkStatement(softly, live.get(0), ChangeType.CREATE, database, "live", createLive);
             ChangeEvent liveRow = live.get(1);
             checkRow(
-                    softly, "created while running", liveRow, ChangeType.INSERT, "live", liveTypes);
+                    softly,
+                    "created while running",
+                    liveRow,
+                    ChangeType.INSERT,
+                    "live",
+                    liveTypes,
+                    jsonSqlType);
             softly.assertThat(liveRow.data().text(columnIndex(liveRow, "c_json")))
                     .as("JSON text of the table created while running")
                     .isEqualTo(JSON);
 
             checkStatement(softly, live.get(2), ChangeType.ALTER, database, "at_start", alter);
             ChangeEvent altered = live.get(3);
-            checkRow(softly, "after ALTER", altered, ChangeType.INSERT, "at_start", alteredTypes);
+            checkRow(
+                    softly,
+                    "after ALTER",
+                    altered,
+                    ChangeType.INSERT,
+                    "at_start",
+                    alteredTypes,
+                    jsonSqlType);
             softly.assertThat(alteredTypes)
-                    .containsEntry("c_added", "int(10) unsigned")
-                    .containsEntry("c_added_json", "longtext");
+                    .containsEntry("c_added", expectedTypes(kind).get("c_int_u"))
+                    .containsEntry("c_added_json", expectedTypes(kind).get("c_json"));
             softly.assertThat(altered.data().text(columnIndex(altered, "c_added_json")))
                     .isEqualTo("[]");
             softly.assertAll();
@@ -153,15 +187,15 @@ class ColumnTypeFidelityITCase {
             String alterDatabase = "ALTER DATABASE `" + created + "` CHARACTER SET latin1";
             String createTable = "CREATE TABLE t (id INT PRIMARY KEY)";
             String dropDatabase = "DROP DATABASE `" + created + "`";
-            mariaDb.execute(
+            server.execute(
                     null,
                     "CREATE DATABASE `" + other + "`",
                     "ALTER DATABASE `" + other + "` CHARACTER SET latin1",
                     "DROP DATABASE `" + other + "`",
                     createDatabase,
                     alterDatabase);
-            mariaDb.execute(created, createTable);
-            mariaDb.execute(null, dropDatabase);
+            server.execute(created, createTable);
+            server.execute(null, dropDatabase);
             List<ChangeEvent> statements = take(job, 4);
 
             softly = new SoftAssertions();
@@ -182,14 +216,15 @@ class ColumnTypeFidelityITCase {
         }
     }
 
-    /** Every column's mysqlType is the server's COLUMN_TYPE; JSON columns are Canal's CLOB. */
+    /** Every column's mysqlType is the server's COLUMN_TYPE; JSON columns have Canal's sqlType. */
     private static void checkRow(
             SoftAssertions softly,
             String what,
             ChangeEvent event,
             ChangeType type,
             String table,
-            Map<String, String> columnTypes) {
+            Map<String, String> columnTypes,
+            int jsonSqlType) {
         softly.assertThat(event.type()).as("%s type", what).isEqualTo(type);
         TableSchema schema = event.schema();
         softly.assertThat(schema.table()).as("%s table", what).isEqualTo(table);
@@ -199,7 +234,7 @@ class ColumnTypeFidelityITCase {
             if (schema.name(i).contains("json")) {
                 softly.assertThat(schema.sqlType(i))
                         .as("%s sqlType of %s", what, schema.name(i))
-                        .isEqualTo(Types.CLOB);
+                        .isEqualTo(jsonSqlType);
             }
         }
         softly.assertThat(mysqlTypes)
@@ -266,9 +301,9 @@ class ColumnTypeFidelityITCase {
 
     /** {@code information_schema.COLUMNS.COLUMN_TYPE} by column, in table order. */
     private static Map<String, String> columnTypes(
-            MariaDbServer mariaDb, String database, String table) throws Exception {
+            DatabaseServer server, String database, String table) throws Exception {
         Map<String, String> types = new LinkedHashMap<>();
-        try (Connection connection = mariaDb.connect(database);
+        try (Connection connection = server.connect(database);
                 Statement statement = connection.createStatement();
                 ResultSet rows =
                         statement.executeQuery(
@@ -286,15 +321,15 @@ class ColumnTypeFidelityITCase {
     }
 
     /** Captures every table of {@code database} and of {@code created}, which comes later. */
-    private static JobClient startJob(MariaDbServer mariaDb, String database, String created)
+    private static JobClient startJob(DatabaseServer server, String database, String created)
             throws Exception {
         Configuration config = new Configuration();
-        config.set(MySqlSourceOptions.HOSTNAME, mariaDb.host());
-        config.set(MySqlSourceOptions.PORT, mariaDb.port());
-        config.set(MySqlSourceOptions.USERNAME, MariaDbServer.CDC_USER);
-        config.set(MySqlSourceOptions.PASSWORD, MariaDbServer.CDC_PASSWORD);
+        config.set(MySqlSourceOptions.HOSTNAME, server.host());
+        config.set(MySqlSourceOptions.PORT, server.port());
+        config.set(MySqlSourceOptions.USERNAME, server.cdcUser());
+        config.set(MySqlSourceOptions.PASSWORD, server.cdcPassword());
         config.set(MySqlSourceOptions.TABLES, List.of(database + ".*", created + ".*"));
-        config.set(MySqlSourceOptions.SERVER_TIME_ZONE, MariaDbServer.TIME_ZONE);
+        config.set(MySqlSourceOptions.SERVER_TIME_ZONE, server.timeZone());
 
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         Configuration jobConfig = new Configuration();
@@ -305,10 +340,10 @@ class ColumnTypeFidelityITCase {
         env.fromSource(
                         MySqlSourceFactory.changeEventSource(OptionSection.unprefixed(config)),
                         WatermarkStrategy.noWatermarks(),
-                        "mariadb")
+                        "source")
                 .sinkTo(EVENTS.sink())
                 .name("queue");
-        return env.executeAsync("fidelity-" + database);
+        return env.executeAsync("fidelity-" + server.kind() + "-" + database);
     }
 
     /** The next {@code count} events, failing if the job dies or they take too long. */

@@ -1,7 +1,6 @@
 package io.sluice.functions.source.binlog;
 
 import com.github.shyiko.mysql.binlog.event.deserialization.ColumnType;
-import com.github.shyiko.mysql.binlog.event.deserialization.json.JsonBinary;
 import io.sluice.functions.source.internal.DeclaredType;
 import io.sluice.functions.source.internal.TemporalText;
 import io.sluice.functions.source.internal.ValueRenderer;
@@ -199,9 +198,10 @@ final class BinlogRenderers {
     }
 
     /**
-     * MySQL's binary JSON as text, with the client's (Flink CDC's patched) formatter. An empty
-     * value (what a non-strict insert stores in a NOT NULL JSON column, MySQL bug 98496) is the
-     * empty string, as Canal writes it: the client's parser reads its missing type byte.
+     * MySQL's binary JSON as text, with the client's (Flink CDC's patched) formatter but Canal's
+     * doubles ({@link CanalJsonText}). An empty value (what a non-strict insert stores in a NOT
+     * NULL JSON column, MySQL bug 98496) is the empty string, as Canal writes it: the client's
+     * parser reads its missing type byte.
      */
     private static void json(Object value, StringBuilder scratch, RowImage.Builder out) {
         byte[] bytes = (byte[]) value;
@@ -210,7 +210,7 @@ final class BinlogRenderers {
             return;
         }
         try {
-            out.append(JsonBinary.parseAsString(bytes));
+            out.append(CanalJsonText.of(bytes));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -4,6 +4,7 @@ import com.github.shyiko.mysql.binlog.event.TableMapEventData;
 import com.github.shyiko.mysql.binlog.event.TableMapEventMetadata;
 import com.mysql.cj.CharsetMapping;
 import io.sluice.functions.source.ChangeEventConversionException;
+import io.sluice.functions.source.internal.ColumnTypeStyle;
 
 import java.nio.charset.Charset;
 import java.util.ArrayList;
@@ -25,13 +26,17 @@ final class TableMapCheck {
 
     private static final int BINARY_COLLATION = 63;
 
+    private static final int YEAR = 13;
+
     private TableMapCheck() {}
 
     /**
+     * @param style the server's: MySQL counts YEAR columns among the numeric ones whose signedness
+     *     it states, MariaDB does not
      * @throws ChangeEventConversionException naming the table, the column and both values, if the
      *     table map's metadata contradicts {@code columns}
      */
-    static void check(TableMapEventData map, List<BinlogColumn> columns) {
+    static void check(TableMapEventData map, List<BinlogColumn> columns, ColumnTypeStyle style) {
         TableMapEventMetadata metadata = map.getEventMetadata();
         if (metadata == null || map.getColumnTypes().length != columns.size()) {
             return; // the decoder reports a different column count
@@ -41,7 +46,7 @@ final class TableMapCheck {
             checkNames(map, names, columns);
             checkKey(map, metadata, columns);
         }
-        checkSignedness(map, metadata.getSignedness(), columns);
+        checkSignedness(map, metadata.getSignedness(), columns, style);
         checkCharsets(map, metadata, columns);
     }
 
@@ -75,18 +80,46 @@ final class TableMapCheck {
         }
     }
 
+    /**
+     * MySQL 8.0 gives each YEAR column a bit too (YEAR is an unsigned number to it; seen on
+     * 8.0.31), MariaDB does not. The binlog client reads as many bits as there are numeric columns
+     * without YEAR, so on MySQL the bits of the last numeric columns after a YEAR are not read and
+     * not checked; nor, for a server of unknown kind, is any numeric column after a YEAR.
+     */
     private static void checkSignedness(
-            TableMapEventData map, BitSet signedness, List<BinlogColumn> columns) {
+            TableMapEventData map,
+            BitSet signedness,
+            List<BinlogColumn> columns,
+            ColumnTypeStyle style) {
         if (signedness == null) {
             return;
         }
         byte[] types = map.getColumnTypes();
+        boolean yearCounts =
+                style == ColumnTypeStyle.MYSQL || style == ColumnTypeStyle.MYSQL_DISPLAY_WIDTHS;
+        boolean yearUnknown = !yearCounts && style != ColumnTypeStyle.MARIADB;
+        int read = 0;
+        for (byte type : types) {
+            read += isNumeric(type & 0xff) ? 1 : 0;
+        }
         int numeric = 0;
         for (int i = 0; i < types.length; i++) {
-            if (!isNumeric(types[i] & 0xff)) {
+            int type = types[i] & 0xff;
+            if (type == YEAR && yearUnknown) {
+                return;
+            }
+            if (type == YEAR && yearCounts) {
+                numeric++;
                 continue;
             }
-            boolean unsigned = signedness.get(numeric++);
+            if (!isNumeric(type)) {
+                continue;
+            }
+            int bit = numeric++;
+            if (bit >= read) {
+                return;
+            }
+            boolean unsigned = signedness.get(bit);
             if (unsigned != columns.get(i).type().isUnsigned()) {
                 throw mismatch(
                         map,
@@ -200,7 +233,10 @@ final class TableMapCheck {
         return keys;
     }
 
-    /** The binlog types whose signedness the metadata states (MySQL's is_numeric_type). */
+    /**
+     * The binlog types whose signedness the metadata states on MariaDB and which the binlog client
+     * counts; MySQL adds YEAR.
+     */
     private static boolean isNumeric(int type) {
         switch (type) {
             case 1: // TINY
@@ -222,7 +258,7 @@ final class TableMapCheck {
             TableMapEventData map, String binlog, String held) {
         return new ChangeEventConversionException(
                 String.format(
-                        "The binlog's table map of %s.%s (binlog_row_metadata=FULL) says %s, but"
+                        "The binlog's table map of %s.%s says %s, but"
                                 + " the schema Sluice holds says %s: the schema is not the one the"
                                 + " rows were written with",
                         map.getDatabase(), map.getTable(), binlog, held));

@@ -55,6 +55,21 @@ public final class TableSchemas implements TableDecoders {
                     "\\bCONVERT\\s+TO\\s+(?:CHARACTER\\s+SET|CHARSET)\\s*=?\\s*[`'\"]?(\\w+)",
                     Pattern.CASE_INSENSITIVE);
 
+    /**
+     * MySQL 8.0.23's {@code ALTER [COLUMN] c SET VISIBLE|INVISIBLE} clause, which Debezium 1.9's
+     * grammar does not know.
+     */
+    private static final Pattern VISIBILITY =
+            Pattern.compile(
+                    "\\bALTER\\s+(?:COLUMN\\s+)?(?:`[^`]+`|\\w+)\\s+SET\\s+(?:IN)?VISIBLE\\b",
+                    Pattern.CASE_INSENSITIVE);
+
+    private static final String NAME = "(?:`[^`]+`|\\w+)(?:\\.(?:`[^`]+`|\\w+))?";
+
+    /** An ALTER TABLE with nothing left to do. */
+    private static final Pattern BARE_ALTER =
+            Pattern.compile("\\s*ALTER\\s+TABLE\\s+" + NAME + "\\s*", Pattern.CASE_INSENSITIVE);
+
     private final MySqlAntlrDdlParser parser = new MySqlAntlrDdlParser();
     private final Tables tables = new Tables();
     private final BiPredicate<String, String> captured;
@@ -194,17 +209,17 @@ public final class TableSchemas implements TableDecoders {
             }
         }
         parser.setCurrentDatabase(current);
-        parser.getDdlChanges().reset();
         try {
-            parser.parse(sql, tables);
-            Matcher convert = CONVERT.matcher(sql);
-            if (type == ChangeType.ALTER && convert.find()) {
-                convertColumns(
-                        new TableId(statement.database(), null, statement.table()),
-                        convert.group(1));
-            }
-            versions.keySet().removeIf(id -> tables.forTable(id) == null); // dropped, renamed
+            parse(sql, statement, type);
         } catch (RuntimeException e) {
+            if (type == ChangeType.ALTER && appliedWithoutVisibility(sql, statement, type)) {
+                LOG.info(
+                        "Applied the DDL statement at {} without its column visibility changes,"
+                                + " which change no column of the rows: {}",
+                        position,
+                        sql);
+                return;
+            }
             if (!statement.table().isEmpty()
                     && captured.test(statement.database(), statement.table())) {
                 throw new IllegalStateException(
@@ -225,6 +240,44 @@ public final class TableSchemas implements TableDecoders {
                     position,
                     sql,
                     e.toString());
+        }
+    }
+
+    private void parse(String sql, DdlClassifier.Statement statement, ChangeType type) {
+        parser.getDdlChanges().reset();
+        parser.parse(sql, tables);
+        Matcher convert = CONVERT.matcher(sql);
+        if (type == ChangeType.ALTER && convert.find()) {
+            convertColumns(
+                    new TableId(statement.database(), null, statement.table()), convert.group(1));
+        }
+        versions.keySet().removeIf(id -> tables.forTable(id) == null); // dropped, renamed
+    }
+
+    /**
+     * An ALTER TABLE that MySQL 8.0's column visibility clauses made unreadable, applied without
+     * them: invisible columns stay in the row image, in their place, so visibility changes no
+     * column Sluice holds. False if the statement has no such clause or is unreadable without.
+     */
+    private boolean appliedWithoutVisibility(
+            String sql, DdlClassifier.Statement statement, ChangeType type) {
+        String rest = VISIBILITY.matcher(sql).replaceAll("");
+        if (rest.equals(sql)) {
+            return false;
+        }
+        // The commas the clauses were between: doubled, after the table name, at the end.
+        rest =
+                rest.replaceAll(",(\\s*,)+", ",")
+                        .replaceAll("(?i)^(\\s*ALTER\\s+TABLE\\s+" + NAME + ")\\s*,", "$1")
+                        .replaceAll(",\\s*;?\\s*$", "");
+        if (BARE_ALTER.matcher(rest).matches()) {
+            return true;
+        }
+        try {
+            parse(rest, statement, type);
+            return true;
+        } catch (RuntimeException e) {
+            return false;
         }
     }
 
@@ -267,7 +320,7 @@ public final class TableSchemas implements TableDecoders {
             versions.put(id, version);
         }
         if (tableMap != version.checkedMap) {
-            TableMapCheck.check(tableMap, version.columns);
+            TableMapCheck.check(tableMap, version.columns, style);
             version.checkedMap = tableMap;
         }
         return version.decoder(timestampZone);
