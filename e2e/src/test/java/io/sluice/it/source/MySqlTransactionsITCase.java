@@ -48,6 +48,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  *       transactions; and a heartbeat alone is no progress, so a persistent error inside a
  *       transaction (an event that fails the server's checksum) fails the reader after its
  *       reconnect attempts instead of re-reading the transaction forever.
+ *   <li>A binlog connection the server kills inside a 100,000-row transaction: the reader
+ *       reconnects at the transaction's GTID set and gives every change once, in order.
  * </ul>
  *
  * <p>Each read is resumed after each of its changes, by GTID and by file position, and must give
@@ -272,6 +274,82 @@ class MySqlTransactionsITCase {
                         .as("resumed at the heartbeat's position %s", heartbeat.at)
                         .isEqualTo(rest);
             }
+        }
+    }
+
+    /**
+     * The server kills the binlog connection inside one large transaction, again and again: the
+     * reader reconnects at the transaction's GTID set, skips the rows it gave, and gives every
+     * change once, in order.
+     */
+    @Test
+    void aKilledConnectionResumesByGtidInsideATransactionWithEveryChangeOnce() throws Exception {
+        MySqlServer mysql = MYSQL.server();
+        String database = mysql.createDatabase("reader_kill", null);
+        mysql.execute(database, TABLE, MARKER);
+        BinlogPosition start = ReaderRun.current(mysql);
+        mysql.execute(
+                database,
+                "SET SESSION cte_max_recursion_depth = 100000",
+                "INSERT INTO t WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s"
+                        + " WHERE i < 100000) SELECT i, REPEAT('x', 40) FROM s",
+                "UPDATE t SET v = 'x' WHERE id <= 3000",
+                "INSERT INTO marker VALUES (1)");
+        ReaderRun all = ReaderRun.read(mysql, database, start, false);
+        assertThat(all.changes).hasSize(100_000 + 3_000 + 1);
+
+        List<Long> killed = new ArrayList<>();
+        List<String> got = Collections.synchronizedList(new ArrayList<>());
+        List<Long> insertConnections = new ArrayList<>();
+        AtomicReference<BinlogReader> self = new AtomicReference<>();
+        BinlogReader reader =
+                BinlogReader.builder(
+                                mysql.host(), mysql.port(), mysql.cdcUser(), mysql.cdcPassword())
+                        .serverId(5613)
+                        .reconnectAttempts(3, Duration.ofMillis(100))
+                        .build(
+                                ReaderRun.currentColumns(mysql, database),
+                                new BinlogReader.Output() {
+                                    @Override
+                                    public void change(ChangeEvent change, BinlogPosition after) {
+                                        got.add(new Emitted(change, after).key());
+                                        long id = self.get().connectionId();
+                                        if (got.size() <= 100_000
+                                                && !insertConnections.contains(id)) {
+                                            insertConnections.add(id);
+                                        }
+                                        if (killed.size() < 3 && got.size() % 100 == 0) {
+                                            // Slow, so that the server cannot send it all before
+                                            // the kill: what it sent is read, then the resume.
+                                            pause();
+                                        }
+                                        if (killed.size() < 3
+                                                && !killed.contains(id)
+                                                && got.size() % 3_000 == 0) {
+                                            assertThat(after.gtids())
+                                                    .as("the position to resume from")
+                                                    .isNotEmpty();
+                                            killed.add(id);
+                                            mysql.execute(null, "KILL " + id);
+                                        }
+                                        if (change.table().equals("marker")) {
+                                            self.get().close();
+                                        }
+                                    }
+                                });
+        self.set(reader);
+        ReaderRun.untilMarker(reader, start, Duration.ofMinutes(2), () -> got.size() + " changes");
+        assertThat(insertConnections)
+                .as("connections that gave rows of the one INSERT (killed: %s)", killed)
+                .hasSizeGreaterThanOrEqualTo(2);
+        assertThat(got).as("every change once, in order").isEqualTo(all.keys());
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(1);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
