@@ -15,6 +15,7 @@ import io.sluice.it.server.KafkaExtension;
 import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
 import io.sluice.it.server.MySqlExtension;
+import io.sluice.it.server.Waits;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -45,7 +46,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * rows between can only be read with the table schemas the savepoint holds, not with
  * information_schema's; the first job runs with either reader, so a savepoint of Flink CDC's reader
  * restores into Sluice's. Other jobs start at a MariaDB GTID position alone, and at a MySQL 8 GTID
- * set alone with either reader, with statement texts.
+ * set alone with either reader, with statement texts; and at a timestamp, on both servers.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class SluiceReaderPipelineITCase {
@@ -232,6 +233,66 @@ class SluiceReaderPipelineITCase {
                             "UPDATE 2 2");
         } finally {
             job.cancel().get(1, TimeUnit.MINUTES);
+        }
+    }
+
+    /**
+     * A start at a timestamp: the changes from that second on (binlog events carry whole seconds),
+     * none of the earlier ones, in a file the start is resolved into by its events' times. MariaDB
+     * and MySQL 8 (GTIDs) with Sluice's reader, MySQL with Flink CDC's.
+     */
+    @ParameterizedTest(name = "{0} with source.reader={1}")
+    @CsvSource({"MARIADB, sluice", "MYSQL, sluice", "MYSQL, flink-cdc"})
+    void startsAtATimestampWithTheChangesFromThatSecondOn(DatabaseServer.Kind kind, String reader)
+            throws Exception {
+        DatabaseServer server =
+                kind == DatabaseServer.Kind.MARIADB ? MARIADB.server() : MYSQL.server();
+        String database = server.createDatabase("sluicets", "ddl/counters.sql");
+        String topic = "sluicets-" + database;
+        KAFKA.server().createTopic(topic, 1);
+        server.execute(
+                database,
+                "INSERT INTO counters VALUES (1, 1, 'before'), (2, 1, 'before')",
+                "FLUSH BINARY LOGS",
+                "INSERT INTO counters VALUES (3, 1, 'before')");
+        long startMillis = (serverMillis(server) / 1000 + 1) * 1000;
+        Waits.until(
+                "the server's clock to pass " + startMillis,
+                Duration.ofSeconds(10),
+                () -> serverMillis(server) >= startMillis);
+        server.execute(
+                database,
+                "INSERT INTO counters VALUES (4, 1, 'after')",
+                "UPDATE counters SET version = 2 WHERE id = 1");
+        Configuration config =
+                EmbeddedJobs.config(
+                        server,
+                        KAFKA.server(),
+                        database + ".counters",
+                        topic,
+                        "job.checkpoint-interval=1s",
+                        "source.reader=" + reader,
+                        "source.startup.mode=timestamp",
+                        "source.startup.timestamp-millis=" + startMillis);
+        JobClient job = start(new Configuration(), config, "sluice-reader-ts-" + database);
+        try {
+            assertThat(Delivered.drain(KAFKA.server(), topic, FORMAT, 2, WAIT))
+                    .as("the changes from %s on", startMillis)
+                    .extracting(d -> d.row.type + " " + d.get("id") + " " + d.get("version"))
+                    .containsExactly("INSERT 4 1", "UPDATE 1 2");
+        } finally {
+            job.cancel().get(1, TimeUnit.MINUTES);
+        }
+    }
+
+    private static long serverMillis(DatabaseServer server) throws Exception {
+        try (Connection connection = server.connect(null);
+                Statement statement = connection.createStatement();
+                ResultSet result =
+                        statement.executeQuery(
+                                "SELECT CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED)")) {
+            result.next();
+            return result.getLong(1);
         }
     }
 
