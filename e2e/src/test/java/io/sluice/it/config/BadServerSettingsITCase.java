@@ -33,6 +33,9 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -66,6 +69,10 @@ class BadServerSettingsITCase {
             MariaDbExtension.own("a server without a binlog", "--skip-log-bin");
 
     @RegisterExtension static final MySqlExtension MYSQL = MySqlExtension.shared();
+
+    @RegisterExtension
+    static final MySqlExtension MYSQL_TLS_ONLY =
+            MySqlExtension.own("SET GLOBAL require_secure_transport");
 
     @RegisterExtension static final KafkaExtension KAFKA = KafkaExtension.shared();
     @RegisterExtension static final MiniClusterExtension FLINK = FlinkMiniCluster.extension(2);
@@ -193,6 +200,39 @@ class BadServerSettingsITCase {
                 "User '" + inactive + "' may not read the binlog",
                 "not active when it logs in",
                 "SET DEFAULT ROLE ALL TO '" + inactive + "'");
+    }
+
+    /**
+     * A MySQL that accepts only TLS: the source has no TLS settings, so the job fails once with
+     * what to change instead of restarting on a refused connection.
+     */
+    @Test
+    void aMySqlThatRequiresTls(@InjectClusterRESTAddress URI rest) throws Exception {
+        MySqlServer server = MYSQL_TLS_ONLY.server();
+        String database = server.createDatabase("tlsonly", "ddl/counters.sql");
+        server.execute(null, "SET GLOBAL require_secure_transport = ON");
+        try {
+            assertRefused(
+                    rest,
+                    server,
+                    database,
+                    List.of(),
+                    "accepts only TLS connections (require_secure_transport=ON)",
+                    "set require_secure_transport=OFF on the server");
+        } finally {
+            try (Connection connection =
+                            DriverManager.getConnection(
+                                    "jdbc:mysql://"
+                                            + server.host()
+                                            + ":"
+                                            + server.port()
+                                            + "/?sslMode=REQUIRED",
+                                    server.rootUser(),
+                                    server.rootPassword());
+                    Statement statement = connection.createStatement()) {
+                statement.execute("SET GLOBAL require_secure_transport = OFF");
+            }
+        }
     }
 
     @Test

@@ -43,6 +43,9 @@ public final class SourceServerCheck implements Serializable {
     private static final int ER_PARSE_ERROR = 1064;
     private static final int ER_UNKNOWN_SYSTEM_VARIABLE = 1193;
 
+    /** MySQL's refusal of a connection without TLS under require_secure_transport=ON. */
+    private static final int ER_SECURE_TRANSPORT_REQUIRED = 3159;
+
     private final SourceJdbc jdbc;
     private final StartupMode mode;
     @Nullable private final String startFile;
@@ -184,6 +187,16 @@ public final class SourceServerCheck implements Serializable {
                 checkTables(statement, problems);
             }
         } catch (SQLException e) {
+            if (e.getErrorCode() == ER_SECURE_TRANSPORT_REQUIRED) {
+                problems.add(
+                        String.format(
+                                "The database at %s accepts only TLS connections"
+                                        + " (require_secure_transport=ON), and Sluice's source"
+                                        + " connects without TLS (it has no TLS settings yet):"
+                                        + " set require_secure_transport=OFF on the server.",
+                                jdbc.address()));
+                return problems;
+            }
             if ("28000".equals(e.getSQLState())) {
                 problems.add(
                         String.format(
