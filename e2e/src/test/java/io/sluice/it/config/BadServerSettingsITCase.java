@@ -12,15 +12,20 @@ import io.sluice.it.flink.FlinkMiniCluster;
 import io.sluice.it.flink.JobExceptions;
 import io.sluice.it.job.EmbeddedJobs;
 import io.sluice.it.pipeline.Delivered;
+import io.sluice.it.server.DatabaseServer;
 import io.sluice.it.server.FreePorts;
 import io.sluice.it.server.KafkaExtension;
 import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
+import io.sluice.it.server.MySqlExtension;
+import io.sluice.it.server.MySqlServer;
 import io.sluice.job.SluiceValidate;
 import io.sluice.job.config.JobConfigLoader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -28,6 +33,9 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,9 +51,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * A database that cannot feed the job as configured stops it when it starts, once, with a message
  * that says what, where and how to fix it (FAILED, not a restart loop), and {@code ./sluice
  * validate} says the same before anything is submitted: the binlog off, STATEMENT format, MINIMAL
- * row images, a user without the binlog privileges, a wrong password, a purged start file, a table
- * without primary key and no chunk key column, statement texts asked of MariaDB. A table without
- * primary key snapshots with a chunk key column.
+ * row images, a user without the binlog privileges and a wrong password (on MariaDB and on MySQL 8,
+ * the shared server), MySQL 8 roles without REPLICATION SLAVE or not active at login, a purged
+ * start file, a table without primary key and no chunk key column, statement texts asked of
+ * MariaDB. A table without primary key snapshots with a chunk key column.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class BadServerSettingsITCase {
@@ -58,6 +67,12 @@ class BadServerSettingsITCase {
     @RegisterExtension
     static final MariaDbExtension NO_BINLOG =
             MariaDbExtension.own("a server without a binlog", "--skip-log-bin");
+
+    @RegisterExtension static final MySqlExtension MYSQL = MySqlExtension.shared();
+
+    @RegisterExtension
+    static final MySqlExtension MYSQL_TLS_ONLY =
+            MySqlExtension.own("SET GLOBAL require_secure_transport");
 
     @RegisterExtension static final KafkaExtension KAFKA = KafkaExtension.shared();
     @RegisterExtension static final MiniClusterExtension FLINK = FlinkMiniCluster.extension(2);
@@ -108,20 +123,29 @@ class BadServerSettingsITCase {
         }
     }
 
-    @Test
-    void aUserWithoutBinlogPrivilegesAndAWrongPassword(@InjectClusterRESTAddress URI rest)
-            throws Exception {
-        MariaDbServer server = MARIADB.server();
+    /**
+     * MariaDB and MySQL name the privilege for the binlog position differently; MySQL 8's
+     * caching_sha2_password refuses a wrong password as MariaDB's native one does.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(DatabaseServer.Kind.class)
+    void aUserWithoutBinlogPrivilegesAndAWrongPassword(
+            DatabaseServer.Kind kind, @InjectClusterRESTAddress URI rest) throws Exception {
+        DatabaseServer server =
+                kind == DatabaseServer.Kind.MARIADB ? MARIADB.server() : MYSQL.server();
         String database = server.createDatabase("grants", "ddl/counters.sql");
-        server.createUser("reader", "reader-pw", "SELECT, RELOAD, SHOW DATABASES");
+        String user = "reader_" + database.substring(database.length() - 6);
+        server.createUser(user, "reader-pw", "SELECT, RELOAD, SHOW DATABASES");
         assertRefused(
                 rest,
                 server,
                 database,
-                List.of("source.username=reader", "source.password=reader-pw"),
-                "User 'reader' may not read the binlog position",
-                "GRANT BINLOG MONITOR ON *.* TO 'reader'",
-                "GRANT REPLICATION SLAVE ON *.* TO 'reader'");
+                List.of("source.username=" + user, "source.password=reader-pw"),
+                "User '" + user + "' may not read the binlog position",
+                kind == DatabaseServer.Kind.MARIADB
+                        ? "GRANT BINLOG MONITOR ON *.* TO '" + user + "'"
+                        : "GRANT REPLICATION CLIENT ON *.* TO '" + user + "'",
+                "GRANT REPLICATION SLAVE ON *.* TO '" + user + "'");
         assertRefused(
                 rest,
                 server,
@@ -129,6 +153,86 @@ class BadServerSettingsITCase {
                 List.of("source.password=not-the-password"),
                 "refuses user 'cdc'",
                 "Check 'source.username' and 'source.password'");
+    }
+
+    /**
+     * MySQL 8 roles: SHOW GRANTS lists the privileges of the roles active at login, so a role's
+     * grant is no proof of the privilege. A role without REPLICATION SLAVE is refused before the
+     * binlog dump would be; a role granted but not active names SET DEFAULT ROLE.
+     */
+    @Test
+    void mySqlRolesWithoutReplicationSlaveOrNotActive(@InjectClusterRESTAddress URI rest)
+            throws Exception {
+        MySqlServer server = MYSQL.server();
+        String database = server.createDatabase("roles", "ddl/counters.sql");
+        String suffix = database.substring(database.length() - 6);
+        String partial = "partial_" + suffix;
+        String inactive = "inactive_" + suffix;
+        server.createUser(partial, "reader-pw", "USAGE");
+        server.createUser(inactive, "reader-pw", "USAGE");
+        List<String> statements = new ArrayList<>();
+        statements.add("CREATE ROLE 'monitor_" + suffix + "', 'cdc_" + suffix + "'");
+        statements.add(
+                "GRANT SELECT, RELOAD, SHOW DATABASES, REPLICATION CLIENT ON *.* TO 'monitor_"
+                        + suffix
+                        + "'");
+        statements.add("GRANT " + MySqlServer.CDC_GRANTS + " ON *.* TO 'cdc_" + suffix + "'");
+        for (String host : List.of("localhost", "127.0.0.1", "%")) {
+            String partialAccount = "'" + partial + "'@'" + host + "'";
+            String inactiveAccount = "'" + inactive + "'@'" + host + "'";
+            statements.add("GRANT 'monitor_" + suffix + "' TO " + partialAccount);
+            statements.add("SET DEFAULT ROLE ALL TO " + partialAccount);
+            statements.add("GRANT 'cdc_" + suffix + "' TO " + inactiveAccount);
+        }
+        server.execute(null, statements.toArray(String[]::new));
+        assertRefused(
+                rest,
+                server,
+                database,
+                List.of("source.username=" + partial, "source.password=reader-pw"),
+                "User '" + partial + "' may not read the binlog on the server",
+                "GRANT REPLICATION SLAVE ON *.* TO '" + partial + "'");
+        assertRefused(
+                rest,
+                server,
+                database,
+                List.of("source.username=" + inactive, "source.password=reader-pw"),
+                "User '" + inactive + "' may not read the binlog",
+                "not active when it logs in",
+                "SET DEFAULT ROLE ALL TO '" + inactive + "'");
+    }
+
+    /**
+     * A MySQL that accepts only TLS: the source has no TLS settings, so the job fails once with
+     * what to change instead of restarting on a refused connection.
+     */
+    @Test
+    void aMySqlThatRequiresTls(@InjectClusterRESTAddress URI rest) throws Exception {
+        MySqlServer server = MYSQL_TLS_ONLY.server();
+        String database = server.createDatabase("tlsonly", "ddl/counters.sql");
+        server.execute(null, "SET GLOBAL require_secure_transport = ON");
+        try {
+            assertRefused(
+                    rest,
+                    server,
+                    database,
+                    List.of(),
+                    "accepts only TLS connections (require_secure_transport=ON)",
+                    "set require_secure_transport=OFF on the server");
+        } finally {
+            try (Connection connection =
+                            DriverManager.getConnection(
+                                    "jdbc:mysql://"
+                                            + server.host()
+                                            + ":"
+                                            + server.port()
+                                            + "/?sslMode=REQUIRED",
+                                    server.rootUser(),
+                                    server.rootPassword());
+                    Statement statement = connection.createStatement()) {
+                statement.execute("SET GLOBAL require_secure_transport = OFF");
+            }
+        }
     }
 
     @Test
@@ -288,7 +392,7 @@ class BadServerSettingsITCase {
      */
     private static void assertRefused(
             URI rest,
-            MariaDbServer server,
+            DatabaseServer server,
             String database,
             List<String> overrides,
             String... expected)

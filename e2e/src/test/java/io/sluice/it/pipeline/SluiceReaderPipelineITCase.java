@@ -10,14 +10,17 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 import io.sluice.functions.encode.MessageFormat;
 import io.sluice.it.flink.FlinkMiniCluster;
 import io.sluice.it.job.EmbeddedJobs;
+import io.sluice.it.server.DatabaseServer;
 import io.sluice.it.server.KafkaExtension;
 import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
-import org.junit.jupiter.api.Test;
+import io.sluice.it.server.MySqlExtension;
+import io.sluice.it.server.Waits;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Path;
@@ -42,13 +45,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * is stopped with a savepoint after the column was added and restored after it was dropped: the
  * rows between can only be read with the table schemas the savepoint holds, not with
  * information_schema's; the first job runs with either reader, so a savepoint of Flink CDC's reader
- * restores into Sluice's. A second job starts at a MariaDB GTID position alone with statement
- * texts.
+ * restores into Sluice's. Other jobs start at a MariaDB GTID position alone, and at a MySQL 8 GTID
+ * set alone with either reader, with statement texts; and at a timestamp, on both servers.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class SluiceReaderPipelineITCase {
 
     @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();
+    @RegisterExtension static final MySqlExtension MYSQL = MySqlExtension.shared();
     @RegisterExtension static final KafkaExtension KAFKA = KafkaExtension.shared();
 
     @RegisterExtension static final MiniClusterExtension FLINK = FlinkMiniCluster.extension(2);
@@ -161,31 +165,50 @@ class SluiceReaderPipelineITCase {
         }
     }
 
-    @Test
-    void startsAtAGtidPositionWithEachStatementsText() throws Exception {
-        MariaDbServer mariaDb = MARIADB.server();
-        String database = mariaDb.createDatabase("sluicegtid", "ddl/counters.sql");
+    /**
+     * MariaDB's GTID position with Sluice's reader (Flink CDC's cannot start at one); MySQL's GTID
+     * set with both readers, the texts from rows-query events of a session that logs them.
+     */
+    @ParameterizedTest(name = "{0} with source.reader={1}")
+    @CsvSource({"MARIADB, sluice", "MYSQL, sluice", "MYSQL, flink-cdc"})
+    void startsAtAGtidPositionWithEachStatementsText(DatabaseServer.Kind kind, String reader)
+            throws Exception {
+        boolean mariaDb = kind == DatabaseServer.Kind.MARIADB;
+        DatabaseServer server = mariaDb ? MARIADB.server() : MYSQL.server();
+        String database = server.createDatabase("sluicegtid", "ddl/counters.sql");
         String topic = "sluicegtid-" + database;
         KAFKA.server().createTopic(topic, 1);
-        mariaDb.execute(database, "INSERT INTO counters SELECT seq, 1, 'n' FROM seq_1_to_5");
+        server.execute(
+                database,
+                "INSERT INTO counters VALUES (1, 1, 'n'), (2, 1, 'n'), (3, 1, 'n'), (4, 1, 'n'),"
+                        + " (5, 1, 'n')");
         String gtids;
-        try (Connection connection = mariaDb.connect(null);
+        try (Connection connection = server.connect(null);
                 Statement statement = connection.createStatement();
-                ResultSet result = statement.executeQuery("SELECT @@gtid_binlog_pos")) {
+                ResultSet result =
+                        statement.executeQuery(
+                                mariaDb
+                                        ? "SELECT @@gtid_binlog_pos"
+                                        : "SELECT @@global.gtid_executed")) {
             result.next();
             gtids = result.getString(1);
         }
-        String insert = "INSERT INTO counters SELECT seq, 1, 'n' FROM seq_6_to_8";
+        String insert = "INSERT INTO counters VALUES (6, 1, 'n'), (7, 1, 'n'), (8, 1, 'n')";
         String update = "UPDATE counters SET version = 2 WHERE id <= 2";
-        mariaDb.execute(database, insert, update);
+        if (mariaDb) {
+            server.execute(database, insert, update);
+        } else {
+            server.execute(
+                    database, "SET SESSION binlog_rows_query_log_events = ON", insert, update);
+        }
         Configuration config =
                 EmbeddedJobs.config(
-                        mariaDb,
+                        server,
                         KAFKA.server(),
                         database + ".counters",
                         topic,
                         "job.checkpoint-interval=1s",
-                        "source.reader=sluice",
+                        "source.reader=" + reader,
                         "source.startup.mode=gtid",
                         "source.startup.gtid-set=" + gtids,
                         "source.include-queries=true");
@@ -210,6 +233,66 @@ class SluiceReaderPipelineITCase {
                             "UPDATE 2 2");
         } finally {
             job.cancel().get(1, TimeUnit.MINUTES);
+        }
+    }
+
+    /**
+     * A start at a timestamp: the changes from that second on (binlog events carry whole seconds),
+     * none of the earlier ones, in a file the start is resolved into by its events' times. MariaDB
+     * and MySQL 8 (GTIDs) with Sluice's reader, MySQL with Flink CDC's.
+     */
+    @ParameterizedTest(name = "{0} with source.reader={1}")
+    @CsvSource({"MARIADB, sluice", "MYSQL, sluice", "MYSQL, flink-cdc"})
+    void startsAtATimestampWithTheChangesFromThatSecondOn(DatabaseServer.Kind kind, String reader)
+            throws Exception {
+        DatabaseServer server =
+                kind == DatabaseServer.Kind.MARIADB ? MARIADB.server() : MYSQL.server();
+        String database = server.createDatabase("sluicets", "ddl/counters.sql");
+        String topic = "sluicets-" + database;
+        KAFKA.server().createTopic(topic, 1);
+        server.execute(
+                database,
+                "INSERT INTO counters VALUES (1, 1, 'before'), (2, 1, 'before')",
+                "FLUSH BINARY LOGS",
+                "INSERT INTO counters VALUES (3, 1, 'before')");
+        long startMillis = (serverMillis(server) / 1000 + 1) * 1000;
+        Waits.until(
+                "the server's clock to pass " + startMillis,
+                Duration.ofSeconds(10),
+                () -> serverMillis(server) >= startMillis);
+        server.execute(
+                database,
+                "INSERT INTO counters VALUES (4, 1, 'after')",
+                "UPDATE counters SET version = 2 WHERE id = 1");
+        Configuration config =
+                EmbeddedJobs.config(
+                        server,
+                        KAFKA.server(),
+                        database + ".counters",
+                        topic,
+                        "job.checkpoint-interval=1s",
+                        "source.reader=" + reader,
+                        "source.startup.mode=timestamp",
+                        "source.startup.timestamp-millis=" + startMillis);
+        JobClient job = start(new Configuration(), config, "sluice-reader-ts-" + database);
+        try {
+            assertThat(Delivered.drain(KAFKA.server(), topic, FORMAT, 2, WAIT))
+                    .as("the changes from %s on", startMillis)
+                    .extracting(d -> d.row.type + " " + d.get("id") + " " + d.get("version"))
+                    .containsExactly("INSERT 4 1", "UPDATE 1 2");
+        } finally {
+            job.cancel().get(1, TimeUnit.MINUTES);
+        }
+    }
+
+    private static long serverMillis(DatabaseServer server) throws Exception {
+        try (Connection connection = server.connect(null);
+                Statement statement = connection.createStatement();
+                ResultSet result =
+                        statement.executeQuery(
+                                "SELECT CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED)")) {
+            result.next();
+            return result.getLong(1);
         }
     }
 

@@ -24,6 +24,8 @@ import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
@@ -48,6 +50,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  *       transactions; and a heartbeat alone is no progress, so a persistent error inside a
  *       transaction (an event that fails the server's checksum) fails the reader after its
  *       reconnect attempts instead of re-reading the transaction forever.
+ *   <li>A binlog connection the server kills inside a 20 MB transaction: the reader reconnects at
+ *       the transaction's GTID set and gives every change once, in order.
+ *   <li>Heartbeats on an idle captured database, moving past a transaction of another one with its
+ *       GTID.
  * </ul>
  *
  * <p>Each read is resumed after each of its changes, by GTID and by file position, and must give
@@ -272,6 +278,132 @@ class MySqlTransactionsITCase {
                         .as("resumed at the heartbeat's position %s", heartbeat.at)
                         .isEqualTo(rest);
             }
+        }
+    }
+
+    /**
+     * The server kills the binlog connection inside one large transaction, again and again: the
+     * reader reconnects at the transaction's GTID set, skips the rows it gave, and gives every
+     * change once, in order.
+     */
+    @Test
+    void aKilledConnectionResumesByGtidInsideATransactionWithEveryChangeOnce() throws Exception {
+        MySqlServer mysql = MYSQL.server();
+        String database = mysql.createDatabase("reader_kill", null);
+        mysql.execute(database, "CREATE TABLE big (id INT PRIMARY KEY, v VARCHAR(1000))", MARKER);
+        BinlogPosition start = ReaderRun.current(mysql);
+        // 20 MB of rows in one transaction, more than the sockets between server and reader hold:
+        // a kill after 3,000 rows leaves rows of it to the next connection, however fast each is.
+        mysql.execute(
+                database,
+                "SET SESSION cte_max_recursion_depth = 100000",
+                "INSERT INTO big WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s"
+                        + " WHERE i < 20000) SELECT i, REPEAT('x', 1000) FROM s",
+                "UPDATE big SET v = 'y' WHERE id <= 1000",
+                "INSERT INTO marker VALUES (1)");
+        ReaderRun all = ReaderRun.read(mysql, database, start, false);
+        assertThat(all.changes).hasSize(20_000 + 1_000 + 1);
+
+        List<Long> killed = new ArrayList<>();
+        List<String> got = Collections.synchronizedList(new ArrayList<>());
+        List<Long> insertConnections = new ArrayList<>();
+        AtomicReference<BinlogReader> self = new AtomicReference<>();
+        BinlogReader reader =
+                BinlogReader.builder(
+                                mysql.host(), mysql.port(), mysql.cdcUser(), mysql.cdcPassword())
+                        .serverId(5613)
+                        .reconnectAttempts(3, Duration.ofMillis(100))
+                        .build(
+                                ReaderRun.currentColumns(mysql, database),
+                                new BinlogReader.Output() {
+                                    @Override
+                                    public void change(ChangeEvent change, BinlogPosition after) {
+                                        got.add(new Emitted(change, after).key());
+                                        long id = self.get().connectionId();
+                                        if (got.size() <= 20_000
+                                                && !insertConnections.contains(id)) {
+                                            insertConnections.add(id);
+                                        }
+                                        if (killed.size() < 3
+                                                && !killed.contains(id)
+                                                && got.size() % 3_000 == 0) {
+                                            assertThat(after.gtids())
+                                                    .as("the position to resume from")
+                                                    .isNotEmpty();
+                                            killed.add(id);
+                                            mysql.execute(null, "KILL " + id);
+                                        }
+                                        if (change.table().equals("marker")) {
+                                            self.get().close();
+                                        }
+                                    }
+                                });
+        self.set(reader);
+        ReaderRun.untilMarker(reader, start, Duration.ofMinutes(2), () -> got.size() + " changes");
+        assertThat(insertConnections)
+                .as("connections that gave rows of the one INSERT (killed: %s)", killed)
+                .hasSizeGreaterThanOrEqualTo(2);
+        assertThat(got).as("every change once, in order").isEqualTo(all.keys());
+    }
+
+    /**
+     * On an idle captured database, MySQL's heartbeats move the reader on: first at the start,
+     * then, after a transaction of a database it does not capture, past it with that GTID in the
+     * set.
+     */
+    @Test
+    void heartbeatsMoveAnIdleReaderPastTransactionsItDoesNotCapture() throws Exception {
+        MySqlServer mysql = MYSQL.server();
+        String database = mysql.createDatabase("reader_idle", null);
+        String other = mysql.createDatabase("reader_other", null);
+        mysql.execute(database, TABLE);
+        mysql.execute(other, TABLE);
+        BinlogPosition start = ReaderRun.current(mysql);
+        BlockingQueue<BinlogPosition> heartbeats = new LinkedBlockingQueue<>();
+        BinlogReader reader =
+                BinlogReader.builder(
+                                mysql.host(), mysql.port(), mysql.cdcUser(), mysql.cdcPassword())
+                        .serverId(5614)
+                        .reconnectAttempts(3, Duration.ofMillis(100))
+                        .heartbeatInterval(Duration.ofMillis(500))
+                        .build(
+                                ReaderRun.currentColumns(mysql, database),
+                                new BinlogReader.Output() {
+                                    @Override
+                                    public void change(ChangeEvent change, BinlogPosition after) {
+                                        throw new AssertionError("no change expected: " + change);
+                                    }
+
+                                    @Override
+                                    public void heartbeat(BinlogPosition at) {
+                                        heartbeats.add(at);
+                                    }
+                                });
+        Thread thread = new Thread(() -> reader.run(start), "binlog-reader-idle");
+        thread.setDaemon(true);
+        thread.start();
+        try {
+            BinlogPosition idle = heartbeats.poll(2, TimeUnit.MINUTES);
+            assertThat(idle).as("a heartbeat").isNotNull();
+            assertThat(idle.file()).isEqualTo(start.file());
+            assertThat(idle.position()).isEqualTo(start.position());
+            mysql.execute(other, "INSERT INTO t VALUES (1, 'not captured')");
+            BinlogPosition moved = ReaderRun.current(mysql);
+            assertThat(moved.gtids()).as("the write's GTID").isNotEqualTo(start.gtids());
+            BinlogPosition after;
+            int waited = 0;
+            do {
+                // The heartbeats sent before the write came through still name the start.
+                assertThat(waited++).as("heartbeats at the start after the write").isLessThan(20);
+                after = heartbeats.poll(2, TimeUnit.MINUTES);
+                assertThat(after).as("a heartbeat after the write").isNotNull();
+            } while (after.position() == start.position());
+            assertThat(after.file()).isEqualTo(moved.file());
+            assertThat(after.position()).as("moved past the write").isEqualTo(moved.position());
+            assertThat(after.gtids()).as("with its GTID").isEqualTo(moved.gtids());
+        } finally {
+            reader.close();
+            thread.join(TimeUnit.MINUTES.toMillis(1));
         }
     }
 

@@ -24,8 +24,10 @@ import io.sluice.functions.source.binlog.TableSchemasSerializer;
 import io.sluice.functions.source.internal.ColumnTypeStyle;
 import io.sluice.it.bench.BinlogPosition;
 import io.sluice.it.flink.FlinkMiniCluster;
+import io.sluice.it.server.DatabaseServer;
 import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
+import io.sluice.it.server.MySqlExtension;
 import io.sluice.serializers.event.ChangeEvent;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -63,6 +65,8 @@ class TableSchemasITCase {
 
     @RegisterExtension
     static final MariaDbExtension MARIADB = MariaDbExtension.own("SET GLOBAL binlog_row_metadata");
+
+    @RegisterExtension static final MySqlExtension MYSQL = MySqlExtension.shared();
 
     @RegisterExtension static final MiniClusterExtension FLINK = FlinkMiniCluster.extension(2);
 
@@ -254,15 +258,65 @@ class TableSchemasITCase {
         return read(mariaDb, before, start, position(mariaDb), map -> {});
     }
 
-    private static TableSchemas schemasNow(MariaDbServer mariaDb, String database)
+    private static TableSchemas schemasNow(DatabaseServer mariaDb, String database)
             throws Exception {
         try (Connection connection = mariaDb.connect(null)) {
             return TableSchemas.read(
                     connection,
                     (db, table) -> db.equals(database),
-                    ColumnTypeStyle.MARIADB,
+                    mariaDb.kind() == DatabaseServer.Kind.MARIADB
+                            ? ColumnTypeStyle.MARIADB
+                            : ColumnTypeStyle.MYSQL,
                     TIMESTAMP_ZONE);
         }
+    }
+
+    /**
+     * MySQL 8's own DDL forms, read by both readers: RENAME COLUMN, an expression DEFAULT, an
+     * INSTANT ADD COLUMN in the middle, CREATE TABLE ... LIKE, and an atomic RENAME TABLE that
+     * swaps two tables. MySQL 8.0.19+ writes integer types without display width.
+     */
+    @Test
+    void mySqlDdlFormsGiveEachRowTheColumnsOfItsPoint() throws Exception {
+        DatabaseServer mySql = MYSQL.server();
+        String database = mySql.createDatabase("schemas8", null);
+        String[] statements = {
+            "CREATE TABLE orders (id INT PRIMARY KEY, name VARCHAR(10), qty INT DEFAULT (40 + 2))"
+                    + " DEFAULT CHARSET=utf8mb4",
+            "INSERT INTO orders (id, name) VALUES (1, 'a')",
+            "ALTER TABLE orders RENAME COLUMN name TO title",
+            "INSERT INTO orders VALUES (2, 'b', 20)",
+            "ALTER TABLE orders ADD COLUMN note VARCHAR(20) AFTER id, ALGORITHM=INSTANT",
+            "INSERT INTO orders VALUES (3, 'n', 'c', 30)",
+            "CREATE TABLE orders_next LIKE orders",
+            "ALTER TABLE orders_next DROP COLUMN qty",
+            "INSERT INTO orders_next VALUES (4, 'm', 'd')",
+            "RENAME TABLE orders TO orders_old, orders_next TO orders",
+            "INSERT INTO orders VALUES (5, 'o', 'e')",
+            "UPDATE orders_old SET qty = 31 WHERE id = 3",
+        };
+        String v1 = "orders (id int key, name varchar(10), qty int)";
+        String v2 = "orders (id int key, title varchar(10), qty int)";
+        String v3 = "orders (id int key, note varchar(20), title varchar(10), qty int)";
+        String next = "orders (id int key, note varchar(20), title varchar(10))";
+        List<String> expected =
+                List.of(
+                        v1 + " INSERT after [1, a, 42]",
+                        v2 + " INSERT after [2, b, 20]",
+                        v3 + " INSERT after [3, n, c, 30]",
+                        next.replace("orders (", "orders_next (") + " INSERT after [4, m, d]",
+                        next + " INSERT after [5, o, e]",
+                        v3.replace("orders (", "orders_old (")
+                                + " UPDATE before [3, n, c, 30] after [3, n, c, 31]");
+        BinlogPosition start = position(mySql);
+        mySql.execute(database, statements);
+        BinlogPosition end = position(mySql);
+
+        List<ChangeEvent> events = read(mySql, schemasNow(mySql, database), start, end, m -> {});
+        assertThat(render(events)).as("Sluice's reader").isEqualTo(expected);
+        assertThat(render(flinkCdc(mySql, database, start, expected.size())))
+                .as("the Flink CDC reader")
+                .isEqualTo(expected);
     }
 
     /** A change as the test compares it: table, columns with mysqlType and key, type, values. */
@@ -279,7 +333,7 @@ class TableSchemasITCase {
      * statements to {@code schemas}, rows to {@link BinlogRowsListener} with its decoders.
      */
     private static List<ChangeEvent> read(
-            MariaDbServer mariaDb,
+            DatabaseServer mariaDb,
             TableSchemas schemas,
             BinlogPosition start,
             BinlogPosition end,
@@ -288,10 +342,7 @@ class TableSchemasITCase {
         List<ChangeEvent> events = new ArrayList<>();
         BinaryLogClient client =
                 new BinaryLogClient(
-                        mariaDb.host(),
-                        mariaDb.port(),
-                        MariaDbServer.CDC_USER,
-                        MariaDbServer.CDC_PASSWORD);
+                        mariaDb.host(), mariaDb.port(), mariaDb.cdcUser(), mariaDb.cdcPassword());
         client.setServerId(5401);
         client.setBinlogFilename(start.file);
         client.setBinlogPosition(start.position);
@@ -338,15 +389,15 @@ class TableSchemasITCase {
 
     /** The first {@code rows} row changes the Flink CDC reader gives from {@code start}. */
     private static List<ChangeEvent> flinkCdc(
-            MariaDbServer mariaDb, String database, BinlogPosition start, int rows)
+            DatabaseServer mariaDb, String database, BinlogPosition start, int rows)
             throws Exception {
         Configuration config = new Configuration();
         config.set(MySqlSourceOptions.HOSTNAME, mariaDb.host());
         config.set(MySqlSourceOptions.PORT, mariaDb.port());
-        config.set(MySqlSourceOptions.USERNAME, MariaDbServer.CDC_USER);
-        config.set(MySqlSourceOptions.PASSWORD, MariaDbServer.CDC_PASSWORD);
+        config.set(MySqlSourceOptions.USERNAME, mariaDb.cdcUser());
+        config.set(MySqlSourceOptions.PASSWORD, mariaDb.cdcPassword());
         config.set(MySqlSourceOptions.TABLES, List.of(database + "\\..*"));
-        config.set(MySqlSourceOptions.SERVER_TIME_ZONE, MariaDbServer.TIME_ZONE);
+        config.set(MySqlSourceOptions.SERVER_TIME_ZONE, mariaDb.timeZone());
         config.set(MySqlSourceOptions.TIMESTAMP_TIME_ZONE, TIMESTAMP_ZONE.getId());
         config.set(MySqlSourceOptions.STARTUP_MODE, StartupMode.BINLOG_POSITION);
         config.set(MySqlSourceOptions.STARTUP_BINLOG_FILE, start.file);
@@ -372,7 +423,7 @@ class TableSchemasITCase {
         }
     }
 
-    private static BinlogPosition position(MariaDbServer mariaDb) throws Exception {
+    private static BinlogPosition position(DatabaseServer mariaDb) throws Exception {
         try (Connection connection = mariaDb.connect(null)) {
             return BinlogPosition.current(connection);
         }

@@ -148,6 +148,19 @@ public final class MySqlSourceFactory {
         return debezium;
     }
 
+    /**
+     * The driver settings of Flink CDC's JDBC connections. Debezium's connects without TLS, so a
+     * MySQL 8 {@code caching_sha2_password} user whose password the server has not cached (new, or
+     * after a restart or FLUSH PRIVILEGES) must send it encrypted with the server's RSA key, which
+     * the driver fetches only when allowed: otherwise "Public Key Retrieval is not allowed".
+     * Sluice's own connections and the binlog clients fetch it too.
+     */
+    static Properties jdbcProperties() {
+        Properties jdbc = new Properties();
+        jdbc.setProperty("allowPublicKeyRetrieval", "true");
+        return jdbc;
+    }
+
     private static <T> MySqlSourceBuilder<T> builder(OptionSection config) {
         String password =
                 config.getOptional(MySqlSourceOptions.PASSWORD)
@@ -190,7 +203,8 @@ public final class MySqlSourceFactory {
                 .serverTimeZone(config.get(MySqlSourceOptions.SERVER_TIME_ZONE))
                 .heartbeatInterval(config.get(MySqlSourceOptions.HEARTBEAT_INTERVAL))
                 .splitSize(chunkSize(config))
-                .startupOptions(startupOptions(config));
+                .startupOptions(startupOptions(config))
+                .jdbcProperties(jdbcProperties());
         config.get(MySqlSourceOptions.SNAPSHOT_CHUNK_KEY_COLUMNS)
                 .forEach(
                         (table, column) ->

@@ -14,6 +14,8 @@ import org.apache.flink.cdc.connectors.mysql.source.offset.BinlogOffsetUtils;
 import org.apache.flink.cdc.connectors.mysql.source.split.MySqlBinlogSplit;
 import org.apache.flink.cdc.connectors.mysql.source.split.MySqlSplit;
 import org.apache.flink.cdc.connectors.mysql.source.utils.ChunkUtils;
+import org.apache.flink.cdc.connectors.mysql.table.StartupMode;
+import org.apache.flink.cdc.connectors.mysql.table.StartupOptions;
 import org.apache.flink.core.io.InputStatus;
 
 import io.debezium.connector.mysql.MySqlConnection;
@@ -321,6 +323,13 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
         return context.getIndexOfSubtask();
     }
 
+    /** The binlog time of the first row change to emit: the second of a timestamp start. */
+    private static long notBeforeMillis(StartupOptions startup) {
+        return startup.startupMode == StartupMode.TIMESTAMP && startup.binlogOffset != null
+                ? startup.binlogOffset.getTimestampSec() * 1000
+                : Long.MIN_VALUE;
+    }
+
     /**
      * A split's starting offset as a position; latest and timestamp offsets are resolved, and a
      * GTID set alone is a start after it ({@link BinlogPosition#afterGtids}).
@@ -364,6 +373,7 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
 
     /** The reading thread's output: into the handover, DDL statements as events if captured. */
     private final class Output implements BinlogReader.Output {
+        private final long notBeforeMillis = notBeforeMillis(config.getStartupOptions());
         private final TableSchemas tables;
         private final BiPredicate<String, String> captured;
         private final SnapshotHandOver handOver;
@@ -380,6 +390,9 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
         @Override
         public void change(ChangeEvent change, BinlogPosition after) {
             metrics.fetched(change.executeTime());
+            if (beforeStart(change)) {
+                return;
+            }
             ChangeEvent emitted = handOver.emitted(change, after);
             if (emitted != null) {
                 handover.put(emitted, after, null);
@@ -394,6 +407,12 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
          */
         @Override
         public void change(ChangeEvent change, BinlogPosition transaction, long events, long rows) {
+            if (rows == 0) {
+                metrics.fetched(change.executeTime()); // one fetch lag per rows event
+            }
+            if (beforeStart(change)) {
+                return;
+            }
             ChangeEvent emitted =
                     handOver.isDone()
                             ? change
@@ -401,9 +420,15 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
             if (emitted != null) {
                 handover.add(emitted, transaction, events, rows);
             }
-            if (rows == 0) {
-                metrics.fetched(change.executeTime()); // one fetch lag per rows event
-            }
+        }
+
+        /**
+         * A start at a timestamp is resolved to the start of the binlog file it falls in: the row
+         * changes of that file written before the timestamp's second are not the job's (Flink CDC's
+         * reader drops them too; DDL statements still apply, for the tables' columns).
+         */
+        private boolean beforeStart(ChangeEvent change) {
+            return change.executeTime() < notBeforeMillis;
         }
 
         @Override

@@ -43,6 +43,9 @@ public final class SourceServerCheck implements Serializable {
     private static final int ER_PARSE_ERROR = 1064;
     private static final int ER_UNKNOWN_SYSTEM_VARIABLE = 1193;
 
+    /** MySQL's refusal of a connection without TLS under require_secure_transport=ON. */
+    private static final int ER_SECURE_TRANSPORT_REQUIRED = 3159;
+
     private final SourceJdbc jdbc;
     private final StartupMode mode;
     @Nullable private final String startFile;
@@ -184,6 +187,16 @@ public final class SourceServerCheck implements Serializable {
                 checkTables(statement, problems);
             }
         } catch (SQLException e) {
+            if (e.getErrorCode() == ER_SECURE_TRANSPORT_REQUIRED) {
+                problems.add(
+                        String.format(
+                                "The database at %s accepts only TLS connections"
+                                        + " (require_secure_transport=ON), and Sluice's source"
+                                        + " connects without TLS (it has no TLS settings yet):"
+                                        + " set require_secure_transport=OFF on the server.",
+                                jdbc.address()));
+                return problems;
+            }
             if ("28000".equals(e.getSQLState())) {
                 problems.add(
                         String.format(
@@ -271,6 +284,13 @@ public final class SourceServerCheck implements Serializable {
 
     private void checkPrivileges(Statement statement, boolean mariaDb, List<String> problems)
             throws SQLException {
+        List<String> grantLines = new ArrayList<>();
+        try (ResultSet result = statement.executeQuery("SHOW GRANTS")) {
+            while (result.next()) {
+                grantLines.add(result.getString(1));
+            }
+        }
+        String roleHint = mariaDb ? "" : inactiveRolesHint(statement, grantLines);
         String grant = mariaDb ? "BINLOG MONITOR" : "REPLICATION CLIENT";
         try {
             binlogStatus(statement);
@@ -281,17 +301,18 @@ public final class SourceServerCheck implements Serializable {
             problems.add(
                     String.format(
                             "User '%s' may not read the binlog position on the server at %s"
-                                    + " (%s): GRANT %s ON *.* TO '%s'.",
-                            jdbc.user(), jdbc.address(), e.getMessage(), grant, jdbc.user()));
+                                    + " (%s): GRANT %s ON *.* TO '%s'.%s",
+                            jdbc.user(),
+                            jdbc.address(),
+                            e.getMessage(),
+                            grant,
+                            jdbc.user(),
+                            roleHint));
         }
-        StringBuilder grants = new StringBuilder();
-        try (ResultSet result = statement.executeQuery("SHOW GRANTS")) {
-            while (result.next()) {
-                grants.append(result.getString(1).toUpperCase(Locale.ROOT)).append('\n');
-            }
-        }
-        String all = grants.toString();
-        boolean throughRoles = all.contains("GRANT `") || all.contains("GRANT '");
+        String all = String.join("\n", grantLines).toUpperCase(Locale.ROOT);
+        // MariaDB's SHOW GRANTS names a granted role without its privileges; MySQL 8's lists
+        // the privileges of the roles active at login, so there a role line proves nothing.
+        boolean throughRoles = mariaDb && (all.contains("GRANT `") || all.contains("GRANT '"));
         if (!throughRoles
                 && !all.contains("REPLICATION SLAVE")
                 && !all.contains("REPLICATION REPLICA")
@@ -299,9 +320,32 @@ public final class SourceServerCheck implements Serializable {
             problems.add(
                     String.format(
                             "User '%s' may not read the binlog on the server at %s (no REPLICATION"
-                                    + " SLAVE privilege): GRANT REPLICATION SLAVE ON *.* TO '%s'.",
-                            jdbc.user(), jdbc.address(), jdbc.user()));
+                                    + " SLAVE privilege): GRANT REPLICATION SLAVE ON *.* TO"
+                                    + " '%s'.%s",
+                            jdbc.user(), jdbc.address(), jdbc.user(), roleHint));
         }
+    }
+
+    /**
+     * On MySQL 8, roles granted to the user but not active at login (no {@code SET DEFAULT ROLE},
+     * {@code activate_all_roles_on_login} off) give it none of their privileges; "" if none is.
+     */
+    private String inactiveRolesHint(Statement statement, List<String> grantLines)
+            throws SQLException {
+        List<String> roles = new ArrayList<>();
+        for (String line : grantLines) {
+            // GRANT `role`@`%`,`other`@`%` TO `user`@`host`
+            if (line.startsWith("GRANT `") && line.contains(" TO ")) {
+                roles.add(line.substring("GRANT ".length(), line.indexOf(" TO ")));
+            }
+        }
+        if (roles.isEmpty() || !"none".equals(text(statement, "SELECT CURRENT_ROLE()"))) {
+            return "";
+        }
+        return String.format(
+                " Its roles %s are granted but not active when it logs in: SET DEFAULT ROLE ALL"
+                        + " TO '%s' (or the server's activate_all_roles_on_login=ON).",
+                String.join(", ", roles), jdbc.user());
     }
 
     private void checkStartFile(Statement statement, List<String> problems) throws SQLException {
