@@ -130,9 +130,9 @@ final class ReaderDifferences {
                     new OnlySluice(ChangeType.DINDEX, "DROP INDEX ", KNOWN_LIMITATIONS));
 
     /**
-     * MySQL writes {@code CREATE TABLE IF NOT EXISTS} of a table that exists into its binlog
-     * (MariaDB does not): Debezium's parser skips it, Sluice's reader writes it as Canal does
-     * (docs/canal-compatibility.md, "DDL messages: time and position").
+     * MySQL writes {@code CREATE TABLE IF NOT EXISTS} of a table that exists into its binlog (on
+     * MariaDB neither reader gives it): Debezium's parser skips it, Sluice's reader writes it as
+     * Canal does (docs/canal-compatibility.md, "DDL messages: time and position").
      */
     static final List<OnlySluice> ONLY_SLUICE_ON_MYSQL =
             List.of(
