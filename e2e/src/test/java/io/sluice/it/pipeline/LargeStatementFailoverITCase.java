@@ -10,9 +10,9 @@ import io.sluice.functions.encode.MessageFormat;
 import io.sluice.functions.source.SourceReaderKind;
 import io.sluice.it.flink.FlinkMiniCluster;
 import io.sluice.it.job.EmbeddedJobs;
+import io.sluice.it.server.DatabaseServer;
+import io.sluice.it.server.DatabaseServersExtension;
 import io.sluice.it.server.KafkaExtension;
-import io.sluice.it.server.MariaDbExtension;
-import io.sluice.it.server.MariaDbServer;
 import io.sluice.it.server.Waits;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
@@ -59,7 +59,9 @@ import static org.assertj.core.api.Assertions.fail;
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class LargeStatementFailoverITCase {
 
-    @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();
+    @RegisterExtension
+    static final DatabaseServersExtension SERVERS = DatabaseServersExtension.shared();
+
     @RegisterExtension static final KafkaExtension KAFKA = KafkaExtension.shared();
 
     @RegisterExtension static final MiniClusterExtension FLINK = FlinkMiniCluster.extension(4);
@@ -97,19 +99,43 @@ class LargeStatementFailoverITCase {
         }
     }
 
+    /**
+     * Every reader and load on MariaDB; on MySQL (GTIDs on, so every offset carries a GTID set) the
+     * statement with each reader: Sluice's resumes at the transaction's GTID set and skips events
+     * and rows; Flink CDC's, started with its (empty) snapshot, compares with the snapshot's older
+     * GTID set and so by row.
+     */
     static Stream<Arguments> cases() {
-        return Stream.of(SourceReaderKind.values())
-                .flatMap(
-                        reader -> Stream.of(Load.values()).map(load -> Arguments.of(reader, load)));
+        Stream<Arguments> server =
+                Stream.of(SourceReaderKind.values())
+                        .flatMap(
+                                reader ->
+                                        Stream.of(Load.values())
+                                                .map(
+                                                        load ->
+                                                                Arguments.of(
+                                                                        DatabaseServer.Kind.MARIADB,
+                                                                        reader,
+                                                                        load)));
+        Stream<Arguments> mySql =
+                Stream.of(SourceReaderKind.values())
+                        .map(
+                                reader ->
+                                        Arguments.of(
+                                                DatabaseServer.Kind.MYSQL, reader, Load.STATEMENT));
+        return Stream.concat(server, mySql);
     }
 
-    @ParameterizedTest(name = "{0} reader, {1}, TaskManagers lost inside it one after another")
+    @ParameterizedTest(name = "{0}, {1} reader, {2}, TaskManagers lost inside it one after another")
     @MethodSource("cases")
     void everyRowOnceAfterFailuresInsideTheTransaction(
-            SourceReaderKind reader, Load load, @InjectMiniCluster MiniCluster cluster)
+            DatabaseServer.Kind kind,
+            SourceReaderKind reader,
+            Load load,
+            @InjectMiniCluster MiniCluster cluster)
             throws Exception {
-        MariaDbServer mariaDb = MARIADB.server();
-        String database = mariaDb.createDatabase("bigstmt", "ddl/counters.sql");
+        DatabaseServer server = SERVERS.server(kind);
+        String database = server.createDatabase("bigstmt", "ddl/counters.sql");
         String topic = "bigstmt-" + database;
         KAFKA.server().createTopic(topic, PARTITIONS);
         List<String> want = expected(load);
@@ -117,25 +143,23 @@ class LargeStatementFailoverITCase {
         int loadRows = total - 1;
 
         // Flink CDC's: an empty snapshot, then the binlog phase; Sluice's: from the binlog's end.
-        JobClient job = startJob(mariaDb, database, topic, reader);
+        JobClient job = startJob(server, database, topic, reader);
         try (RowCount written = new RowCount(topic, "read_uncommitted");
                 RowCount committed = new RowCount(topic, "read_committed")) {
             RunningTasks.awaitAll(cluster, job.getJobID(), WAIT);
             // The marker committed: the binlog split reads and checkpoints commit.
-            mariaDb.execute(database, "INSERT INTO counters VALUES (0, 0, 'marker')");
+            server.execute(database, "INSERT INTO counters VALUES (0, 0, 'marker')");
             Waits.until("the marker row committed", WAIT, () -> committed.poll() >= 1);
 
-            String[] start = mariaDb.binlogEnd();
-            run(mariaDb, database, load);
-            int rowsEvents = rowsEvents(mariaDb, start);
+            String[] start = server.binlogEnd();
+            run(server, database, load);
+            int rowsEvents = rowsEvents(server, start);
             assertThat(rowsEvents)
                     .as("rows events of the %s (from %s:%s)", load, start[0], start[1])
                     .isGreaterThan(load.rowsEvents);
 
             List<String> kills = new ArrayList<>();
             for (int kill = 0; kill < load.kills.length; kill++) {
-                // The spare the job restores on; started while the job runs elsewhere.
-                cluster.startTaskManager();
                 double share = load.kills[kill];
                 long deadline = System.nanoTime() + WAIT.toNanos();
                 int loadCommitted;
@@ -158,6 +182,10 @@ class LargeStatementFailoverITCase {
                                         + " of it (kills before: %s)",
                                 kill + 1, share, kills)
                         .isLessThan(loadRows);
+                // The spare the job restores on, started only for a kill: an idle spare left by
+                // kills that ended early could take the next case's job, and that case would kill
+                // a TaskManager the job does not run on.
+                cluster.startTaskManager();
                 cluster.terminateTaskManager(liveTaskManager).get(1, TimeUnit.MINUTES);
                 liveTaskManager++;
                 kills.add(String.format("%d committed, %d+ written", loadCommitted, loadWritten));
@@ -165,9 +193,9 @@ class LargeStatementFailoverITCase {
             }
             String story =
                     String.format(
-                            "%s reader, %s of %d rows over %d rows events, TaskManagers lost at"
-                                    + " %s of them (written: as far as read, aborted ones too)",
-                            reader, load, loadRows, rowsEvents, kills);
+                            "%s, %s reader, %s of %d rows over %d rows events, TaskManagers lost"
+                                    + " at %s of them (written: as far as read, aborted ones too)",
+                            kind, reader, load, loadRows, rowsEvents, kills);
 
             // Waiting for the load's rows committed, then a fresh read_committed drain, with its
             // grace period for duplicates.
@@ -211,14 +239,24 @@ class LargeStatementFailoverITCase {
         return 1 + block * BLOCK_ROWS;
     }
 
-    private static void run(MariaDbServer mariaDb, String database, Load load) throws Exception {
+    private static void run(DatabaseServer server, String database, Load load) throws Exception {
+        if (load == Load.STATEMENT && server.kind() == DatabaseServer.Kind.MYSQL) {
+            // MySQL has no sequence engine: 1000 × 1000 numbers, in the default recursion depth.
+            server.execute(
+                    database,
+                    "INSERT INTO counters WITH RECURSIVE d (n) AS (SELECT 0 UNION ALL SELECT n +"
+                            + " 1 FROM d WHERE n < 999) SELECT a.n * 1000 + b.n + 1, 1, 'bulk'"
+                            + " FROM d a, d b WHERE a.n * 1000 + b.n < "
+                            + STATEMENT_ROWS);
+            return;
+        }
         if (load == Load.STATEMENT) {
-            mariaDb.execute(
+            server.execute(
                     database,
                     "INSERT INTO counters SELECT seq, 1, 'bulk' FROM seq_1_to_" + STATEMENT_ROWS);
             return;
         }
-        try (Connection connection = mariaDb.connect(database);
+        try (Connection connection = server.connect(database);
                 Statement statement = connection.createStatement()) {
             connection.setAutoCommit(false);
             for (int block = 0; block < BLOCKS; block++) {
@@ -310,9 +348,9 @@ class LargeStatementFailoverITCase {
     }
 
     /** The rows events written since {@code start} (file, position) in that binlog file. */
-    private static int rowsEvents(MariaDbServer mariaDb, String[] start) throws Exception {
+    private static int rowsEvents(DatabaseServer server, String[] start) throws Exception {
         int events = 0;
-        try (Connection connection = mariaDb.connect(null);
+        try (Connection connection = server.connect(null);
                 Statement statement = connection.createStatement();
                 ResultSet result =
                         statement.executeQuery(
@@ -326,7 +364,7 @@ class LargeStatementFailoverITCase {
     }
 
     private static JobClient startJob(
-            MariaDbServer mariaDb, String database, String topic, SourceReaderKind reader)
+            DatabaseServer server, String database, String topic, SourceReaderKind reader)
             throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(2);
@@ -345,7 +383,7 @@ class LargeStatementFailoverITCase {
                                 "source.reader=" + reader));
         if (reader == SourceReaderKind.SLUICE) {
             // From a position taken now, so the marker row is read whenever the reader starts.
-            String[] start = mariaDb.binlogEnd();
+            String[] start = server.binlogEnd();
             options.add("source.startup.mode=binlog-position");
             options.add("source.startup.binlog-file=" + start[0]);
             options.add("source.startup.binlog-position=" + start[1]);
@@ -353,7 +391,7 @@ class LargeStatementFailoverITCase {
         return EmbeddedJobs.start(
                 env,
                 EmbeddedJobs.config(
-                        mariaDb,
+                        server,
                         KAFKA.server(),
                         database + ".counters",
                         topic,
