@@ -7,8 +7,9 @@ import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 
 import io.sluice.it.flink.FlinkMiniCluster;
+import io.sluice.it.server.DatabaseServer;
+import io.sluice.it.server.DatabaseServersExtension;
 import io.sluice.it.server.KafkaExtension;
-import io.sluice.it.server.MariaDbExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -25,12 +26,15 @@ import java.util.concurrent.TimeUnit;
  * the lowest and the highest high watermark changes rows of chunks read before and after. Every
  * row's history must arrive exactly once and in order (one INSERT, then each version once; {@link
  * KeyHistories}), and the rows the changes leave must be the tables' ({@link SnapshotRun#verify}).
- * Keys of other types than INT: {@link SluiceReaderSnapshotKeysITCase}.
+ * Keys of other types than INT: {@link SluiceReaderSnapshotKeysITCase}. On MySQL (GTIDs on) the
+ * chunks' high watermarks carry GTID sets and the binlog reader starts at the lowest one's.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class SluiceReaderSnapshotITCase {
 
-    @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();
+    @RegisterExtension
+    static final DatabaseServersExtension SERVERS = DatabaseServersExtension.shared();
+
     @RegisterExtension static final KafkaExtension KAFKA = KafkaExtension.shared();
 
     @RegisterExtension static final MiniClusterExtension FLINK = FlinkMiniCluster.extension(4);
@@ -45,6 +49,19 @@ class SluiceReaderSnapshotITCase {
         JobClient job = run.start(new Configuration(), "sluice-snapshot-" + run.database);
         try {
             run.verify("source.reader sluice after a snapshot, parallelism " + parallelism);
+        } catch (Throwable e) {
+            run.close(job, e);
+            throw e;
+        }
+        run.close(job, null);
+    }
+
+    @Test
+    void theBinlogTakesOverFromTheSnapshotExactlyOnMySql() throws Exception {
+        SnapshotRun run = run(SERVERS.mySql(), "sluicesnapmy", 2);
+        JobClient job = run.start(new Configuration(), "sluice-snapshot-mysql-" + run.database);
+        try {
+            run.verify("source.reader sluice after a snapshot on MySQL 8, parallelism 2");
         } catch (Throwable e) {
             run.close(job, e);
             throw e;
@@ -71,8 +88,12 @@ class SluiceReaderSnapshotITCase {
     }
 
     private static SnapshotRun run(String prefix, int parallelism) {
+        return run(SERVERS.mariaDb(), prefix, parallelism);
+    }
+
+    private static SnapshotRun run(DatabaseServer server, String prefix, int parallelism) {
         return new SnapshotRun(
-                MARIADB.server(),
+                server,
                 KAFKA.server(),
                 prefix,
                 parallelism,

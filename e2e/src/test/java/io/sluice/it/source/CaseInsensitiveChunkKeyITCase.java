@@ -20,12 +20,14 @@ import io.sluice.functions.source.internal.ColumnTypeStyle;
 import io.sluice.functions.source.internal.ServerCollations;
 import io.sluice.functions.source.internal.SourceJdbc;
 import io.sluice.functions.source.internal.StatementHookSplitReader;
-import io.sluice.it.server.MariaDbExtension;
-import io.sluice.it.server.MariaDbServer;
+import io.sluice.it.server.DatabaseServer;
+import io.sluice.it.server.DatabaseServersExtension;
 import io.sluice.serializers.event.ChangeEvent;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.sql.Connection;
 import java.time.Duration;
@@ -41,38 +43,44 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A table keyed by a VARCHAR in a case-insensitive collation (utf8mb4_unicode_ci) with mixed-case
- * keys, snapshotted in chunks by Flink CDC's splitter and reader while rows change, then handed
- * over to Sluice's binlog reader ({@link SnapshotHandOver}). The server cuts the chunks in its
- * order: [-, 'C') [C, E) [E, g) [g, i) [i, k) [k, -). In Java's order (upper case first) 'a' falls
- * in [E, g) and 'J' in [E, g) as well. While chunk [C, E) is read 'a' changes: its chunk was read,
- * so the binlog must give the change. While chunk [g, i) is read 'J' changes: its chunk [i, k) is
- * read later and holds it, so the binlog must not give it again. Neither key is in the chunk being
- * read in either order, so Flink CDC's backfill (which compares in Java's order) passes both.
+ * A table keyed by a VARCHAR in a case-insensitive collation (utf8mb4_unicode_ci on MariaDB, MySQL
+ * 8's default utf8mb4_0900_ai_ci, NO PAD, on MySQL, whose hand-over starts at a GTID set) with
+ * mixed-case keys, snapshotted in chunks by Flink CDC's splitter and reader while rows change, then
+ * handed over to Sluice's binlog reader ({@link SnapshotHandOver}). The server cuts the chunks in
+ * its order: [-, 'C') [C, E) [E, g) [g, i) [i, k) [k, -). In Java's order (upper case first) 'a'
+ * falls in [E, g) and 'J' in [E, g) as well. While chunk [C, E) is read 'a' changes: its chunk was
+ * read, so the binlog must give the change. While chunk [g, i) is read 'J' changes: its chunk [i,
+ * k) is read later and holds it, so the binlog must not give it again. Neither key is in the chunk
+ * being read in either order, so Flink CDC's backfill (which compares in Java's order) passes both.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class CaseInsensitiveChunkKeyITCase {
 
-    @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();
+    @RegisterExtension
+    static final DatabaseServersExtension SERVERS = DatabaseServersExtension.shared();
 
     private static final List<String> KEYS =
             List.of("a", "b", "C", "d", "E", "f", "g", "h", "i", "J", "k", "zz");
 
-    @Test
-    void theBinlogGivesExactlyTheChangesTheChunksLack() throws Exception {
-        MariaDbServer mariaDb = MARIADB.server();
-        String database = mariaDb.createDatabase("cichunks", null);
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(DatabaseServer.Kind.class)
+    void theBinlogGivesExactlyTheChangesTheChunksLack(DatabaseServer.Kind kind) throws Exception {
+        DatabaseServer server = SERVERS.server(kind);
+        String collation =
+                kind == DatabaseServer.Kind.MARIADB ? "utf8mb4_unicode_ci" : "utf8mb4_0900_ai_ci";
+        String database = server.createDatabase("cichunks", null);
         StringBuilder insert = new StringBuilder("INSERT INTO words VALUES ");
         for (int i = 0; i < KEYS.size(); i++) {
             insert.append(i == 0 ? "" : ", ").append("('").append(KEYS.get(i)).append("', 0)");
         }
-        mariaDb.execute(
+        server.execute(
                 database,
-                "CREATE TABLE words (k VARCHAR(10) CHARACTER SET utf8mb4 COLLATE"
-                        + " utf8mb4_unicode_ci PRIMARY KEY, v INT NOT NULL)",
+                "CREATE TABLE words (k VARCHAR(10) CHARACTER SET utf8mb4 COLLATE "
+                        + collation
+                        + " PRIMARY KEY, v INT NOT NULL)",
                 "CREATE TABLE marker (id INT PRIMARY KEY)",
                 insert.toString());
-        MySqlSourceConfig config = SnapshotChunks.config(mariaDb, database, "words", 3);
+        MySqlSourceConfig config = SnapshotChunks.config(server, database, "words", 3);
         List<MySqlSplit> splits = SnapshotChunks.cut(config);
         assertThat(splits.stream().map(CaseInsensitiveChunkKeyITCase::bounds))
                 .as("the server's chunks")
@@ -82,9 +90,9 @@ class CaseInsensitiveChunkKeyITCase {
         hooks.setPreHighWatermarkAction(
                 (connection, split) -> {
                     if (split.splitId().endsWith(":1")) {
-                        mariaDb.execute(database, "UPDATE words SET v = 1 WHERE k = 'a'");
+                        server.execute(database, "UPDATE words SET v = 1 WHERE k = 'a'");
                     } else if (split.splitId().endsWith(":3")) {
-                        mariaDb.execute(database, "UPDATE words SET v = 1 WHERE k = 'J'");
+                        server.execute(database, "UPDATE words SET v = 1 WHERE k = 'J'");
                     }
                 });
         Map<String, Integer> snapshot = new TreeMap<>();
@@ -95,21 +103,9 @@ class CaseInsensitiveChunkKeyITCase {
                 .containsEntry("J", 1)
                 .hasSize(KEYS.size());
 
-        SourceJdbc jdbc =
-                SourceJdbc.of(
-                        mariaDb.host(),
-                        mariaDb.port(),
-                        MariaDbServer.CDC_USER,
-                        MariaDbServer.CDC_PASSWORD);
-        SnapshotHandOver handOver =
-                SnapshotHandOver.of(
-                        chunks,
-                        id -> "k",
-                        ZoneId.of("UTC"),
-                        ZoneId.of("UTC"),
-                        new ServerCollations(jdbc)::ofColumn);
-        mariaDb.execute(database, "INSERT INTO marker VALUES (1)");
-        List<String> emitted = binlogAfter(mariaDb, database, chunks, handOver);
+        SnapshotHandOver handOver = handOver(server, chunks);
+        server.execute(database, "INSERT INTO marker VALUES (1)");
+        List<String> emitted = binlogAfter(server, database, chunks, handOver);
         assertThat(emitted)
                 .as("the binlog's changes of words after the chunks' high watermarks")
                 .containsExactly("UPDATE a: 0 -> 1");
@@ -124,7 +120,7 @@ class CaseInsensitiveChunkKeyITCase {
      */
     @Test
     void aKeyWithAContractionIsPlacedByTheServersWeights() throws Exception {
-        MariaDbServer mariaDb = MARIADB.server();
+        DatabaseServer mariaDb = SERVERS.mariaDb();
         String database = mariaDb.createDatabase("ucachunks", null);
         List<String> keys =
                 List.of("a", "b", "c", "la", "lla", "l\u00B7lb", "llc", "lz", "m", "n", "o", "p");
@@ -161,23 +157,77 @@ class CaseInsensitiveChunkKeyITCase {
                 .containsEntry("l\u00B7lb", 1)
                 .hasSize(keys.size());
 
-        SnapshotHandOver handOver =
-                SnapshotHandOver.of(
-                        chunks,
-                        id -> "k",
-                        ZoneId.of("UTC"),
-                        ZoneId.of("UTC"),
-                        new ServerCollations(
-                                        SourceJdbc.of(
-                                                mariaDb.host(),
-                                                mariaDb.port(),
-                                                MariaDbServer.CDC_USER,
-                                                MariaDbServer.CDC_PASSWORD))
-                                ::ofColumn);
+        SnapshotHandOver handOver = handOver(mariaDb, chunks);
         mariaDb.execute(database, "INSERT INTO marker VALUES (1)");
         assertThat(binlogAfter(mariaDb, database, chunks, handOver))
                 .as("the binlog's changes of words after the chunks' high watermarks")
                 .containsExactly("UPDATE a: 0 -> 1");
+    }
+
+    /**
+     * MySQL 8's Czech tailoring with three levels, NO PAD (utf8mb4_cs_0900_as_cs): 'ch' is a letter
+     * after 'h', so the server puts key 'ch' in chunk [hz, i), read fifth; Java's order, or its
+     * characters' weights one after the other, would put it in [c, d), read second. It changes
+     * after [c, d) is read and before [hz, i) is: that chunk holds the change, so the binlog must
+     * not give it again; 'a', read first, must come from the binlog. Every key of this collation is
+     * the server's weights, its levels apart. (No chunk starts at a key that 'ch' begins with: such
+     * a bound would hold it in any order.)
+     */
+    @Test
+    void aMySqlCzechKeyIsPlacedByTheServersWeights() throws Exception {
+        DatabaseServer mySql = SERVERS.mySql();
+        String database = mySql.createDatabase("czechchunks", null);
+        List<String> keys = List.of("a", "b", "c", "cz", "d", "e", "h", "hy", "hz", "ch", "i", "j");
+        StringBuilder insert = new StringBuilder("INSERT INTO words VALUES ");
+        for (int i = 0; i < keys.size(); i++) {
+            insert.append(i == 0 ? "" : ", ").append("('").append(keys.get(i)).append("', 0)");
+        }
+        mySql.execute(
+                database,
+                "CREATE TABLE words (k VARCHAR(10) CHARACTER SET utf8mb4 COLLATE"
+                        + " utf8mb4_cs_0900_as_cs PRIMARY KEY, v INT NOT NULL)",
+                "CREATE TABLE marker (id INT PRIMARY KEY)",
+                insert.toString());
+        MySqlSourceConfig config = SnapshotChunks.config(mySql, database, "words", 3);
+        List<MySqlSplit> splits = SnapshotChunks.cut(config);
+        assertThat(splits.stream().map(CaseInsensitiveChunkKeyITCase::bounds))
+                .as("the server's chunks")
+                .containsExactly(
+                        "[null, c)", "[c, d)", "[d, h)", "[h, hz)", "[hz, i)", "[i, null)");
+
+        SnapshotPhaseHooks hooks = new SnapshotPhaseHooks();
+        hooks.setPreLowWatermarkAction(
+                (connection, split) -> {
+                    if (split.splitId().endsWith(":2")) {
+                        mySql.execute(database, "UPDATE words SET v = 1 WHERE k IN ('a', 'ch')");
+                    }
+                });
+        Map<String, Integer> snapshot = new TreeMap<>();
+        List<FinishedSnapshotSplitInfo> chunks = snapshot(config, hooks, splits, snapshot);
+        assertThat(snapshot)
+                .as("the chunks: 'a' as read before its change, 'ch' after it")
+                .containsEntry("a", 0)
+                .containsEntry("ch", 1)
+                .hasSize(keys.size());
+
+        SnapshotHandOver handOver = handOver(mySql, chunks);
+        mySql.execute(database, "INSERT INTO marker VALUES (1)");
+        assertThat(binlogAfter(mySql, database, chunks, handOver))
+                .as("the binlog's changes of words after the chunks' high watermarks")
+                .containsExactly("UPDATE a: 0 -> 1");
+    }
+
+    /** The hand-over of {@code chunks} of words, keyed by k, in k's collation on {@code server}. */
+    private static SnapshotHandOver handOver(
+            DatabaseServer server, List<FinishedSnapshotSplitInfo> chunks) {
+        SourceJdbc jdbc =
+                SourceJdbc.of(server.host(), server.port(), server.cdcUser(), server.cdcPassword());
+        return SnapshotHandOver.of(
+                chunks,
+                id -> "k",
+                ZoneId.of("UTC"),
+                ZoneId.of("UTC"),
+                new ServerCollations(jdbc)::ofColumn);
     }
 
     /** Reads the chunks one by one; fills {@code rows} and returns the finished chunks. */
@@ -228,7 +278,7 @@ class CaseInsensitiveChunkKeyITCase {
      * put through the hand-over.
      */
     private static List<String> binlogAfter(
-            MariaDbServer mariaDb,
+            DatabaseServer server,
             String database,
             List<FinishedSnapshotSplitInfo> chunks,
             SnapshotHandOver handOver)
@@ -239,21 +289,23 @@ class CaseInsensitiveChunkKeyITCase {
                         .min(BinlogPosition::compareTo)
                         .orElseThrow();
         TableSchemas tables;
-        try (Connection connection = mariaDb.connect(null)) {
+        try (Connection connection = server.connect(null)) {
             tables =
                     TableSchemas.read(
                             connection,
                             (db, table) -> db.equals(database),
-                            ColumnTypeStyle.MARIADB,
+                            server.kind() == DatabaseServer.Kind.MARIADB
+                                    ? ColumnTypeStyle.MARIADB
+                                    : ColumnTypeStyle.MYSQL,
                             ZoneId.of("UTC"));
         }
         BlockingQueue<String> seen = new LinkedBlockingQueue<>();
         BinlogReader reader =
                 BinlogReader.builder(
-                                mariaDb.host(),
-                                mariaDb.port(),
-                                MariaDbServer.CDC_USER,
-                                MariaDbServer.CDC_PASSWORD)
+                                server.host(),
+                                server.port(),
+                                server.cdcUser(),
+                                server.cdcPassword())
                         .serverId(5600)
                         .reconnectAttempts(3, Duration.ofMillis(100))
                         .build(

@@ -4,6 +4,7 @@ import org.apache.flink.api.common.functions.util.ListCollector;
 import org.apache.flink.util.Collector;
 
 import io.sluice.functions.normalize.PrimaryKeyChangeSplitter;
+import io.sluice.it.server.DatabaseServer;
 import io.sluice.it.source.ChangeEventDiff.Difference;
 import io.sluice.serializers.event.ChangeEvent;
 import io.sluice.serializers.event.ChangeType;
@@ -127,6 +128,27 @@ final class ReaderDifferences {
             List.of(
                     new OnlySluice(ChangeType.CINDEX, "CREATE INDEX ", KNOWN_LIMITATIONS),
                     new OnlySluice(ChangeType.DINDEX, "DROP INDEX ", KNOWN_LIMITATIONS));
+
+    /**
+     * MySQL writes {@code CREATE TABLE IF NOT EXISTS} of a table that exists into its binlog (on
+     * MariaDB neither reader gives it): Debezium's parser skips it, Sluice's reader writes it as
+     * Canal does (docs/canal-compatibility.md, "DDL messages: time and position").
+     */
+    static final List<OnlySluice> ONLY_SLUICE_ON_MYSQL =
+            List.of(
+                    new OnlySluice(
+                            ChangeType.CREATE,
+                            "CREATE TABLE IF NOT EXISTS ",
+                            "canal-compatibility.md#ddl-messages-time-and-position"));
+
+    /** The statements only Sluice's reader writes from the binlog of {@code kind}. */
+    static List<OnlySluice> onlySluice(DatabaseServer.Kind kind) {
+        List<OnlySluice> all = new ArrayList<>(ONLY_SLUICE);
+        if (kind == DatabaseServer.Kind.MYSQL) {
+            all.addAll(ONLY_SLUICE_ON_MYSQL);
+        }
+        return all;
+    }
 
     /** GitHub's anchor of a markdown heading. */
     static String anchor(String heading) {

@@ -17,8 +17,8 @@ import io.sluice.functions.source.MySqlSourceOptions;
 import io.sluice.functions.source.SourceReaderKind;
 import io.sluice.functions.source.StartupMode;
 import io.sluice.it.flink.FlinkMiniCluster;
-import io.sluice.it.server.MariaDbExtension;
-import io.sluice.it.server.MariaDbServer;
+import io.sluice.it.server.DatabaseServer;
+import io.sluice.it.server.DatabaseServersExtension;
 import io.sluice.it.source.ChangeEventDiff.Difference;
 import io.sluice.it.source.ReaderDifferences.Correction;
 import io.sluice.it.source.ReaderDifferences.OnlySluice;
@@ -27,7 +27,11 @@ import io.sluice.serializers.event.ChangeEvent;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -44,7 +48,6 @@ import static io.sluice.it.source.AllTypes.COLUMNS;
 import static io.sluice.it.source.AllTypes.names;
 import static io.sluice.it.source.ReaderDifferences.BOOKKEEPING;
 import static io.sluice.it.source.ReaderDifferences.CORRECTIONS;
-import static io.sluice.it.source.ReaderDifferences.ONLY_SLUICE;
 import static io.sluice.it.source.ReaderDifferences.TEXTS;
 import static io.sluice.it.source.ReaderDifferences.splitKeyChanges;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -64,7 +67,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class ReaderDifferentialITCase {
 
-    @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();
+    @RegisterExtension
+    static final DatabaseServersExtension SERVERS = DatabaseServersExtension.shared();
 
     private static final InMemoryReporter METRICS = InMemoryReporter.create();
 
@@ -84,22 +88,24 @@ class ReaderDifferentialITCase {
     private static final ChangeEventQueue FLINK_CDC = new ChangeEventQueue();
     private static final ChangeEventQueue SLUICE = new ChangeEventQueue();
 
-    @Test
-    void bothReadersGiveTheSameEventsButForTheDocumentedCorrections() throws Exception {
-        MariaDbServer mariaDb = MARIADB.server();
-        String database = mariaDb.createDatabase("differential", "ddl/all_types.sql");
-        String[] start = mariaDb.binlogEnd();
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(DatabaseServer.Kind.class)
+    void bothReadersGiveTheSameEventsButForTheDocumentedCorrections(DatabaseServer.Kind kind)
+            throws Exception {
+        DatabaseServer server = SERVERS.server(kind);
+        String database = server.createDatabase("differential", "ddl/all_types.sql");
+        String[] start = server.binlogEnd();
         FLINK_CDC.clear();
         SLUICE.clear();
-        JobClient job = startJob(mariaDb, database, start);
+        JobClient job = startJob(server, database, start);
         try {
             // Both readers read the tables' columns from information_schema when they start:
             // the first rows, read by both, show they did, before any ALTER.
-            mariaDb.execute(database, copySeedRows());
+            server.execute(database, copySeedRows());
             List<ChangeEvent> flinkCdc = FLINK_CDC.take(job, 4, WAIT);
             List<ChangeEvent> sluice = SLUICE.take(job, 4, WAIT);
 
-            mariaDb.execute(database, workload());
+            server.execute(database, workload());
             flinkCdc.addAll(FLINK_CDC.takeThrough(job, ReaderDifferentialITCase::isLast, WAIT));
             sluice.addAll(SLUICE.takeThrough(job, ReaderDifferentialITCase::isLast, WAIT));
 
@@ -112,14 +118,15 @@ class ReaderDifferentialITCase {
                     .as("Sluice's: the one primary-key update split")
                     .hasSize(sluice.size() + 1);
 
-            for (OnlySluice statement : ONLY_SLUICE) {
+            List<OnlySluice> onlySluice = ReaderDifferences.onlySluice(kind);
+            for (OnlySluice statement : onlySluice) {
                 assertThat(sluiceSplit)
                         .as("Sluice's: %s", statement)
                         .filteredOn(statement::covers)
                         .hasSize(1);
                 assertThat(flinkCdc).as("Flink CDC's: %s", statement).noneMatch(statement::covers);
             }
-            sluiceSplit.removeIf(e -> ONLY_SLUICE.stream().anyMatch(o -> o.covers(e)));
+            sluiceSplit.removeIf(e -> onlySluice.stream().anyMatch(o -> o.covers(e)));
 
             List<Difference> differences = ChangeEventDiff.of(flinkCdc, sluiceSplit);
             List<String> unexplained =
@@ -178,22 +185,33 @@ class ReaderDifferentialITCase {
 
     @Test
     void everyAllowedDifferenceNamesAHeadingOfTheDocs() throws Exception {
-        Set<String> anchors =
-                Files.readAllLines(Path.of("..", "docs", "value-rendering.md")).stream()
-                        .filter(line -> line.startsWith("#"))
-                        .map(ReaderDifferences::anchor)
-                        .collect(Collectors.toSet());
         Stream.concat(
                         Stream.concat(
                                 CORRECTIONS.stream().map(Correction::anchor),
                                 TEXTS.stream().map(Rewritten::anchor)),
-                        ONLY_SLUICE.stream().map(OnlySluice::anchor))
+                        ReaderDifferences.onlySluice(DatabaseServer.Kind.MYSQL).stream()
+                                .map(OnlySluice::anchor))
                 .forEach(
-                        anchor ->
-                                assertThat(anchors)
-                                        .as("anchor %s", anchor)
-                                        .contains(
-                                                anchor.substring("value-rendering.md#".length())));
+                        anchor -> {
+                            String[] fileAndHeading = anchor.split("#", 2);
+                            assertThat(headings(fileAndHeading[0]))
+                                    .as("anchor %s", anchor)
+                                    .contains(fileAndHeading[1]);
+                        });
+    }
+
+    /** The anchors of the headings of docs/{@code file}. */
+    private static Set<String> headings(String file) {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(Path.of("..", "docs", file));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return lines.stream()
+                .filter(line -> line.startsWith("#"))
+                .map(ReaderDifferences::anchor)
+                .collect(Collectors.toSet());
     }
 
     /** The {@link #LAG_METRICS} of the source operator {@code reader}. */
@@ -288,7 +306,7 @@ class ReaderDifferentialITCase {
     }
 
     /** One job, both readers from {@code start}, each into its own queue. */
-    private static JobClient startJob(MariaDbServer mariaDb, String database, String[] start)
+    private static JobClient startJob(DatabaseServer server, String database, String[] start)
             throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         Configuration jobConfig = new Configuration();
@@ -297,14 +315,14 @@ class ReaderDifferentialITCase {
         env.setParallelism(1);
         env.fromSource(
                         MySqlSourceFactory.changeEventSource(
-                                source(mariaDb, database, start, SourceReaderKind.FLINK_CDC, 5501)),
+                                source(server, database, start, SourceReaderKind.FLINK_CDC, 5501)),
                         WatermarkStrategy.noWatermarks(),
                         "reader-flink-cdc")
                 .sinkTo(FLINK_CDC.sink())
                 .name("queue-flink-cdc");
         env.fromSource(
                         MySqlSourceFactory.changeEventSource(
-                                source(mariaDb, database, start, SourceReaderKind.SLUICE, 5502)),
+                                source(server, database, start, SourceReaderKind.SLUICE, 5502)),
                         WatermarkStrategy.noWatermarks(),
                         "reader-sluice")
                 .sinkTo(SLUICE.sink())
@@ -313,18 +331,18 @@ class ReaderDifferentialITCase {
     }
 
     private static OptionSection source(
-            MariaDbServer mariaDb,
+            DatabaseServer server,
             String database,
             String[] start,
             SourceReaderKind reader,
             int serverId) {
         Configuration config = new Configuration();
-        config.set(MySqlSourceOptions.HOSTNAME, mariaDb.host());
-        config.set(MySqlSourceOptions.PORT, mariaDb.port());
-        config.set(MySqlSourceOptions.USERNAME, MariaDbServer.CDC_USER);
-        config.set(MySqlSourceOptions.PASSWORD, MariaDbServer.CDC_PASSWORD);
+        config.set(MySqlSourceOptions.HOSTNAME, server.host());
+        config.set(MySqlSourceOptions.PORT, server.port());
+        config.set(MySqlSourceOptions.USERNAME, server.cdcUser());
+        config.set(MySqlSourceOptions.PASSWORD, server.cdcPassword());
         config.set(MySqlSourceOptions.TABLES, List.of(database + "\\..*"));
-        config.set(MySqlSourceOptions.SERVER_TIME_ZONE, MariaDbServer.TIME_ZONE);
+        config.set(MySqlSourceOptions.SERVER_TIME_ZONE, server.timeZone());
         // Not UTC, so that a reader ignoring the option shows.
         config.set(MySqlSourceOptions.TIMESTAMP_TIME_ZONE, "Asia/Shanghai");
         config.set(MySqlSourceOptions.INCLUDE_SCHEMA_CHANGES, true);

@@ -15,8 +15,8 @@ import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
 
 import io.sluice.functions.source.internal.StatementHookSplitReader;
-import io.sluice.it.server.MariaDbExtension;
-import io.sluice.it.server.MariaDbServer;
+import io.sluice.it.server.DatabaseServer;
+import io.sluice.it.server.DatabaseServersExtension;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -60,7 +60,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class SnapshotBackfillKeyOrderITCase {
 
-    @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();
+    @RegisterExtension
+    static final DatabaseServersExtension SERVERS = DatabaseServersExtension.shared();
 
     /** Rows at the even indexes 0, 2, …; the odd ones are free for inserts inside a chunk. */
     private static final int ROWS = 32;
@@ -99,6 +100,24 @@ class SnapshotBackfillKeyOrderITCase {
                     int letter = i / 3;
                     char c = (char) ((letter % 2 == 0 ? 'a' : 'A') + letter);
                     return quote(c + Integer.toString(i % 3));
+                }),
+        // MySQL 8's default, NO PAD: a0 a1 'a1 ' B0 B1 'B1 ' ç0 …, case and accents not in Java's
+        // order, and a key with a trailing space above the same key without (equal under PAD).
+        VARCHAR_0900_AI_CI(
+                "VARCHAR(8) COLLATE utf8mb4_0900_ai_ci",
+                i ->
+                        quote(
+                                "aBçDéFgHìJkLmÑöPqRšTüV".charAt(i / 3)
+                                        + (i % 3 == 0 ? "0" : i % 3 == 1 ? "1" : "1 "))),
+        // MySQL 8's case-sensitive 0900 collation, three levels: 0a 0A 0b 0B …, lower case first.
+        VARCHAR_0900_AS_CS(
+                "VARCHAR(8) COLLATE utf8mb4_0900_as_cs",
+                i -> {
+                    char letter = (char) ('a' + (i / 2) % 26);
+                    return quote(
+                            (i / 52)
+                                    + String.valueOf(
+                                            i % 2 == 0 ? letter : Character.toUpperCase(letter)));
                 });
 
         private final String sql;
@@ -115,21 +134,37 @@ class SnapshotBackfillKeyOrderITCase {
     }
 
     @ParameterizedTest
-    @EnumSource(KeyType.class)
+    @EnumSource(
+            value = KeyType.class,
+            mode = EnumSource.Mode.EXCLUDE,
+            names = {"VARCHAR_0900_AI_CI", "VARCHAR_0900_AS_CS"})
     void everyChunkGivesItsRowsAsAtItsHighWatermark(KeyType type) throws Exception {
-        MariaDbServer mariaDb = MARIADB.server();
-        String database = mariaDb.createDatabase("backfill_" + type.name(), null);
-        mariaDb.execute(
+        everyChunkGivesItsRowsAsAtItsHighWatermark(SERVERS.mariaDb(), type);
+    }
+
+    /** MySQL 8's 0900 collations, NO PAD, one of them with three levels. */
+    @ParameterizedTest(name = "MySQL {0}")
+    @EnumSource(
+            value = KeyType.class,
+            names = {"VARCHAR_0900_AI_CI", "VARCHAR_0900_AS_CS"})
+    void everyChunkGivesItsRowsAsAtItsHighWatermarkOnMySql(KeyType type) throws Exception {
+        everyChunkGivesItsRowsAsAtItsHighWatermark(SERVERS.mySql(), type);
+    }
+
+    private static void everyChunkGivesItsRowsAsAtItsHighWatermark(
+            DatabaseServer server, KeyType type) throws Exception {
+        String database = server.createDatabase("backfill_" + type.name(), null);
+        server.execute(
                 database, "CREATE TABLE t (k " + type.sql + " PRIMARY KEY, i INT NOT NULL, v INT)");
-        mariaDb.execute(
+        server.execute(
                 database,
                 "INSERT INTO t VALUES "
                         + IntStream.range(0, ROWS)
                                 .map(row -> row * 2)
                                 .mapToObj(i -> "(" + type.key.apply(i) + ", " + i + ", " + i + ")")
                                 .collect(Collectors.joining(", ")));
-        MySqlSourceConfig config = SnapshotChunks.config(mariaDb, database, "t", CHUNK);
-        List<MySqlSplit> splits = splits(config, mariaDb, database);
+        MySqlSourceConfig config = SnapshotChunks.config(server, database, "t", CHUNK);
+        List<MySqlSplit> splits = splits(config, server, database);
         assertThat(splits).as("chunks of %s rows", CHUNK).hasSize(ROWS / CHUNK);
 
         Map<String, Set<String>> expected = new ConcurrentHashMap<>();
@@ -137,7 +172,7 @@ class SnapshotBackfillKeyOrderITCase {
         SnapshotPhaseHooks hooks = new SnapshotPhaseHooks();
         hooks.setPreHighWatermarkAction(
                 (connection, split) -> {
-                    List<Integer> indexes = indexes(mariaDb, database, split);
+                    List<Integer> indexes = indexes(server, database, split);
                     List<String> writes = new ArrayList<>();
                     if (indexes.size() >= 2) {
                         int first = indexes.get(0);
@@ -158,10 +193,10 @@ class SnapshotBackfillKeyOrderITCase {
                         writes.add(insert(type, 2 * ROWS - 1)); // above every key
                     }
                     if (!writes.isEmpty()) {
-                        mariaDb.execute(database, writes.toArray(String[]::new));
+                        server.execute(database, writes.toArray(String[]::new));
                         written.add(split.splitId());
                     }
-                    expected.put(split.splitId(), rows(mariaDb, database, split));
+                    expected.put(split.splitId(), rows(server, database, split));
                 });
 
         Map<String, List<String>> read = read(config, hooks, splits);
@@ -232,19 +267,19 @@ class SnapshotBackfillKeyOrderITCase {
     }
 
     /** The indexes of the chunk's rows, in key order, as the server orders and ranges them. */
-    private static List<Integer> indexes(MariaDbServer mariaDb, String database, SourceSplit split)
+    private static List<Integer> indexes(DatabaseServer server, String database, SourceSplit split)
             throws SQLException {
         List<Integer> indexes = new ArrayList<>();
-        query(mariaDb, database, split, "i", row -> indexes.add(row.getInt(1)));
+        query(server, database, split, "i", row -> indexes.add(row.getInt(1)));
         return indexes;
     }
 
     /** The chunk's rows as {@code i:v}. */
-    private static Set<String> rows(MariaDbServer mariaDb, String database, SourceSplit split)
+    private static Set<String> rows(DatabaseServer server, String database, SourceSplit split)
             throws SQLException {
         Set<String> rows = new TreeSet<>();
         query(
-                mariaDb,
+                server,
                 database,
                 split,
                 "i, v",
@@ -258,7 +293,7 @@ class SnapshotBackfillKeyOrderITCase {
 
     /** Selects the chunk's rows, its bounds bound as the driver binds Flink CDC's JDBC values. */
     private static void query(
-            MariaDbServer mariaDb,
+            DatabaseServer server,
             String database,
             SourceSplit split,
             String columns,
@@ -275,7 +310,7 @@ class SnapshotBackfillKeyOrderITCase {
                         + " AND "
                         + (end == null ? "TRUE" : "k < ?")
                         + " ORDER BY k";
-        try (Connection connection = mariaDb.connect(database);
+        try (Connection connection = server.connect(database);
                 PreparedStatement statement = connection.prepareStatement(sql)) {
             int parameter = 1;
             if (start != null) {
@@ -315,7 +350,7 @@ class SnapshotBackfillKeyOrderITCase {
      * splitter cuts a binary key in a different number of chunks from run to run.)
      */
     private static List<MySqlSplit> splits(
-            MySqlSourceConfig config, MariaDbServer mariaDb, String database) throws Exception {
+            MySqlSourceConfig config, DatabaseServer server, String database) throws Exception {
         MySqlSnapshotSplit whole;
         MockSplitEnumeratorContext<MySqlSplit> context = new MockSplitEnumeratorContext<>(1);
         MySqlSnapshotSplitAssigner assigner =
@@ -328,7 +363,7 @@ class SnapshotBackfillKeyOrderITCase {
             context.close();
         }
         List<Object> bounds = new ArrayList<>();
-        try (Connection connection = mariaDb.connect(database);
+        try (Connection connection = server.connect(database);
                 Statement statement = connection.createStatement();
                 ResultSet row = statement.executeQuery("SELECT k FROM t ORDER BY k")) {
             for (int at = 0; row.next(); at++) {

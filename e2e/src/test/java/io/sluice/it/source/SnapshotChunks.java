@@ -14,7 +14,7 @@ import io.sluice.functions.source.MySqlSourceFactory;
 import io.sluice.functions.source.MySqlSourceOptions;
 import io.sluice.functions.source.internal.StatementHookSplitReader;
 import io.sluice.functions.source.internal.StatementTimes;
-import io.sluice.it.server.MariaDbServer;
+import io.sluice.it.server.DatabaseServer;
 
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -32,12 +32,12 @@ final class SnapshotChunks {
 
     /** Sluice's source config for {@code database.table}, chunks of {@code chunkSize} rows. */
     static MySqlSourceConfig config(
-            MariaDbServer mariaDb, String database, String table, int chunkSize) {
+            DatabaseServer server, String database, String table, int chunkSize) {
         Configuration options = new Configuration();
-        options.set(MySqlSourceOptions.HOSTNAME, mariaDb.host());
-        options.set(MySqlSourceOptions.PORT, mariaDb.port());
-        options.set(MySqlSourceOptions.USERNAME, MariaDbServer.CDC_USER);
-        options.set(MySqlSourceOptions.PASSWORD, MariaDbServer.CDC_PASSWORD);
+        options.set(MySqlSourceOptions.HOSTNAME, server.host());
+        options.set(MySqlSourceOptions.PORT, server.port());
+        options.set(MySqlSourceOptions.USERNAME, server.cdcUser());
+        options.set(MySqlSourceOptions.PASSWORD, server.cdcPassword());
         options.set(MySqlSourceOptions.TABLES, List.of(database + "." + table));
         options.set(MySqlSourceOptions.SNAPSHOT_CHUNK_SIZE, chunkSize);
         return MySqlSourceFactory.source(

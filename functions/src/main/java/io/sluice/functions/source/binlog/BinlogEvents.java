@@ -377,7 +377,7 @@ final class BinlogEvents {
                 data,
                 new RowsEventOrigin(
                         file,
-                        transactionStart,
+                        reportedPosition(header),
                         header.getTimestamp(),
                         header.getServerId(),
                         gtids.current()),
@@ -395,6 +395,18 @@ final class BinlogEvents {
                         out.change(change, transaction, eventIndex + 1, 0);
                     }
                 });
+    }
+
+    /**
+     * The position a rows event's changes report: the event's start where the server states its end
+     * ({@code end_log_pos}, as MySQL always does), as Debezium's {@code source.pos} and Canal's
+     * {@code logfileOffset}; else (MariaDB 11.4's events inside a transaction state none, and the
+     * events of MySQL's compressed transaction) the transaction's start, where a reader resumes.
+     */
+    private long reportedPosition(EventHeaderV4 header) {
+        return header.getNextPosition() > 0 && header.getEventLength() > 0
+                ? next - header.getEventLength()
+                : transactionStart;
     }
 
     /** The change with the statement's text, which it takes. */

@@ -126,6 +126,37 @@ final class CollationWeights {
         LOG.info("Collation {} keeps its levels apart: {}", collation, ranges);
     }
 
+    /**
+     * Checks that each BMP character's weights in a MySQL 0900 collation of {@code levels} levels
+     * hold exactly {@code levels - 1} 0x0000 units (the separators between the levels, MySQL's
+     * {@code WEIGHT_STRING} layout) and no other: then whole strings' weights compare as bytes as
+     * the server compares level by level, a level that ends first sorting first.
+     *
+     * @throws IllegalArgumentException naming a character whose weights are laid out otherwise
+     */
+    static void checkSeparated(byte[][] weights, int levels) {
+        for (int cp = 0; cp < weights.length; cp++) {
+            byte[] weight = weights[cp];
+            if (weight == null || weight.length == 0) {
+                continue;
+            }
+            int zeros = 0;
+            for (int i = 0; i + 1 < weight.length; i += 2) {
+                if (weight[i] == 0 && weight[i + 1] == 0) {
+                    zeros++;
+                }
+            }
+            if (weight.length % 2 != 0 || zeros != levels - 1) {
+                throw new IllegalArgumentException(
+                        String.format(
+                                "the server weighs U+%04X %s, not as %d levels with a 0x0000"
+                                        + " unit between them, so its weights do not compare as"
+                                        + " bytes",
+                                cp, CollationOrder.hex(weight), levels));
+            }
+        }
+    }
+
     static boolean singleByte(Connection connection, String charset) throws SQLException {
         try (PreparedStatement query =
                 connection.prepareStatement(

@@ -37,7 +37,8 @@ import java.util.regex.Pattern;
  * as {@code utf8mb4_czech_ci}) are exact as well: keys of characters proven context-free come from
  * the table, every other key is the server's {@code WEIGHT_STRING} of the whole string ({@link
  * CollationOrder#withServer}); so are MariaDB's NO PAD multi-level UCA collations ({@code
- * utf8mb4_uca1400_nopad_as_cs}), every key from the server. PAD SPACE multi-level collations
+ * utf8mb4_uca1400_nopad_as_cs}) and MySQL 8's {@code utf8mb4_0900_as_cs} and {@code
+ * utf8mb4_0900_as_ci} (tailored too), every key from the server. PAD SPACE multi-level collations
  * ({@code _as_cs}, {@code _ai_cs}, {@code latin2_czech_cs}) and Asian multi-byte charsets are
  * refused.
  */
@@ -74,6 +75,17 @@ public final class ServerCollations implements AutoCloseable {
             Pattern.compile(
                     "(utf8mb3|utf8mb4|ucs2|utf16|utf16le|utf32)_uca1400_([a-z0-9]+_)?nopad"
                             + "_(as_cs|as_ci)");
+
+    /**
+     * MySQL 8's NO PAD multi-level UCA 9.0.0 collations, untailored or tailored ({@code
+     * utf8mb4_0900_as_cs}, {@code utf8mb4_de_pb_0900_as_cs}): every key is the server's
+     * whole-string weights, which put a 0x0000 unit between the levels ('ab' in utf8mb4_0900_as_cs
+     * is 1C47 1C60 0000 0020 0020 0000 0002 0002). No weight is 0x0000, so a key whose level ends
+     * first sorts first, as the server's level-by-level comparison does; {@link
+     * CollationWeights#checkSeparated} proves the separators over the BMP.
+     */
+    private static final Pattern MYSQL_MULTI_LEVEL =
+            Pattern.compile("utf8mb4_([a-z_]+_)?0900_(as_cs|as_ci)");
 
     /**
      * Strings whose weights differ from their characters' weights in collations with contractions
@@ -273,6 +285,17 @@ public final class ServerCollations implements AutoCloseable {
                     && MULTI_LEVEL_NO_PAD.matcher(collation).matches()
                     && !CollationWeights.padsSpace(connection, charset, collation)) {
                 CollationWeights.checkLevels(connection, charset, collation);
+                return CollationOrder.of(
+                                collation,
+                                weights,
+                                false,
+                                codePoints -> supplementary(charset, collation, codePoints))
+                        .withServer(new BitSet(), text -> weighOnServer(charset, collation, text));
+            }
+            if (!tableOnly
+                    && MYSQL_MULTI_LEVEL.matcher(collation).matches()
+                    && !CollationWeights.padsSpace(connection, charset, collation)) {
+                CollationWeights.checkSeparated(weights, collation.endsWith("_cs") ? 3 : 2);
                 return CollationOrder.of(
                                 collation,
                                 weights,
