@@ -34,6 +34,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
@@ -164,14 +168,39 @@ class CanalSideBySideITCase {
         server.execute(
                 database,
                 workload.stream().map(s -> s.replace("${db}", database)).toArray(String[]::new));
-        Map<String, Captured> byFormat = new LinkedHashMap<>();
-        for (String format : List.of("flat", "binary")) {
-            Captured captured = new Captured();
-            captured.canal = drainToMarker("canal-" + format + "-" + database);
-            captured.sluice = drainToMarker("sluice-" + format + "-" + database);
-            byFormat.put(format, captured);
+        // The four topics at once: each drain ends with a quiet period of its own.
+        ExecutorService drains = Executors.newFixedThreadPool(4);
+        try {
+            Map<String, Future<List<ConsumerRecord<byte[], byte[]>>>> read = new LinkedHashMap<>();
+            for (String format : List.of("flat", "binary")) {
+                for (String side : List.of("canal", "sluice")) {
+                    String topic = side + "-" + format + "-" + database;
+                    read.put(topic, drains.submit(() -> drainToMarker(topic)));
+                }
+            }
+            Map<String, Captured> byFormat = new LinkedHashMap<>();
+            for (String format : List.of("flat", "binary")) {
+                Captured captured = new Captured();
+                captured.canal = result(read.get("canal-" + format + "-" + database));
+                captured.sluice = result(read.get("sluice-" + format + "-" + database));
+                byFormat.put(format, captured);
+            }
+            return byFormat;
+        } finally {
+            drains.shutdownNow();
         }
-        return byFormat;
+    }
+
+    /** A drain's records, or the drain's own assertion failure. */
+    private static <T> T result(Future<T> future) throws Exception {
+        try {
+            return future.get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof Error) {
+                throw (Error) e.getCause();
+            }
+            throw e;
+        }
     }
 
     @ParameterizedTest(name = "{0}")
