@@ -242,6 +242,34 @@ class SluiceBenchITCase {
     }
 
     @Test
+    void mySqlBacklogCountsExactly() throws Exception {
+        BenchArgs args =
+                BenchArgs.parse(
+                        new String[] {
+                            "--server", "mysql",
+                            "--rows", "2000",
+                            "--formats", "flat",
+                            "--topics", "1",
+                            "--partitions", "3",
+                            "--guarantees", "exactly-once",
+                            "--no-compare"
+                        });
+
+        Report report = new SluiceBench(args).run();
+
+        RunResult sluice = report.matrixResults().get(0);
+        assertThat(sluice.rows).isGreaterThanOrEqualTo(2000);
+        assertThat(sluice.messages).as("exactly once: one message per row").isEqualTo(sluice.rows);
+        // The CPU table counts MySQL's server process, not MariaDB's.
+        assertThat(sluice.resources.cpuByGroup())
+                .containsKey(ResourceMeter.MYSQL_DATABASE)
+                .doesNotContainKey(ResourceMeter.DATABASE);
+        assertThat(report.render())
+                .contains("MySQL 8.0.31")
+                .contains("| mixed-dml | backlog | kafka | canal-flat | 1 × 3 | exactly-once |");
+    }
+
+    @Test
     void liveModeMeasuresLatencyOfEveryInsert() throws Exception {
         BenchArgs args =
                 BenchArgs.parse(

@@ -9,60 +9,63 @@ import io.sluice.it.cluster.BuildOutputs;
 import io.sluice.it.flink.FlinkMiniCluster;
 import io.sluice.it.job.EmbeddedJobs;
 import io.sluice.it.server.CanalServer;
+import io.sluice.it.server.DatabaseServer;
+import io.sluice.it.server.DatabaseServersExtension;
 import io.sluice.it.server.KafkaExtension;
-import io.sluice.it.server.MariaDbExtension;
-import io.sluice.it.server.MariaDbServer;
 import io.sluice.it.server.SqlScript;
 import io.sluice.job.canal.DeliberateDifference;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A real Canal 1.1.7 server ({@link CanalServer}) and Sluice capture the same MariaDB binlog from
- * the same position, each in both formats, into topics of 3 partitions hashed by primary key with
- * the same rule; one workload ({@code canal/side_by_side.sql}: every type of value-rendering.md,
- * NULLs, multi-row statements, a primary-key change, table and database DDL, a latin1 table, 4-byte
- * UTF-8). Each side's messages are decoded with Canal's own consumer classes and compared row by
- * row, field by field. A difference passes only as one of the rows of docs/canal-compatibility.md's
- * "Where Sluice differs from Canal, on purpose" table, read from the doc at run time; anything else
- * fails with the field, both values and the statement.
+ * A real Canal 1.1.7 server ({@link CanalServer}) and Sluice capture the same binlog from the same
+ * position, on MariaDB and on MySQL 8.0, each in both formats, into topics of 3 partitions hashed
+ * by primary key with the same rule; one workload ({@code canal/side_by_side.sql}: every type of
+ * value-rendering.md, NULLs, multi-row statements, a primary-key change, table and database DDL, a
+ * latin1 table, 4-byte UTF-8; on MySQL also XA transactions, {@code canal/side_by_side_xa.sql}).
+ * Each side's messages are decoded with Canal's own consumer classes and compared row by row, field
+ * by field. A difference passes only as one of the rows of docs/canal-compatibility.md's "Where
+ * Sluice differs from Canal, on purpose" table, read from the doc at run time; anything else fails
+ * with the field, both values and the statement.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class CanalSideBySideITCase {
 
     /**
      * Canal's parser reads the binlog file from its start to find where to begin, and stops at
-     * events it cannot decode: other tests' events (MariaDB status variables Canal 1.1.8 does not
+     * events it cannot decode: other tests' events (MariaDB status variables Canal 1.1.7 does not
      * know) must not be in that file.
      */
     @RegisterExtension
-    static final MariaDbExtension MARIADB =
-            MariaDbExtension.own("Canal reads the binlog file from its start");
+    static final DatabaseServersExtension SERVERS =
+            DatabaseServersExtension.own(
+                    "Canal reads the binlog file from its start", new String[0], new String[0]);
 
     @RegisterExtension static final KafkaExtension KAFKA = KafkaExtension.shared();
     @RegisterExtension static final MiniClusterExtension FLINK = FlinkMiniCluster.extension(4);
@@ -72,8 +75,9 @@ class CanalSideBySideITCase {
     private static final String MARKER = "424242";
     private static final String DOC_TABLE = "## Where Sluice differs from Canal, on purpose";
 
-    private static final Map<String, Captured> CAPTURED = new LinkedHashMap<>();
-    private static final List<AutoCloseable> RUNNING = new ArrayList<>();
+    /** Each server's capture, by format; made by the first test on that server. */
+    private static final Map<DatabaseServer.Kind, Map<String, Captured>> CAPTURED =
+            new EnumMap<>(DatabaseServer.Kind.class);
 
     /** Both sides' records of one format. */
     private static final class Captured {
@@ -81,12 +85,27 @@ class CanalSideBySideITCase {
         List<ConsumerRecord<byte[], byte[]>> sluice;
     }
 
-    @BeforeAll
-    static void bothCaptureTheWorkload() throws Exception {
-        MariaDbServer mariaDb = MARIADB.server();
+    /** The server's capture of {@code format}, made on first use (both formats at once). */
+    private static synchronized Captured captured(DatabaseServer.Kind kind, String format)
+            throws Exception {
+        if (!CAPTURED.containsKey(kind)) {
+            List<AutoCloseable> running = new ArrayList<>();
+            try {
+                CAPTURED.put(kind, bothCaptureTheWorkload(SERVERS.server(kind), running));
+            } finally {
+                for (AutoCloseable r : running) {
+                    r.close();
+                }
+            }
+        }
+        return CAPTURED.get(kind).get(format);
+    }
+
+    private static Map<String, Captured> bothCaptureTheWorkload(
+            DatabaseServer server, List<AutoCloseable> running) throws Exception {
         // The window starts before the database exists: its CREATE DATABASE is captured too.
-        String[] start = binlogEnd(mariaDb);
-        String database = mariaDb.createDatabase("sbs", null);
+        String[] start = server.binlogEnd();
+        String database = server.createDatabase("sbs", null);
         String tables = database + "x?\\..*";
         String hash = database + "\\..*:$pk$";
         List<CompletableFuture<CanalServer>> canals = new ArrayList<>();
@@ -104,11 +123,11 @@ class CanalSideBySideITCase {
             // Sluice writes no transaction entries (canal-compatibility.md, "Binary layout").
             canal.put("canal.instance.filter.transaction.entry", "true");
             Map<String, String> instance = new LinkedHashMap<>();
-            instance.put("canal.instance.master.address", mariaDb.host() + ":" + mariaDb.port());
+            instance.put("canal.instance.master.address", server.host() + ":" + server.port());
             instance.put("canal.instance.master.journal.name", start[0]);
             instance.put("canal.instance.master.position", start[1]);
-            instance.put("canal.instance.dbUsername", MariaDbServer.CDC_USER);
-            instance.put("canal.instance.dbPassword", MariaDbServer.CDC_PASSWORD);
+            instance.put("canal.instance.dbUsername", server.cdcUser());
+            instance.put("canal.instance.dbPassword", server.cdcPassword());
             instance.put("canal.instance.connectionCharset", "UTF-8");
             instance.put("canal.instance.mysql.slaveId", format.equals("flat") ? "7001" : "7002");
             instance.put("canal.instance.filter.regex", tables);
@@ -118,13 +137,13 @@ class CanalSideBySideITCase {
             canals.add(CompletableFuture.supplyAsync(() -> CanalServer.start(canal, instance)));
         }
         for (CompletableFuture<CanalServer> canal : canals) {
-            RUNNING.add(canal.get(2, TimeUnit.MINUTES));
+            running.add(canal.get(2, TimeUnit.MINUTES));
         }
         for (String format : List.of("flat", "binary")) {
             String topic = "sluice-" + format + "-" + database;
             Configuration config =
                     EmbeddedJobs.config(
-                            mariaDb,
+                            server,
                             KAFKA.server(),
                             tables,
                             topic,
@@ -137,41 +156,68 @@ class CanalSideBySideITCase {
             StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
             env.setParallelism(2);
             JobClient job = EmbeddedJobs.start(env, config, "side-by-side-" + format);
-            RUNNING.add(() -> job.cancel().get(1, TimeUnit.MINUTES));
+            running.add(() -> job.cancel().get(1, TimeUnit.MINUTES));
         }
-        List<String> workload =
-                SqlScript.statements("canal/side_by_side.sql").stream()
-                        .map(s -> s.replace("${db}", database))
-                        .collect(Collectors.toList());
-        mariaDb.execute(database, workload.toArray(String[]::new));
-        for (String format : List.of("flat", "binary")) {
-            Captured captured = new Captured();
-            captured.canal = drainToMarker("canal-" + format + "-" + database);
-            captured.sluice = drainToMarker("sluice-" + format + "-" + database);
-            CAPTURED.put(format, captured);
+        List<String> workload = new ArrayList<>(SqlScript.statements("canal/side_by_side.sql"));
+        if (server.kind() == DatabaseServer.Kind.MYSQL) {
+            workload.addAll(SqlScript.statements("canal/side_by_side_xa.sql"));
+        }
+        // The end: both sides have everything once they have this row.
+        workload.add("CREATE TABLE done_marker (id INT NOT NULL, PRIMARY KEY (id))");
+        workload.add("INSERT INTO done_marker VALUES (" + MARKER + ")");
+        server.execute(
+                database,
+                workload.stream().map(s -> s.replace("${db}", database)).toArray(String[]::new));
+        // The four topics at once: each drain ends with a quiet period of its own.
+        ExecutorService drains = Executors.newFixedThreadPool(4);
+        try {
+            Map<String, Future<List<ConsumerRecord<byte[], byte[]>>>> read = new LinkedHashMap<>();
+            for (String format : List.of("flat", "binary")) {
+                for (String side : List.of("canal", "sluice")) {
+                    String topic = side + "-" + format + "-" + database;
+                    read.put(topic, drains.submit(() -> drainToMarker(topic)));
+                }
+            }
+            Map<String, Captured> byFormat = new LinkedHashMap<>();
+            for (String format : List.of("flat", "binary")) {
+                Captured captured = new Captured();
+                captured.canal = result(read.get("canal-" + format + "-" + database));
+                captured.sluice = result(read.get("sluice-" + format + "-" + database));
+                byFormat.put(format, captured);
+            }
+            return byFormat;
+        } finally {
+            drains.shutdownNow();
         }
     }
 
-    @AfterAll
-    static void stop() throws Exception {
-        for (AutoCloseable running : RUNNING) {
-            running.close();
+    /** A drain's records, or the drain's own assertion failure. */
+    private static <T> T result(Future<T> future) throws Exception {
+        try {
+            return future.get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof Error) {
+                throw (Error) e.getCause();
+            }
+            throw e;
         }
     }
 
-    @Test
-    void flatMessagesDifferOnlyAsDocumented() throws Exception {
-        Captured captured = CAPTURED.get("flat");
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(DatabaseServer.Kind.class)
+    void flatMessagesDifferOnlyAsDocumented(DatabaseServer.Kind kind) throws Exception {
+        Captured captured = captured(kind, "flat");
         List<SideBySideRow> canal = new ArrayList<>();
         List<SideBySideRow> sluice = new ArrayList<>();
         captured.canal.forEach(r -> canal.addAll(SideBySideRow.flat(r)));
         captured.sluice.forEach(r -> sluice.addAll(SideBySideRow.flat(r)));
-        judge("flat", canal, sluice);
+        judge(kind + " flat", canal, sluice);
     }
 
-    @Test
-    void binaryMessagesDifferOnlyAsDocumented() throws Exception {
-        Captured captured = CAPTURED.get("binary");
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(DatabaseServer.Kind.class)
+    void binaryMessagesDifferOnlyAsDocumented(DatabaseServer.Kind kind) throws Exception {
+        Captured captured = captured(kind, "binary");
         List<SideBySideRow> canal = new ArrayList<>();
         List<SideBySideRow> sluice = new ArrayList<>();
         for (ConsumerRecord<byte[], byte[]> r : captured.canal) {
@@ -180,7 +226,7 @@ class CanalSideBySideITCase {
         for (ConsumerRecord<byte[], byte[]> r : captured.sluice) {
             sluice.addAll(SideBySideRow.binary(r));
         }
-        judge("binary", canal, sluice);
+        judge(kind + " binary", canal, sluice);
     }
 
     private static void judge(String format, List<SideBySideRow> canal, List<SideBySideRow> sluice)
@@ -215,7 +261,7 @@ class CanalSideBySideITCase {
                 format, canal.size(), sluice.size(), comparison.pairs, explained);
         Path report =
                 Path.of(System.getProperty("sluice.it.logDir", "target/it-logs"))
-                        .resolve("canal-side-by-side-" + format + ".txt");
+                        .resolve("canal-side-by-side-" + format.replace(' ', '-') + ".txt");
         Files.createDirectories(report.getParent());
         Files.write(report, failures, StandardCharsets.UTF_8);
         assertThat(summary(failures))
@@ -299,15 +345,6 @@ class CanalSideBySideITCase {
                             "%s has the workload's last row (it holds %d records)",
                             topic, records.size())
                     .isLessThan(deadline);
-        }
-    }
-
-    private static String[] binlogEnd(MariaDbServer mariaDb) throws Exception {
-        try (Connection connection = mariaDb.connect(null);
-                Statement statement = connection.createStatement();
-                ResultSet status = statement.executeQuery("SHOW MASTER STATUS")) {
-            assertThat(status.next()).as("SHOW MASTER STATUS has a row").isTrue();
-            return new String[] {status.getString(1), Long.toString(status.getLong(2))};
         }
     }
 }

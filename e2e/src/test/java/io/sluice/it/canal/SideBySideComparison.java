@@ -61,6 +61,9 @@ final class SideBySideComparison {
         }
     }
 
+    /** Canal's entries for the end of an XA transaction, which Sluice does not write. */
+    private static final Set<String> XA_END = Set.of("XACOMMIT", "XAROLLBACK");
+
     /** A statement Canal does not write (its DDL parser gives it no type). */
     private static final Pattern ALTER_DATABASE =
             Pattern.compile("^\\s*ALTER\\s+(DATABASE|SCHEMA)\\b", Pattern.CASE_INSENSITIVE);
@@ -138,6 +141,10 @@ final class SideBySideComparison {
     private void unpaired(SideBySideRow canal) {
         if (canal.statement && "QUERY".equals(canal.type) && !canal.ddl) {
             add("only in Canal", canal.sql, null, DeliberateDifference.STATEMENT_TEXTS, canal);
+            return;
+        }
+        if (canal.statement && XA_END.contains(canal.type)) {
+            add("only in Canal", canal.sql, null, DeliberateDifference.XA_ENTRIES, canal);
             return;
         }
         if (canal.statement && canal.ddl && canal.database.startsWith("`")) {
@@ -279,6 +286,10 @@ final class SideBySideComparison {
                 && ValueDifferences.mariaDbGtid(c, s)) {
             return DeliberateDifference.MARIADB_GTID;
         }
+        if ((field.equals("gtid") || field.equals("header.gtid"))
+                && ValueDifferences.mySqlGtid(c, s)) {
+            return DeliberateDifference.MYSQL_GTID;
+        }
         if (field.equals("header.eventLength") && "0".equals(s)
                 || field.equals("rowChange.tableId") && "0".equals(s)) {
             return DeliberateDifference.EVENT_LENGTH_TABLE_ID;
@@ -292,10 +303,7 @@ final class SideBySideComparison {
         }
         if (field.equals("header.logfileOffset")
                 && !canal.statement
-                && c != null
-                && c.startsWith("-")
-                && s != null
-                && !s.startsWith("-")) {
+                && ValueDifferences.rowOffset(c, s)) {
             return DeliberateDifference.ROW_OFFSET;
         }
         String column = column(field);

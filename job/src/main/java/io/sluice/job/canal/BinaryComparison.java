@@ -56,7 +56,7 @@ final class BinaryComparison {
             case "header.gtid":
                 return ValueDifferences.mariaDbGtid(c, s)
                         ? DeliberateDifference.MARIADB_GTID
-                        : null;
+                        : ValueDifferences.mySqlGtid(c, s) ? DeliberateDifference.MYSQL_GTID : null;
             case "header.eventLength":
             case "rowChange.tableId":
                 return "0".equals(s) ? DeliberateDifference.EVENT_LENGTH_TABLE_ID : null;
@@ -65,7 +65,7 @@ final class BinaryComparison {
                         ? DeliberateDifference.ROWS_COUNT
                         : null;
             case "header.logfileOffset":
-                return !statement && c.startsWith("-") && !s.startsWith("-")
+                return !statement && ValueDifferences.rowOffset(c, s)
                         ? DeliberateDifference.ROW_OFFSET
                         : null;
             default:

@@ -30,8 +30,10 @@ public enum DeliberateDifference {
     EVENT_LENGTH_TABLE_ID("binary `eventLength`, `tableId`"),
     ROWS_PER_MESSAGE("rows per message"),
     ROWS_COUNT("binary `rowsCount`"),
-    ROW_OFFSET("binary `logfileOffset` of MariaDB rows"),
-    MARIADB_GTID("`gtid` on MariaDB");
+    ROW_OFFSET("binary `logfileOffset` of rows"),
+    MARIADB_GTID("`gtid` on MariaDB"),
+    MYSQL_GTID("`gtid` on MySQL"),
+    XA_ENTRIES("XA commit and rollback");
 
     private final String docRow;
 

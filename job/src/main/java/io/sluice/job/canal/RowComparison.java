@@ -46,9 +46,7 @@ final class RowComparison {
         same(
                 report,
                 "gtid",
-                ValueDifferences.mariaDbGtid(canal.text("gtid"), sluice.text("gtid"))
-                        ? DeliberateDifference.MARIADB_GTID
-                        : null,
+                gtidDifference(canal.text("gtid"), sluice.text("gtid")),
                 canal,
                 sluice);
         if (!canal.pkNames().equals(sluice.pkNames())) {
@@ -77,6 +75,13 @@ final class RowComparison {
         }
         types(report, "sqlType.", canal, sluice);
         types(report, "mysqlType.", canal, sluice);
+    }
+
+    private static DeliberateDifference gtidDifference(String canal, String sluice) {
+        if (ValueDifferences.mariaDbGtid(canal, sluice)) {
+            return DeliberateDifference.MARIADB_GTID;
+        }
+        return ValueDifferences.mySqlGtid(canal, sluice) ? DeliberateDifference.MYSQL_GTID : null;
     }
 
     private static void same(

@@ -8,6 +8,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -23,6 +24,9 @@ import java.util.regex.Pattern;
 final class RowPairing {
 
     /** A statement Canal does not write (its DDL parser gives it no type). */
+    /** Canal's entries for the end of an XA transaction, which Sluice does not write. */
+    private static final Set<String> XA_END = Set.of("XACOMMIT", "XAROLLBACK");
+
     private static final Pattern ALTER_DATABASE =
             Pattern.compile("^\\s*ALTER\\s+(DATABASE|SCHEMA)\\b", Pattern.CASE_INSENSITIVE);
 
@@ -113,6 +117,14 @@ final class RowPairing {
             report.add(
                     "only in Canal",
                     DeliberateDifference.STATEMENT_TEXTS,
+                    canal,
+                    null,
+                    canal.text("sql"),
+                    null);
+        } else if (canal.isStatement() && XA_END.contains(canal.type())) {
+            report.add(
+                    "only in Canal",
+                    DeliberateDifference.XA_ENTRIES,
                     canal,
                     null,
                     canal.text("sql"),

@@ -30,6 +30,12 @@ public final class ValueDifferences {
     /** A display width, which Canal keeps only as the DDL's text has it. */
     private static final Pattern MARIADB_GTID = Pattern.compile("\\d+-\\d+-\\d+");
 
+    /** One MySQL transaction's GTID, {@code uuid:n}. */
+    private static final Pattern MYSQL_GTID =
+            Pattern.compile("[0-9a-fA-F]{8}(-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}:\\d+");
+
+    private static final Pattern NUMBER = Pattern.compile("-?\\d+");
+
     private static final Pattern WIDTH =
             Pattern.compile("^(tinyint|smallint|mediumint|int|bigint|year)\\(\\d+\\)");
 
@@ -73,6 +79,35 @@ public final class ValueDifferences {
                 && canal.isEmpty()
                 && sluice != null
                 && MARIADB_GTID.matcher(sluice).matches();
+    }
+
+    /**
+     * Whether Canal's and Sluice's {@code gtid} differ only as on MySQL: Canal's empty (no {@code
+     * canal.instance.gtidon}) or the executed GTID set, Sluice's the transaction's {@code uuid:n}
+     * ({@link DeliberateDifference#MYSQL_GTID}).
+     */
+    public static boolean mySqlGtid(String canal, String sluice) {
+        if (canal == null || sluice == null || !MYSQL_GTID.matcher(sluice).matches()) {
+            return false;
+        }
+        String uuid = sluice.substring(0, sluice.indexOf(':'));
+        return canal.isEmpty() || canal.toLowerCase().contains(uuid.toLowerCase() + ":");
+    }
+
+    /**
+     * Whether a rows entry's binary {@code logfileOffset} differs only as documented ({@link
+     * DeliberateDifference#ROW_OFFSET}): Canal's the rows event's own start, negative inside a
+     * MariaDB 11.4 transaction; Sluice's the transaction's start, before its rows events.
+     */
+    public static boolean rowOffset(String canal, String sluice) {
+        if (canal == null
+                || sluice == null
+                || !NUMBER.matcher(canal).matches()
+                || !NUMBER.matcher(sluice).matches()
+                || sluice.startsWith("-")) {
+            return false;
+        }
+        return canal.startsWith("-") || Long.parseLong(sluice) < Long.parseLong(canal);
     }
 
     /** The documented difference a differing value of a {@code mysqlType} column is, or null. */

@@ -64,6 +64,21 @@ class DeliberateDifferenceTest {
     }
 
     @Test
+    void classifiesGtidsAndRowOffsets() {
+        String uuid = "57f1e4a4-f231-11f1-ac17-02fc00000001";
+        assertThat(ValueDifferences.mySqlGtid("", uuid + ":27")).isTrue();
+        assertThat(ValueDifferences.mySqlGtid(uuid + ":1-27", uuid + ":27")).isTrue();
+        assertThat(ValueDifferences.mySqlGtid("", "0-1-7")).isFalse();
+        assertThat(ValueDifferences.mySqlGtid("other:1-27", uuid + ":27")).isFalse();
+        assertThat(ValueDifferences.mySqlGtid("", "")).isFalse();
+        // MariaDB's negative offset, MySQL's rows event after the transaction's start.
+        assertThat(ValueDifferences.rowOffset("-120", "4000")).isTrue();
+        assertThat(ValueDifferences.rowOffset("9761", "9537")).isTrue();
+        assertThat(ValueDifferences.rowOffset("9537", "9761")).isFalse();
+        assertThat(ValueDifferences.rowOffset("9537", "9537x")).isFalse();
+    }
+
+    @Test
     void unsignedWideningIsTheDocumentedSqlType() throws IOException {
         // Canal moves an unsigned value beyond the signed range one size up; Sluice keeps the type.
         assertThat(sqlTypeDifference("tinyint(3) unsigned", 5, -6)).isZero();

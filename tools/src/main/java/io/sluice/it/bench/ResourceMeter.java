@@ -22,8 +22,9 @@ import java.util.regex.Pattern;
  * CPU includes the in-process Kafka broker. Peak heap is the JVM's (broker included).
  *
  * <p>Every thread's CPU over the run is also summed by thread group (its name without subtask
- * indexes and numbers), with the MariaDB server process as one more group, so a run shows where the
- * machine's cores went: the job, the broker, the benchmark's consumer or the database.
+ * indexes and numbers), with the database server's process (mariadbd or mysqld) as one more group,
+ * so a run shows where the machine's cores went: the job, the broker, the benchmark's consumer or
+ * the database.
  */
 final class ResourceMeter implements AutoCloseable {
 
@@ -34,6 +35,7 @@ final class ResourceMeter implements AutoCloseable {
     private static final Pattern NUMBER = Pattern.compile("\\d+");
     private static final long CLOCK_TICKS_PER_SECOND = 100;
     static final String DATABASE = "mariadbd (process)";
+    static final String MYSQL_DATABASE = "mysqld (process)";
 
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     private final com.sun.management.OperatingSystemMXBean os =
@@ -49,6 +51,7 @@ final class ResourceMeter implements AutoCloseable {
     private final Map<Long, Long> lastNanos = new HashMap<>();
     private final Map<Long, String> names = new HashMap<>();
     private final Optional<ProcessHandle> database;
+    private final String databaseGroup;
     private long processStart;
     private long databaseStartTicks;
     private long peakHeap;
@@ -57,7 +60,16 @@ final class ResourceMeter implements AutoCloseable {
      * @param database the MariaDB server process, counted as one more group where known
      */
     ResourceMeter(Optional<ProcessHandle> database) {
+        this(database, DATABASE);
+    }
+
+    /**
+     * @param database the source server's process, counted as one more group where known
+     * @param databaseGroup that group's name, e.g. {@code mysqld (process)}
+     */
+    ResourceMeter(Optional<ProcessHandle> database, String databaseGroup) {
         this.database = database;
+        this.databaseGroup = databaseGroup;
     }
 
     void start() {
@@ -117,14 +129,14 @@ final class ResourceMeter implements AutoCloseable {
         database.ifPresent(
                 process ->
                         byGroup.put(
-                                DATABASE,
+                                databaseGroup,
                                 (ticks(process) - databaseStartTicks)
                                         / (double) CLOCK_TICKS_PER_SECOND));
         Map<String, Double> sorted = new LinkedHashMap<>();
         byGroup.entrySet().stream()
                 // The database stays even at 0: its CPU is counted in 10 ms ticks, which a short
                 // run may not reach.
-                .filter(e -> e.getValue() > 0 || e.getKey().equals(DATABASE))
+                .filter(e -> e.getValue() > 0 || e.getKey().equals(databaseGroup))
                 .sorted(Map.Entry.<String, Double>comparingByValue().reversed())
                 .forEach(e -> sorted.put(e.getKey(), e.getValue()));
         return new Resources(
@@ -178,7 +190,7 @@ final class ResourceMeter implements AutoCloseable {
                         Map.of(),
                         new ThreadCpu("-", Double.NaN));
 
-        /** The CPU-seconds of all groups: the whole JVM and MariaDB. */
+        /** The CPU-seconds of all groups: the whole JVM and the database server. */
         double allCpuSeconds() {
             return cpuByGroup.values().stream().mapToDouble(Double::doubleValue).sum();
         }

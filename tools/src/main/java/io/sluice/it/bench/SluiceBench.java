@@ -11,8 +11,10 @@ import io.sluice.functions.source.binlog.BinlogColumn;
 import io.sluice.functions.source.binlog.RowsEventDecoder;
 import io.sluice.functions.table.ChangeColumn;
 import io.sluice.it.job.EmbeddedJobs;
+import io.sluice.it.server.DatabaseServer;
 import io.sluice.it.server.KafkaServer;
 import io.sluice.it.server.MariaDbServer;
+import io.sluice.it.server.MySqlServer;
 import io.sluice.it.server.RocketMqServer;
 import io.sluice.it.server.ServerDirs;
 
@@ -35,11 +37,12 @@ import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
- * {@code ./sluice bench}: the seeds' workloads end to end through Sluice on embedded MariaDB and
- * Kafka (or RocketMQ, {@code --sink rocketmq}) and a local MiniCluster, over a matrix of formats,
- * topics, partitions and guarantees; side by side, on the same backlog, with the source limit, the
- * producer limit, the SQL door and the plain Flink SQL pipeline (Kafka only: Flink SQL has no
- * RocketMQ connector); and the stage funnel. Prints a report; see docs/BENCHMARKS.md.
+ * {@code ./sluice bench}: the seeds' workloads end to end through Sluice on embedded MariaDB (or
+ * MySQL 8.0, {@code --server mysql}) and Kafka (or RocketMQ, {@code --sink rocketmq}) and a local
+ * MiniCluster, over a matrix of formats, topics, partitions and guarantees; side by side, on the
+ * same backlog, with the source limit, the producer limit, the SQL door and the plain Flink SQL
+ * pipeline (Kafka only: Flink SQL has no RocketMQ connector); and the stage funnel. Prints a
+ * report; see docs/BENCHMARKS.md.
  */
 public final class SluiceBench {
 
@@ -62,7 +65,7 @@ public final class SluiceBench {
     private int runs;
     private List<Variant> matrix;
 
-    private MariaDbServer mariaDb;
+    private DatabaseServer source;
     private KafkaServer kafka;
     private RocketMqServer rocketMq;
     private BenchCluster cluster;
@@ -92,14 +95,16 @@ public final class SluiceBench {
     Report run() throws Exception {
         Report report = new Report(args);
         say(
-                "starting MariaDB, Kafka%s and a Flink MiniCluster (%d slots) ...",
-                rocketMq() ? ", RocketMQ" : "", args.parallelism * 4);
+                "starting %s, Kafka%s and a Flink MiniCluster (%d slots) ...",
+                mySql() ? "MySQL" : "MariaDB",
+                rocketMq() ? ", RocketMQ" : "",
+                args.parallelism * 4);
         // Kafka runs in both cases: the SQL baselines and the job's config loader expect it.
-        try (MariaDbServer db = MariaDbServer.start();
+        try (DatabaseServer db = mySql() ? MySqlServer.start() : MariaDbServer.start();
                 KafkaServer broker = KafkaServer.start();
                 RocketMqServer mq = rocketMq() ? RocketMqServer.start() : null;
                 BenchCluster flink = new BenchCluster(args.parallelism * 4)) {
-            this.mariaDb = db;
+            this.source = db;
             this.kafka = broker;
             this.rocketMq = mq;
             this.cluster = flink;
@@ -121,9 +126,9 @@ public final class SluiceBench {
                 workload.name(), args.rows, args.connections);
         long loadMillis =
                 LoadDriver.run(
-                        mariaDb.jdbcUrl(database),
-                        mariaDb.rootUser(),
-                        mariaDb.rootPassword(),
+                        source.jdbcUrl(database),
+                        source.rootUser(),
+                        source.rootPassword(),
                         workload,
                         args.connections,
                         args.rows,
@@ -359,13 +364,13 @@ public final class SluiceBench {
                 + "CREATE TABLE binlog (change "
                 + ChangeColumn.SQL_TYPE
                 + ") WITH ('connector' = 'sluice-mysql', 'hostname' = '"
-                + mariaDb.host()
+                + source.host()
                 + "', 'port' = '"
-                + mariaDb.port()
+                + source.port()
                 + "', 'username' = '"
-                + MariaDbServer.CDC_USER
+                + source.cdcUser()
                 + "', 'password' = '"
-                + MariaDbServer.CDC_PASSWORD
+                + source.cdcPassword()
                 + "', 'tables' = '"
                 + tables
                 + "', 'server-id' = '"
@@ -444,7 +449,7 @@ public final class SluiceBench {
                         variant);
         long expected = stats.rows.get();
         CountingDiscardSink.Tally tally = CountingDiscardSink.tally(run, expected);
-        try (ResourceMeter meter = new ResourceMeter(mariaDb.process())) {
+        try (ResourceMeter meter = new ResourceMeter(source.process(), databaseProcess())) {
             meter.start();
             long submitted = System.currentTimeMillis();
             JobID job = cluster.submit(envWith(env -> Pipelines.cut(env, config, cut, run)), run);
@@ -515,10 +520,10 @@ public final class SluiceBench {
         List<String> topics = topics(run, variant.topics, variant.partitions);
         Configuration config = sluiceConfig(run, variant, database, start, topics);
         Pipelines.SqlTarget target = new Pipelines.SqlTarget();
-        target.host = mariaDb.host();
-        target.port = mariaDb.port();
-        target.user = MariaDbServer.CDC_USER;
-        target.password = MariaDbServer.CDC_PASSWORD;
+        target.host = source.host();
+        target.port = source.port();
+        target.user = source.cdcUser();
+        target.password = source.cdcPassword();
         target.database = database;
         target.serverId = FLINK_SQL_SERVER_IDS + 100 * runs;
         target.binlogFile = start.file;
@@ -567,7 +572,7 @@ public final class SluiceBench {
             WhileRunning whileRunning,
             LongSupplier expectedMessages)
             throws Exception {
-        try (ResourceMeter meter = new ResourceMeter(mariaDb.process())) {
+        try (ResourceMeter meter = new ResourceMeter(source.process(), databaseProcess())) {
             meter.start();
             long submitted = System.currentTimeMillis();
             JobID job = cluster.submit(envWith(pipeline), run);
@@ -611,9 +616,9 @@ public final class SluiceBench {
         Thread.sleep(2_000);
         say("run %s: live load for %s over %d connections", run, args.duration, args.connections);
         LoadDriver.run(
-                mariaDb.jdbcUrl(liveDatabase),
-                mariaDb.rootUser(),
-                mariaDb.rootPassword(),
+                source.jdbcUrl(liveDatabase),
+                source.rootUser(),
+                source.rootPassword(),
                 workload,
                 args.connections,
                 Long.MAX_VALUE,
@@ -647,15 +652,15 @@ public final class SluiceBench {
         result.pipeline = BINLOG_PIPELINES.get(stage);
         result.workload = workload.name();
         result.mode = args.mode;
-        try (ResourceMeter meter = new ResourceMeter(mariaDb.process())) {
+        try (ResourceMeter meter = new ResourceMeter(source.process(), databaseProcess())) {
             meter.start();
             long started = System.currentTimeMillis();
             BinlogFunnel.Pass pass =
                     BinlogFunnel.read(
-                            mariaDb.host(),
-                            mariaDb.port(),
-                            MariaDbServer.CDC_USER,
-                            MariaDbServer.CDC_PASSWORD,
+                            source.host(),
+                            source.port(),
+                            source.cdcUser(),
+                            source.cdcPassword(),
                             BINLOG_CLIENT_SERVER_IDS + runs,
                             start,
                             end,
@@ -689,7 +694,7 @@ public final class SluiceBench {
 
     /** Sluice's decoder of one table, with its columns as the server states them now. */
     private RowsEventDecoder decoder(String database, String table) {
-        try (Connection connection = mariaDb.connect(database)) {
+        try (Connection connection = source.connect(database)) {
             return RowsEventDecoder.of(
                     database,
                     table,
@@ -777,7 +782,7 @@ public final class SluiceBench {
             tables.append(database).append(".").append(table.name);
         }
         return EmbeddedJobs.config(
-                mariaDb, kafka, tables.toString(), topics.get(0), overrides.toArray(new String[0]));
+                source, kafka, tables.toString(), topics.get(0), overrides.toArray(new String[0]));
     }
 
     /**
@@ -837,6 +842,15 @@ public final class SluiceBench {
         return args.sink.equals("rocketmq");
     }
 
+    private boolean mySql() {
+        return args.server.equals("mysql");
+    }
+
+    /** The source server's process, as the CPU table names it. */
+    private String databaseProcess() {
+        return mySql() ? ResourceMeter.MYSQL_DATABASE : ResourceMeter.DATABASE;
+    }
+
     private StreamExecutionEnvironment envWith(Consumer<StreamExecutionEnvironment> build) {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(args.parallelism);
@@ -845,13 +859,13 @@ public final class SluiceBench {
     }
 
     private String createDatabase() {
-        String database = mariaDb.createDatabase("bench", null);
-        mariaDb.execute(database, workload.ddl());
+        String database = source.createDatabase("bench", null);
+        source.execute(database, workload.ddl());
         return database;
     }
 
     private BinlogPosition position() throws Exception {
-        try (Connection connection = mariaDb.connect(null)) {
+        try (Connection connection = source.connect(null)) {
             return BinlogPosition.current(connection);
         }
     }

@@ -44,6 +44,18 @@ class BenchArgsTest {
     }
 
     @Test
+    void theServerIsMariaDbUnlessMySqlIsAsked() {
+        assertThat(BenchArgs.parse(new String[0]).server).isEqualTo("mariadb");
+        assertThat(BenchArgs.parse(new String[] {"--server", "mysql"}).server).isEqualTo("mysql");
+        assertThat(BenchArgs.parse(new String[] {"--server", "mariadb"}).server)
+                .isEqualTo("mariadb");
+        assertThatThrownBy(() -> BenchArgs.parse(new String[] {"--server", "foo"}))
+                .hasMessageContaining("--server")
+                .hasMessageContaining("mariadb, mysql")
+                .hasMessageContaining("foo");
+    }
+
+    @Test
     void theSqlOptionsCarryEveryProperty() {
         assertThat(Pipelines.sqlProperties(Map.of("compression.type", "lz4")))
                 .isEqualTo(", 'properties.compression.type' = 'lz4'");
