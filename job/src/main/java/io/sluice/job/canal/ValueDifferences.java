@@ -96,8 +96,9 @@ public final class ValueDifferences {
 
     /**
      * Whether a rows entry's binary {@code logfileOffset} differs only as documented ({@link
-     * DeliberateDifference#ROW_OFFSET}): Canal's the rows event's own start, negative inside a
-     * MariaDB 11.4 transaction; Sluice's the transaction's start, before its rows events.
+     * DeliberateDifference#ROW_OFFSET}): inside a MariaDB 11.4 transaction Canal's is negative and
+     * Sluice's the transaction's start, before its rows events (on MySQL both are the rows event's
+     * own start).
      */
     public static boolean rowOffset(String canal, String sluice) {
         if (canal == null
