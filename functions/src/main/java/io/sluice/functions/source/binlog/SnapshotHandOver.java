@@ -3,6 +3,7 @@ package io.sluice.functions.source.binlog;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.cdc.connectors.mysql.source.split.FinishedSnapshotSplitInfo;
 
+import com.github.shyiko.mysql.binlog.GtidSet;
 import io.debezium.relational.TableId;
 import io.sluice.functions.source.internal.CollationOrder;
 import io.sluice.serializers.event.ChangeEvent;
@@ -107,11 +108,12 @@ public final class SnapshotHandOver {
             return change;
         }
         int column = chunks.column(change.schema());
+        String gtid = change.gtid();
         if (change.type() != ChangeType.UPDATE) {
-            return chunks.emits(change.data(), column, position) ? change : null;
+            return chunks.emits(change.data(), column, position, gtid) ? change : null;
         }
-        boolean old = chunks.emits(change.before(), column, position);
-        boolean now = chunks.emits(change.after(), column, position);
+        boolean old = chunks.emits(change.before(), column, position, gtid);
+        boolean now = chunks.emits(change.after(), column, position, gtid);
         if (old == now) {
             return old ? change : null;
         }
@@ -195,7 +197,7 @@ public final class SnapshotHandOver {
             return lastColumn;
         }
 
-        boolean emits(RowImage row, int column, BinlogPosition after) {
+        boolean emits(RowImage row, int column, BinlogPosition after, String gtid) {
             if (chunks.length == 0) {
                 // Only empty chunks: no row of the table was in the snapshot.
                 return true;
@@ -220,7 +222,7 @@ public final class SnapshotHandOver {
                     (chunk.start == null || ChunkKeyOrder.compare(chunk.start, key) <= 0)
                             && (chunk.end == null || ChunkKeyOrder.compare(key, chunk.end) < 0);
             // The chunks cover every key; one outside them all was in no snapshot chunk.
-            return !inside || after.compareTo(chunk.high) > 0;
+            return !inside || chunk.isAfterHigh(after, gtid);
         }
     }
 
@@ -230,12 +232,44 @@ public final class SnapshotHandOver {
         private final Comparable<?> end;
         private final BinlogPosition high;
 
+        /** The high watermark's MySQL GTID set; null without one (MariaDB, GTIDs off). */
+        private final GtidSet highGtids;
+
         Chunk(ChunkKeyOrder order, FinishedSnapshotSplitInfo info) {
             Object start = first(info.getSplitStart());
             Object end = first(info.getSplitEnd());
             this.start = start == null ? null : order.bound(start);
             this.end = end == null ? null : order.bound(end);
             this.high = BinlogPosition.fromBinlogOffset(info.getHighWatermark());
+            String gtids = info.getHighWatermark().getGtidSet();
+            this.highGtids =
+                    gtids == null || gtids.isBlank() || GtidState.isMariaDb(gtids)
+                            ? null
+                            : new GtidSet(gtids.replace("\n", ""));
+        }
+
+        /**
+         * Whether the transaction of a change, at {@code after} with {@code gtid}, comes after the
+         * chunk's high watermark. On MySQL with GTIDs by the watermark's GTID set, as Flink CDC's
+         * backfill decides: {@code SHOW MASTER STATUS} can give a position past a transaction the
+         * server has written to its binlog but not yet committed, which the chunk's SELECT did not
+         * see and whose GTID the set does not hold yet.
+         */
+        boolean isAfterHigh(BinlogPosition after, String gtid) {
+            int colon = gtid.lastIndexOf(':');
+            if (highGtids == null || colon <= 0) {
+                return after.compareTo(high) > 0;
+            }
+            GtidSet.UUIDSet ofServer = highGtids.getUUIDSet(gtid.substring(0, colon));
+            long number = Long.parseLong(gtid.substring(colon + 1));
+            if (ofServer != null) {
+                for (GtidSet.Interval interval : ofServer.getIntervals()) {
+                    if (interval.getStart() <= number && number <= interval.getEnd()) {
+                        return false;
+                    }
+                }
+            }
+            return true;
         }
 
         boolean isEmpty() {

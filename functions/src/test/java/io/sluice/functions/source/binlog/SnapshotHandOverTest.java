@@ -341,6 +341,39 @@ class SnapshotHandOverTest {
                 .hasMessageContaining("shop.orders was chunked by column 'code'");
     }
 
+    @Test
+    void onMySqlATransactionIsInAChunkByItsGtidNotByItsPosition() {
+        // SHOW MASTER STATUS can give a position past a transaction that the server has written
+        // to its binlog but not yet committed: its GTID is not in the high watermark's set, the
+        // chunk's SELECT did not see it, and the backfill (which compares GTID sets) left it out.
+        String uuid = "3e11fa47-71ca-11e1-9e33-c80aa9429562";
+        SnapshotHandOver handOver =
+                SnapshotHandOver.of(
+                        List.of(
+                                chunk("orders:0", null, 10L, gtidOffset(100, uuid + ":1-5")),
+                                chunk("orders:1", 10L, null, gtidOffset(200, uuid + ":1-10"))),
+                        id -> "id",
+                        ZoneOffset.UTC,
+                        ZoneOffset.UTC,
+                        NO_STRINGS);
+
+        assertThat(emits(handOver, insertOf(15, uuid + ":11"), after(150)))
+                .as("written before the high watermark's position, committed after its set")
+                .isTrue();
+        assertThat(emits(handOver, insertOf(15, uuid + ":10"), after(150)))
+                .as("in the high watermark's set")
+                .isFalse();
+        assertThat(emits(handOver, insertOf(5, uuid + ":6"), after(90))).isTrue();
+        assertThat(emits(handOver, insertOf(5, uuid + ":4"), after(90))).isFalse();
+        assertThat(
+                        emits(
+                                handOver,
+                                insertOf(15, "3e11fa47-71ca-11e1-9e33-c80aa9429563:1"),
+                                after(150)))
+                .as("another server's transaction, in no set")
+                .isTrue();
+    }
+
     private static boolean emits(SnapshotHandOver handOver, ChangeEvent change, BinlogPosition at) {
         ChangeEvent emitted = handOver.emitted(change, at);
         assertThat(emitted == null || emitted == change)
@@ -351,12 +384,24 @@ class SnapshotHandOverTest {
 
     private static FinishedSnapshotSplitInfo chunk(
             String id, Object start, Object end, long highWatermark) {
+        return chunk(id, start, end, BinlogOffset.ofBinlogFilePosition(FILE, highWatermark));
+    }
+
+    private static FinishedSnapshotSplitInfo chunk(
+            String id, Object start, Object end, BinlogOffset highWatermark) {
         return new FinishedSnapshotSplitInfo(
                 ORDERS,
                 id,
                 start == null ? null : new Object[] {start},
                 end == null ? null : new Object[] {end},
-                BinlogOffset.ofBinlogFilePosition(FILE, highWatermark));
+                highWatermark);
+    }
+
+    private static BinlogOffset gtidOffset(long position, String gtids) {
+        return BinlogOffset.builder()
+                .setBinlogFilePosition(FILE, position)
+                .setGtidSet(gtids)
+                .build();
     }
 
     /** After the first row of the transaction at {@code position}. */
@@ -370,6 +415,13 @@ class SnapshotHandOverTest {
 
     private static ChangeEvent insert(String note, long id) {
         return ChangeEvent.builder(ORDERS_SCHEMA, ChangeType.INSERT).after(row(note, id)).build();
+    }
+
+    private static ChangeEvent insertOf(long id, String gtid) {
+        return ChangeEvent.builder(ORDERS_SCHEMA, ChangeType.INSERT)
+                .after(row("x", id))
+                .gtid(gtid)
+                .build();
     }
 
     private static ChangeEvent delete(long id) {
