@@ -23,11 +23,23 @@ final class CanalJsonText extends JsonStringFormatter {
             TEXT = JsonStringFormatter.class.getDeclaredField("sb");
             TEXT.setAccessible(true);
         } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
+            throw new ExceptionInInitializerError(
+                    new IllegalStateException(
+                            "CanalJsonText is written for the binlog client in Flink CDC 3.5,"
+                                    + " whose JsonStringFormatter keeps its text in 'sb'",
+                            e));
         }
     }
 
-    private CanalJsonText() {}
+    private final StringBuilder text;
+
+    private CanalJsonText() {
+        try {
+            text = (StringBuilder) TEXT.get(this);
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException(e);
+        }
+    }
 
     static String of(byte[] json) throws IOException {
         CanalJsonText formatter = new CanalJsonText();
@@ -37,10 +49,6 @@ final class CanalJsonText extends JsonStringFormatter {
 
     @Override
     public void value(double value) {
-        try {
-            ((StringBuilder) TEXT.get(this)).append(Double.toString(value));
-        } catch (IllegalAccessException e) {
-            throw new IllegalStateException(e);
-        }
+        text.append(Double.toString(value));
     }
 }
