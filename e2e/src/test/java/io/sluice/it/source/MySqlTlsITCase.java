@@ -250,6 +250,20 @@ class MySqlTlsITCase {
                 .hasMessageContaining("The TLS handshake with the database");
     }
 
+    /** MySQL's generated server certificate names no host: verify-identity must refuse it. */
+    @Test
+    void verifyIdentityRefusesACertificateThatDoesNotNameTheHost() throws Exception {
+        MySqlServer server = MYSQL.server();
+        String database = server.createDatabase("tlsname", "ddl/counters.sql");
+        OptionSection section =
+                source(server, server.cdcUser(), database, "verify-identity", "sluice", serverCa);
+        assertThat(MySqlSourceFactory.serverCheck(section).problems(true))
+                .singleElement()
+                .asString()
+                .contains("failed with option 'source.ssl-mode' verify-identity: ")
+                .contains("that the certificate names 'source.hostname'");
+    }
+
     @Test
     void withoutTlsTheStartCheckNamesTheOption() throws Exception {
         MySqlServer server = MYSQL.server();

@@ -43,7 +43,7 @@ public final class SourceTls implements Serializable {
     static final String DEBEZIUM_TRUSTSTORE = "database.ssl.truststore";
     static final String DEBEZIUM_TRUSTSTORE_PASSWORD = "database.ssl.truststore.password";
 
-    /** No TLS, as every connection but Flink CDC's snapshot pool had before the option. */
+    /** No TLS: {@link MySqlSourceOptions#SSL_MODE}'s default. */
     public static final SourceTls DISABLED = new SourceTls(SourceSslMode.DISABLED, "", "");
 
     private final SourceSslMode mode;
