@@ -203,8 +203,8 @@ class BadServerSettingsITCase {
     }
 
     /**
-     * A MySQL that accepts only TLS: the source has no TLS settings, so the job fails once with
-     * what to change instead of restarting on a refused connection.
+     * A MySQL that accepts only TLS, and the source's default source.ssl-mode disabled: the job
+     * fails once with what to change instead of restarting on a refused connection.
      */
     @Test
     void aMySqlThatRequiresTls(@InjectClusterRESTAddress URI rest) throws Exception {
@@ -218,7 +218,8 @@ class BadServerSettingsITCase {
                     database,
                     List.of(),
                     "accepts only TLS connections (require_secure_transport=ON)",
-                    "set require_secure_transport=OFF on the server");
+                    "but option 'source.ssl-mode' is disabled: set it to required, verify-ca or"
+                            + " verify-identity");
         } finally {
             try (Connection connection =
                             DriverManager.getConnection(

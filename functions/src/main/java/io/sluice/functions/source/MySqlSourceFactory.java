@@ -18,6 +18,7 @@ import io.sluice.functions.source.internal.HeartbeatWritingSource;
 import io.sluice.functions.source.internal.HookedMySqlSource;
 import io.sluice.functions.source.internal.SourceJdbc;
 import io.sluice.functions.source.internal.SourceServerCheck;
+import io.sluice.functions.source.internal.SourceTls;
 import io.sluice.serializers.event.ChangeEvent;
 
 import java.time.DateTimeException;
@@ -145,18 +146,23 @@ public final class MySqlSourceFactory {
             // Debezium then reads MySQL's rows-query events into each row's source.query.
             debezium.setProperty("include.query", "true");
         }
+        // Debezium's connection, Flink CDC's binlog client, and Sluice's readers, which get them
+        // through Flink CDC's config.
+        SourceTls.from(config).debeziumProperties(debezium);
         return debezium;
     }
 
     /**
-     * The driver settings of Flink CDC's JDBC connections. Debezium's connects without TLS, so a
-     * MySQL 8 {@code caching_sha2_password} user whose password the server has not cached (new, or
-     * after a restart or FLUSH PRIVILEGES) must send it encrypted with the server's RSA key, which
-     * the driver fetches only when allowed: otherwise "Public Key Retrieval is not allowed".
-     * Sluice's own connections and the binlog clients fetch it too.
+     * The driver settings of Flink CDC's JDBC connections (Debezium's and the snapshot pool): the
+     * source's TLS settings, which without them would differ (Debezium's connection follows its SSL
+     * mode, the pool the driver's default, preferred). Without TLS, a MySQL 8 {@code
+     * caching_sha2_password} user whose password the server has not cached (new, or after a restart
+     * or FLUSH PRIVILEGES) must send it encrypted with the server's RSA key, which the driver
+     * fetches only when allowed: otherwise "Public Key Retrieval is not allowed". Sluice's own
+     * connections and the binlog clients fetch it too.
      */
-    static Properties jdbcProperties() {
-        Properties jdbc = new Properties();
+    static Properties jdbcProperties(OptionSection config) {
+        Properties jdbc = SourceTls.from(config).jdbcUrlProperties();
         jdbc.setProperty("allowPublicKeyRetrieval", "true");
         return jdbc;
     }
@@ -204,7 +210,7 @@ public final class MySqlSourceFactory {
                 .heartbeatInterval(config.get(MySqlSourceOptions.HEARTBEAT_INTERVAL))
                 .splitSize(chunkSize(config))
                 .startupOptions(startupOptions(config))
-                .jdbcProperties(jdbcProperties());
+                .jdbcProperties(jdbcProperties(config));
         config.get(MySqlSourceOptions.SNAPSHOT_CHUNK_KEY_COLUMNS)
                 .forEach(
                         (table, column) ->

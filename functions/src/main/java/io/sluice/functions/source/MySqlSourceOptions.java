@@ -41,6 +41,38 @@ public final class MySqlSourceOptions {
                     .noDefaultValue()
                     .withDescription("Password of the source user. Required.");
 
+    public static final ConfigOption<SourceSslMode> SSL_MODE =
+            ConfigOptions.key("ssl-mode")
+                    .enumType(SourceSslMode.class)
+                    .defaultValue(SourceSslMode.DISABLED)
+                    .withDescription(
+                            "TLS on every connection the source opens (its JDBC connections, Flink"
+                                    + " CDC's and Debezium's, and both binlog readers): disabled"
+                                    + " (plain TCP), preferred (TLS when the server offers it,"
+                                    + " certificate not checked), required (TLS, certificate not"
+                                    + " checked), verify-ca (TLS, certificate signed by a CA in"
+                                    + " 'ssl.truststore') or verify-identity (as verify-ca, and"
+                                    + " the certificate names 'hostname'). disabled by default:"
+                                    + " what the binlog connections, Debezium and Canal do, so an"
+                                    + " upgrade changes no running setup; a server that requires"
+                                    + " TLS needs required or stronger.");
+
+    public static final ConfigOption<String> SSL_TRUSTSTORE =
+            ConfigOptions.key("ssl.truststore")
+                    .stringType()
+                    .defaultValue("")
+                    .withDescription(
+                            "Path of the trust store (JKS or PKCS12) with the CA certificate that"
+                                    + " signed the server's, on every machine the job runs on."
+                                    + " Required with ssl-mode verify-ca and verify-identity, and"
+                                    + " only used with them.");
+
+    public static final ConfigOption<String> SSL_TRUSTSTORE_PASSWORD =
+            ConfigOptions.key("ssl.truststore-password")
+                    .stringType()
+                    .defaultValue("")
+                    .withDescription("Password of 'ssl.truststore'; empty for none.");
+
     public static final ConfigOption<List<String>> TABLES =
             ConfigOptions.key("tables")
                     .stringType()

@@ -69,6 +69,9 @@ public final class MySqlDynamicTableFactory implements DynamicTableSourceFactory
                 STARTUP_GTID_SET,
                 SNAPSHOT_CHUNK_SIZE,
                 SNAPSHOT_CHUNK_KEY_COLUMNS,
+                SSL_MODE,
+                SSL_TRUSTSTORE,
+                SSL_TRUSTSTORE_PASSWORD,
                 SCAN_PARALLELISM);
     }
 

@@ -52,8 +52,11 @@ public final class MySqlServer extends SqlDatabaseServer {
 
     private final Process mysqld;
 
-    private MySqlServer(Process mysqld, int port, Path workDir) {
-        super(Kind.MYSQL, "mysql", port, workDir);
+    /** The server's TLS-only switch: the tests' own connections then use TLS too. */
+    private static final String TLS_ONLY = "--require-secure-transport=ON";
+
+    private MySqlServer(Process mysqld, int port, Path workDir, boolean tls) {
+        super(Kind.MYSQL, "mysql", port, workDir, tls);
         this.mysqld = mysqld;
     }
 
@@ -86,7 +89,9 @@ public final class MySqlServer extends SqlDatabaseServer {
         List<String> command = commonArgs(baseDir, workDir);
         command.addAll(serverArgs(workDir, port));
         command.addAll(extraArgs);
-        MySqlServer server = new MySqlServer(launch(command, workDir), port, workDir);
+        MySqlServer server =
+                new MySqlServer(
+                        launch(command, workDir), port, workDir, extraArgs.contains(TLS_ONLY));
         try {
             server.awaitRootLogin();
             server.createAccounts();
@@ -260,6 +265,14 @@ public final class MySqlServer extends SqlDatabaseServer {
         }
         statements.addAll(SqlAdmin.createUserStatements(CDC_USER, CDC_PASSWORD, CDC_GRANTS));
         sql.executeAs(ROOT_USER, "", null, statements.toArray(String[]::new));
+    }
+
+    /**
+     * The CA certificate that signed the server's own, which {@code mysqld --initialize} generated
+     * in the data dir ({@code ca.pem}), for clients that verify it.
+     */
+    public Path caCertificate() {
+        return workDir().resolve("data").resolve("ca.pem");
     }
 
     /** The running {@code mysqld}. */

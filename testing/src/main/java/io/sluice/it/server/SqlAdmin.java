@@ -25,10 +25,12 @@ final class SqlAdmin {
     private final String rootUser;
     private final String rootPassword;
     private final String timeZone;
+    private final boolean tls;
 
     /**
      * @param kind the server's name in messages
      * @param timeZone the server's time zone, for the JDBC URL's {@code connectionTimeZone}
+     * @param tls whether to connect with TLS (the server accepts nothing else)
      */
     SqlAdmin(
             String kind,
@@ -36,18 +38,21 @@ final class SqlAdmin {
             int port,
             String rootUser,
             String rootPassword,
-            String timeZone) {
+            String timeZone,
+            boolean tls) {
         this.kind = kind;
         this.host = host;
         this.port = port;
         this.rootUser = rootUser;
         this.rootPassword = rootPassword;
         this.timeZone = timeZone;
+        this.tls = tls;
     }
 
     /**
      * A MySQL Connector/J URL; {@code database} may be null for none. Without TLS, a {@code
      * caching_sha2_password} login fetches the server's RSA key ({@code allowPublicKeyRetrieval}).
+     * TLS only on a server that requires it: the other tests' connections stay cheap.
      */
     String jdbcUrl(String database) {
         return "jdbc:mysql://"
@@ -56,7 +61,8 @@ final class SqlAdmin {
                 + port
                 + "/"
                 + (database == null ? "" : database)
-                + "?useSSL=false&allowPublicKeyRetrieval=true&characterEncoding=UTF-8"
+                + (tls ? "?sslMode=REQUIRED" : "?useSSL=false")
+                + "&allowPublicKeyRetrieval=true&characterEncoding=UTF-8"
                 + "&connectionTimeZone="
                 + timeZone;
     }

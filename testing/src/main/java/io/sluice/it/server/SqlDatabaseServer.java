@@ -30,10 +30,17 @@ abstract class SqlDatabaseServer implements DatabaseServer {
      * @param name the server's name in messages and thread names, e.g. {@code MySQL}
      */
     SqlDatabaseServer(Kind kind, String name, int port, Path workDir) {
+        this(kind, name, port, workDir, false);
+    }
+
+    /**
+     * @param tls whether the tests' own connections use TLS (the server requires it)
+     */
+    SqlDatabaseServer(Kind kind, String name, int port, Path workDir, boolean tls) {
         this.kind = kind;
         this.port = port;
         this.workDir = workDir;
-        this.sql = new SqlAdmin(name, HOST, port, ROOT_USER, ROOT_PASSWORD, TIME_ZONE);
+        this.sql = new SqlAdmin(name, HOST, port, ROOT_USER, ROOT_PASSWORD, TIME_ZONE, tls);
         this.shutdownHook = new Thread(this::stopOnce, name + "-" + port + "-shutdown-hook");
         Runtime.getRuntime().addShutdownHook(shutdownHook);
     }

@@ -7,6 +7,7 @@ import com.github.shyiko.mysql.binlog.event.Event;
 import io.sluice.functions.source.internal.ColumnTypeStyle;
 import io.sluice.functions.source.internal.SourceJdbc;
 import io.sluice.functions.source.internal.SourceServerCheck;
+import io.sluice.functions.source.internal.SourceTls;
 import io.sluice.serializers.event.ChangeEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -105,6 +106,7 @@ public final class BinlogReader implements AutoCloseable {
     private final TableDecoders decoders;
     private final Output out;
     private final SourceJdbc jdbc;
+    private final SourceTls tls;
 
     private volatile boolean closed;
     private volatile BinaryLogClient client;
@@ -125,7 +127,8 @@ public final class BinlogReader implements AutoCloseable {
         this.includeQueries = builder.includeQueries;
         this.decoders = Objects.requireNonNull(decoders, "decoders");
         this.out = Objects.requireNonNull(out, "out");
-        this.jdbc = SourceJdbc.of(host, port, user, password);
+        this.tls = builder.tls;
+        this.jdbc = SourceJdbc.of(host, port, user, password, tls);
         // Flink CDC's JSON formatter, which this reader renders MySQL's binary JSON with, takes its
         // layout from a JVM-wide field that each of its source configs sets: MySQL's and Canal's
         // {"a": 1} unless some config in this JVM asked for the compact legacy form last. The job
@@ -229,6 +232,7 @@ public final class BinlogReader implements AutoCloseable {
         BinaryLogClient binlog =
                 new ReaderClient(host, port, user, password, mariaDb ? resume.gtids() : "");
         binlog.setServerId(clientServerId);
+        tls.configure(binlog);
         binlog.setKeepAlive(false);
         binlog.setHeartbeatInterval(heartbeatInterval.toMillis());
         binlog.setEventDeserializer(
@@ -482,6 +486,7 @@ public final class BinlogReader implements AutoCloseable {
         private int reconnectAttempts = 3;
         private Duration reconnectBackoff = Duration.ofSeconds(1);
         private boolean includeQueries;
+        private SourceTls tls = SourceTls.DISABLED;
 
         private Builder(String host, int port, String user, String password) {
             this.host = Objects.requireNonNull(host, "host");
@@ -530,6 +535,12 @@ public final class BinlogReader implements AutoCloseable {
          */
         public Builder includeQueries(boolean includeQueries) {
             this.includeQueries = includeQueries;
+            return this;
+        }
+
+        /** TLS on the binlog connection and the reader's JDBC ones (default: none). */
+        public Builder tls(SourceTls tls) {
+            this.tls = Objects.requireNonNull(tls, "tls");
             return this;
         }
 

@@ -30,6 +30,7 @@ import io.sluice.functions.source.internal.MemoizedTableFilter;
 import io.sluice.functions.source.internal.ServerCollations;
 import io.sluice.functions.source.internal.SourceJdbc;
 import io.sluice.functions.source.internal.SourceProgress;
+import io.sluice.functions.source.internal.SourceTls;
 import io.sluice.serializers.event.ChangeEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -254,12 +255,15 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
         ServerCollations collations = null;
         try {
             BinlogPosition start = startOf(split.getStartingOffset());
+            // The source's TLS settings travel in Flink CDC's config as Debezium's.
+            SourceTls tls = SourceTls.fromDebezium(config.getDbzProperties());
             SourceJdbc jdbc =
                     SourceJdbc.of(
                             config.getHostname(),
                             config.getPort(),
                             config.getUsername(),
-                            config.getPassword());
+                            config.getPassword(),
+                            tls);
             MemoizedTableFilter filter =
                     new MemoizedTableFilter(
                             config.getTableFilter()::test, MemoizedTableFilter.MAX_TABLES);
@@ -296,6 +300,7 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
                                     config.getUsername(),
                                     config.getPassword())
                             .serverId(config.getServerIdRange().getServerId(subtask()))
+                            .tls(tls)
                             .heartbeatInterval(heartbeatInterval)
                             // source.include-queries, which Flink CDC's reader takes as this.
                             .includeQueries(

@@ -59,7 +59,8 @@ class OneSnapshotSplitReader extends MySqlSplitReader {
                                 config.getHostname(),
                                 config.getPort(),
                                 config.getUsername(),
-                                config.getPassword()));
+                                config.getPassword(),
+                                SourceTls.fromDebezium(config.getDbzProperties())));
         this.collations = new BackfillCollations(serverCollations);
     }
 

@@ -20,23 +20,32 @@ public final class SourceJdbc implements Serializable {
     private final String address;
     private final String user;
     private final String password;
+    private final SourceTls tls;
 
-    private SourceJdbc(String address, String user, String password) {
+    private SourceJdbc(String address, String user, String password, SourceTls tls) {
         this.address = address;
         this.user = user;
         this.password = password;
+        this.tls = tls;
     }
 
-    /** The source user at {@code host:port}. */
+    /** The source user at {@code host:port}, without TLS. */
     public static SourceJdbc of(String host, int port, String user, String password) {
-        return new SourceJdbc(host + ":" + port, user, password == null ? "" : password);
+        return of(host, port, user, password, SourceTls.DISABLED);
+    }
+
+    /** The source user at {@code host:port}, connecting with {@code tls}. */
+    public static SourceJdbc of(
+            String host, int port, String user, String password, SourceTls tls) {
+        return new SourceJdbc(host + ":" + port, user, password == null ? "" : password, tls);
     }
 
     public static SourceJdbc from(OptionSection config) {
         return new SourceJdbc(
                 config.get(MySqlSourceOptions.HOSTNAME) + ":" + config.get(MySqlSourceOptions.PORT),
                 config.get(MySqlSourceOptions.USERNAME),
-                config.getOptional(MySqlSourceOptions.PASSWORD).orElse(""));
+                config.getOptional(MySqlSourceOptions.PASSWORD).orElse(""),
+                SourceTls.from(config));
     }
 
     /**
@@ -45,7 +54,7 @@ public final class SourceJdbc implements Serializable {
      * ("No suitable driver" until something else registered it).
      */
     public Connection connect() throws SQLException {
-        Properties properties = new Properties();
+        Properties properties = tls.jdbcProperties();
         properties.setProperty("user", user);
         properties.setProperty("password", password);
         Connection connection =
@@ -53,8 +62,7 @@ public final class SourceJdbc implements Serializable {
                         .connect(
                                 "jdbc:mysql://"
                                         + address
-                                        + "/?useSSL=false&allowPublicKeyRetrieval=true"
-                                        + "&connectTimeout=10000",
+                                        + "/?allowPublicKeyRetrieval=true&connectTimeout=10000",
                                 properties);
         if (connection == null) {
             throw new SQLException("MySQL's driver refused the address " + address);
@@ -69,5 +77,10 @@ public final class SourceJdbc implements Serializable {
 
     public String user() {
         return user;
+    }
+
+    /** How the source connects: for messages and for the binlog client. */
+    public SourceTls tls() {
+        return tls;
     }
 }

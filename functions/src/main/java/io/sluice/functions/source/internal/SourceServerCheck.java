@@ -191,10 +191,28 @@ public final class SourceServerCheck implements Serializable {
                 problems.add(
                         String.format(
                                 "The database at %s accepts only TLS connections"
-                                        + " (require_secure_transport=ON), and Sluice's source"
-                                        + " connects without TLS (it has no TLS settings yet):"
-                                        + " set require_secure_transport=OFF on the server.",
-                                jdbc.address()));
+                                        + " (require_secure_transport=ON), but option '%s' is %s:"
+                                        + " set it to required, verify-ca or verify-identity.",
+                                jdbc.address(),
+                                prefix + MySqlSourceOptions.SSL_MODE.key(),
+                                jdbc.tls().mode()));
+                return problems;
+            }
+            Throwable handshake = tlsFailure(e);
+            if (handshake != null) {
+                // A certificate the trust store does not vouch for will not change by itself.
+                problems.add(
+                        String.format(
+                                "The TLS handshake with the database at %s failed with option"
+                                        + " '%s' %s: %s. Check that '%s' holds the CA certificate"
+                                        + " that signed the server's (and with verify-identity"
+                                        + " that the certificate names '%s').",
+                                jdbc.address(),
+                                prefix + MySqlSourceOptions.SSL_MODE.key(),
+                                jdbc.tls().mode(),
+                                handshake.getMessage(),
+                                prefix + MySqlSourceOptions.SSL_TRUSTSTORE.key(),
+                                prefix + MySqlSourceOptions.HOSTNAME.key()));
                 return problems;
             }
             if ("28000".equals(e.getSQLState())) {
@@ -215,6 +233,18 @@ public final class SourceServerCheck implements Serializable {
                     e);
         }
         return problems;
+    }
+
+    /** The TLS failure in {@code e}'s causes, if it is one: a certificate or handshake problem. */
+    @Nullable
+    private static Throwable tlsFailure(SQLException e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof javax.net.ssl.SSLException
+                    || cause instanceof java.security.cert.CertificateException) {
+                return cause;
+            }
+        }
+        return null;
     }
 
     private void checkBinlog(Statement statement, List<String> problems) throws SQLException {
