@@ -154,28 +154,10 @@ class MySqlAuthenticationITCase {
                     return String.valueOf(read);
                 });
 
-        Map<String, String> outcomes = new LinkedHashMap<>();
-        for (Map.Entry<String, Callable<String>> connection : connections.entrySet()) {
-            forgetCachedPassword(server, user);
-            try {
-                outcomes.put(connection.getKey(), "ok: " + connection.getValue().call());
-            } catch (Exception e) {
-                outcomes.put(connection.getKey(), "failed: " + e);
-            }
-        }
+        Map<String, String> outcomes = UncachedLogins.each(server, user, PASSWORD, connections);
         assertThat(outcomes)
                 .as("each connection's login with the password not cached, without TLS")
                 .allSatisfy((what, outcome) -> assertThat(outcome).as(what).startsWith("ok: "));
-    }
-
-    /** ALTER USER drops the account's entry from caching_sha2_password's cache. */
-    private static void forgetCachedPassword(MySqlServer server, String user) {
-        List<String> statements = new ArrayList<>();
-        for (String host : List.of("localhost", "127.0.0.1", "%")) {
-            statements.add(
-                    "ALTER USER '" + user + "'@'" + host + "' IDENTIFIED BY '" + PASSWORD + "'");
-        }
-        server.execute(null, statements.toArray(String[]::new));
     }
 
     private static String rootQuery(MySqlServer server, String sql) throws Exception {

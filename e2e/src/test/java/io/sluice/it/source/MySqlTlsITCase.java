@@ -160,15 +160,7 @@ class MySqlTlsITCase {
                 "Sluice's binlog reader, set up as in a job",
                 () -> readUntilMarker(server, database, user, tlsOf(config), 5621));
 
-        Map<String, String> outcomes = new LinkedHashMap<>();
-        for (Map.Entry<String, Callable<String>> connection : connections.entrySet()) {
-            forgetCachedPassword(server, user);
-            try {
-                outcomes.put(connection.getKey(), "ok: " + connection.getValue().call());
-            } catch (Exception e) {
-                outcomes.put(connection.getKey(), "failed: " + e);
-            }
-        }
+        Map<String, String> outcomes = UncachedLogins.each(server, user, PASSWORD, connections);
         assertThat(outcomes)
                 .as("each connection's login over TLS with the password not cached")
                 .allSatisfy((what, outcome) -> assertThat(outcome).as(what).startsWith("ok: "))
@@ -338,16 +330,6 @@ class MySqlTlsITCase {
         String user = "tls_" + database.substring(database.length() - 6);
         server.createUser(user, PASSWORD, MySqlServer.CDC_GRANTS);
         return user;
-    }
-
-    /** ALTER USER drops the account's entry from caching_sha2_password's cache. */
-    private static void forgetCachedPassword(MySqlServer server, String user) {
-        List<String> statements = new ArrayList<>();
-        for (String host : List.of("localhost", "127.0.0.1", "%")) {
-            statements.add(
-                    "ALTER USER '" + user + "'@'" + host + "' IDENTIFIED BY '" + PASSWORD + "'");
-        }
-        server.execute(null, statements.toArray(String[]::new));
     }
 
     /**

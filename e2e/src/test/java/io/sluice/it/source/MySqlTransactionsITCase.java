@@ -390,14 +390,7 @@ class MySqlTransactionsITCase {
             mysql.execute(other, "INSERT INTO t VALUES (1, 'not captured')");
             BinlogPosition moved = ReaderRun.current(mysql);
             assertThat(moved.gtids()).as("the write's GTID").isNotEqualTo(start.gtids());
-            BinlogPosition after;
-            int waited = 0;
-            do {
-                // The heartbeats sent before the write came through still name the start.
-                assertThat(waited++).as("heartbeats at the start after the write").isLessThan(20);
-                after = heartbeats.poll(2, TimeUnit.MINUTES);
-                assertThat(after).as("a heartbeat after the write").isNotNull();
-            } while (after.position() == start.position());
+            BinlogPosition after = ReaderRun.heartbeatPast(heartbeats, start);
             assertThat(after.file()).isEqualTo(moved.file());
             assertThat(after.position()).as("moved past the write").isEqualTo(moved.position());
             assertThat(after.gtids()).as("with its GTID").isEqualTo(moved.gtids());

@@ -15,8 +15,12 @@ import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * One run of {@link BinlogReader} on a test server from a start up to the first row of the table
@@ -268,5 +272,22 @@ final class ReaderRun {
             throws Exception {
         BinlogReader.Builder reader = builder(server, 5601).heartbeatInterval(heartbeatInterval);
         return new ReaderRun().run(reader, currentColumns(server, database), database, start);
+    }
+
+    /**
+     * The first heartbeat past {@code start} after a write: the heartbeats the server sent before
+     * the write came through still name the start.
+     */
+    static BinlogPosition heartbeatPast(
+            BlockingQueue<BinlogPosition> heartbeats, BinlogPosition start)
+            throws InterruptedException {
+        BinlogPosition after;
+        int waited = 0;
+        do {
+            assertThat(waited++).as("heartbeats at the start after the write").isLessThan(20);
+            after = heartbeats.poll(2, TimeUnit.MINUTES);
+            assertThat(after).as("a heartbeat after the write").isNotNull();
+        } while (after.position() == start.position());
+        return after;
     }
 }
