@@ -88,6 +88,7 @@ final class RawRowsDeserializer extends AbstractRowsEventDataDeserializer<EventD
         for (EventType type : EventType.values()) {
             byType.put(type, defaults.getEventDataDeserializer(type));
         }
+        byType.put(EventType.GTID, new GtidEventDeserializer());
         byType.put(
                 EventType.PRE_GA_WRITE_ROWS, new RawRowsDeserializer(tableMaps, Kind.WRITE, false));
         byType.put(EventType.WRITE_ROWS, new RawRowsDeserializer(tableMaps, Kind.WRITE, false));
