@@ -16,6 +16,7 @@ import io.sluice.functions.source.binlog.BinlogSource;
 import io.sluice.functions.source.internal.CheckedSource;
 import io.sluice.functions.source.internal.HeartbeatWritingSource;
 import io.sluice.functions.source.internal.HookedMySqlSource;
+import io.sluice.functions.source.internal.SnapshotQueryDriver;
 import io.sluice.functions.source.internal.SourceJdbc;
 import io.sluice.functions.source.internal.SourceServerCheck;
 import io.sluice.functions.source.internal.SourceTls;
@@ -149,6 +150,8 @@ public final class MySqlSourceFactory {
         // Debezium's connection, Flink CDC's binlog client, and Sluice's readers, which get them
         // through Flink CDC's config.
         SourceTls.from(config).debeziumProperties(debezium);
+        // Debezium reads its driver's name from its settings under "database.", prefix removed.
+        debezium.setProperty("database.database.jdbc.driver", SnapshotQueryDriver.class.getName());
         return debezium;
     }
 
