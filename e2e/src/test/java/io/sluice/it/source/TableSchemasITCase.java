@@ -319,6 +319,44 @@ class TableSchemasITCase {
                 .isEqualTo(expected);
     }
 
+    /**
+     * MariaDB's {@code CREATE OR REPLACE TABLE} over a known table: the rows after it have the new
+     * definition, whether it keeps the column count and types (only the names differ, so a missed
+     * statement would go unnoticed) or not; and over a table that did not exist.
+     */
+    @Test
+    void createOrReplaceTableGivesTheRowsAfterItTheNewDefinition() throws Exception {
+        MariaDbServer mariaDb = MARIADB.server();
+        mariaDb.execute(null, "SET GLOBAL binlog_row_metadata = MINIMAL");
+        String database = mariaDb.createDatabase("replace", null);
+        String[] statements = {
+            "CREATE TABLE r (id INT PRIMARY KEY, a VARCHAR(5), b INT)",
+            "INSERT INTO r VALUES (1, 'x', 1)",
+            "CREATE OR REPLACE TABLE r (id INT PRIMARY KEY, c VARCHAR(5), d INT)",
+            "INSERT INTO r VALUES (2, 'y', 2)",
+            "create or replace table `r` (id INT PRIMARY KEY, e INT)",
+            "INSERT INTO r VALUES (3, 3)",
+            "CREATE OR REPLACE TABLE fresh (id INT PRIMARY KEY, f DATE)",
+            "INSERT INTO fresh VALUES (4, '2024-02-29')",
+        };
+        List<String> expected =
+                List.of(
+                        "r (id int(11) key, a varchar(5), b int(11)) INSERT after [1, x, 1]",
+                        "r (id int(11) key, c varchar(5), d int(11)) INSERT after [2, y, 2]",
+                        "r (id int(11) key, e int(11)) INSERT after [3, 3]",
+                        "fresh (id int(11) key, f date) INSERT after [4, 2024-02-29]");
+        BinlogPosition start = position(mariaDb);
+        mariaDb.execute(database, statements);
+        BinlogPosition end = position(mariaDb);
+
+        List<ChangeEvent> events =
+                read(mariaDb, schemasNow(mariaDb, database), start, end, m -> {});
+        assertThat(render(events)).as("Sluice's reader").isEqualTo(expected);
+        assertThat(render(flinkCdc(mariaDb, database, start, expected.size())))
+                .as("the Flink CDC reader")
+                .isEqualTo(expected);
+    }
+
     /** A change as the test compares it: table, columns with mysqlType and key, type, values. */
     private static List<String> render(List<ChangeEvent> events) {
         List<String> rendered = new ArrayList<>();

@@ -70,4 +70,21 @@ class DdlClassifierTest {
         assertThat(statement.isDatabaseStatement())
                 .isEqualTo(sql.toUpperCase().matches("(CREATE|ALTER|DROP) (DATABASE|SCHEMA).*"));
     }
+
+    /** Statements after which the table has the statement's definition, whatever was known. */
+    @ParameterizedTest(name = "[{index}] {0}")
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "CREATE TABLE t (id INT) | true",
+                "/* tool */ create table `t` (id INT) | true",
+                "CREATE OR REPLACE TABLE t (id INT) | true",
+                "create  or\treplace table t LIKE u | true",
+                "CREATE TABLE IF NOT EXISTS t (id INT) | false",
+                "CREATE OR REPLACE VIEW v AS SELECT 1 | false",
+                "ALTER TABLE t ADD c INT | false",
+            })
+    void createsNewTable(String sql, boolean creates) {
+        assertThat(DdlClassifier.createsNewTable(sql)).as(sql).isEqualTo(creates);
+    }
 }

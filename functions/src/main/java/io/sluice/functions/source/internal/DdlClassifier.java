@@ -6,7 +6,6 @@ import io.sluice.serializers.event.ChangeType;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Pattern;
 
 /**
  * Gives a DDL statement the Canal event type and target table that Canal's Druid-based parser gives
@@ -25,19 +24,25 @@ public final class DdlClassifier {
         "DEFAULT", "CHARACTER", "CHARSET", "COLLATE", "COMMENT", "ENCRYPTION", "READ"
     };
 
-    private static final Pattern CREATE_TABLE =
-            Pattern.compile(
-                    "^\\s*CREATE\\s+TABLE\\s+(?!IF\\s+NOT\\s+EXISTS\\b)", Pattern.CASE_INSENSITIVE);
-
     private DdlClassifier() {}
 
     /**
-     * Whether {@code sql} is a CREATE TABLE without IF NOT EXISTS. The binlog holds one only if the
-     * table did not exist then, so a reader that knows the table (from the database, when it
-     * replays from an earlier position) must forget that definition for the statement's.
+     * Whether {@code sql} is a CREATE TABLE without IF NOT EXISTS, or MariaDB's CREATE OR REPLACE
+     * TABLE. After either the table has the statement's definition: the binlog holds the first only
+     * if the table did not exist then, and the second drops any table of that name first. So a
+     * reader that knows the table (from the database, when it replays from an earlier position, or
+     * the replaced one) must forget that definition for the statement's.
      */
     public static boolean createsNewTable(String sql) {
-        return CREATE_TABLE.matcher(sql).find();
+        List<Token> tokens = Tokenizer.tokens(sql);
+        int at = 0;
+        if (tokens.size() < 3 || !tokens.get(at++).is("CREATE")) {
+            return false;
+        }
+        if (tokens.get(at).is("OR") && tokens.get(at + 1).is("REPLACE")) {
+            at += 2;
+        }
+        return at + 1 < tokens.size() && tokens.get(at).is("TABLE") && !tokens.get(at + 1).is("IF");
     }
 
     /** What a statement is and which table it names. */
