@@ -14,9 +14,9 @@ import io.sluice.functions.encode.MessageFormat;
 import io.sluice.functions.source.SourceReaderKind;
 import io.sluice.it.flink.FlinkMiniCluster;
 import io.sluice.it.job.EmbeddedJobs;
+import io.sluice.it.server.DatabaseServer;
+import io.sluice.it.server.DatabaseServersExtension;
 import io.sluice.it.server.KafkaExtension;
-import io.sluice.it.server.MariaDbExtension;
-import io.sluice.it.server.MariaDbServer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -38,15 +38,20 @@ import static org.assertj.core.api.Assertions.assertThat;
  * table created again under its name, with rows: every statement of the window reaches each of the
  * topic's partitions once, in binlog order with its table's rows, carrying the binlog event's own
  * time (flat {@code es}, binary {@code executeTime}) and position (binary {@code logfileName} and
- * {@code logfileOffset}), as Canal writes them. Either the table does not exist when the job starts
- * (the job starts first), or it already does (the statements ran before the job started, and the
- * replay starts before them). With Sluice's reader every statement's text is the binlog's, as
- * Canal's; with Flink CDC's, DROP TABLE is Debezium's own text.
+ * {@code logfileOffset}), as Canal writes them, and in binary its transaction's GTID. Either the
+ * table does not exist when the job starts (the job starts first), or it already does (the
+ * statements ran before the job started, and the replay starts before them). With Sluice's reader
+ * every statement's text is the binlog's, as Canal's; with Flink CDC's, DROP TABLE is Debezium's
+ * own text, and on MariaDB the GTID is empty. On MySQL 8.0 (GTIDs on, each DDL statement a
+ * transaction of its own behind a GTID event) the binary format runs with either start and Sluice's
+ * reader, and with the statements run before the start and Flink CDC's.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class DdlReplayITCase {
 
-    @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();
+    @RegisterExtension
+    static final DatabaseServersExtension SERVERS = DatabaseServersExtension.shared();
+
     @RegisterExtension static final KafkaExtension KAFKA = KafkaExtension.shared();
     @RegisterExtension static final MiniClusterExtension FLINK = FlinkMiniCluster.extension(4);
 
@@ -66,26 +71,33 @@ class DdlReplayITCase {
     private static final List<Set<String>> COLUMNS =
             List.of(Set.of("id", "a"), Set.of("id", "a", "b"), Set.of(), Set.of("id", "c"));
 
-    @ParameterizedTest(name = "{0}, tables exist at job start: {1}, {2} reader")
+    @ParameterizedTest(name = "{0}: {1}, tables exist at job start: {2}, {3} reader")
     @CsvSource({
-        "CANAL_FLAT, false, SLUICE",
-        "CANAL_FLAT, true, SLUICE",
-        "CANAL_BINARY, false, SLUICE",
-        "CANAL_BINARY, true, SLUICE",
-        "CANAL_FLAT, false, FLINK_CDC",
-        "CANAL_BINARY, true, FLINK_CDC"
+        "MARIADB, CANAL_FLAT, false, SLUICE",
+        "MARIADB, CANAL_FLAT, true, SLUICE",
+        "MARIADB, CANAL_BINARY, false, SLUICE",
+        "MARIADB, CANAL_BINARY, true, SLUICE",
+        "MARIADB, CANAL_FLAT, false, FLINK_CDC",
+        "MARIADB, CANAL_BINARY, true, FLINK_CDC",
+        "MYSQL, CANAL_BINARY, false, SLUICE",
+        "MYSQL, CANAL_BINARY, true, SLUICE",
+        "MYSQL, CANAL_BINARY, true, FLINK_CDC"
     })
     void statementsCarryTheirBinlogTimeAndPosition(
-            MessageFormat format, boolean tablesExist, SourceReaderKind reader) throws Exception {
-        MariaDbServer mariaDb = MARIADB.server();
-        String database = mariaDb.createDatabase("replay", null);
-        mariaDb.execute(database, "CREATE TABLE marker (id INT PRIMARY KEY)");
-        String[] start = mariaDb.binlogEnd();
+            DatabaseServer.Kind kind,
+            MessageFormat format,
+            boolean tablesExist,
+            SourceReaderKind reader)
+            throws Exception {
+        DatabaseServer server = SERVERS.server(kind);
+        String database = server.createDatabase("replay", null);
+        server.execute(database, "CREATE TABLE marker (id INT PRIMARY KEY)");
+        String[] start = server.binlogEnd();
         String topic = "replay-" + database;
         KAFKA.server().createTopic(topic, PARTITIONS);
         Configuration config =
                 EmbeddedJobs.config(
-                        mariaDb,
+                        server,
                         KAFKA.server(),
                         database + "\\..*",
                         topic,
@@ -101,25 +113,35 @@ class DdlReplayITCase {
         int expected = ROWS_PER_PHASE * 3 + STATEMENTS.length * PARTITIONS;
         JobClient job;
         if (tablesExist) {
-            runWindow(mariaDb, database);
+            runWindow(server, database);
             job = EmbeddedJobs.start(env, config, "ddl-replay-" + database);
         } else {
             job = EmbeddedJobs.start(env, config, "ddl-replay-" + database);
             // The binlog reader has met the database's tables once the marker row arrives; the
             // window's table does not exist then.
-            mariaDb.execute(database, "INSERT INTO marker VALUES (1)");
+            server.execute(database, "INSERT INTO marker VALUES (1)");
             assertThat(KAFKA.server().drainReadCommitted(topic, 1, WAIT)).hasSize(1);
-            runWindow(mariaDb, database);
+            runWindow(server, database);
             expected++;
         }
         try {
             List<BinlogStatements.Logged> logged =
-                    BinlogStatements.read(mariaDb, database, start[0], Long.parseLong(start[1]));
-            // MariaDB logs DROP TABLE as "DROP TABLE `t` /* generated by server */".
+                    BinlogStatements.read(server, database, start[0], Long.parseLong(start[1]));
+            // Both servers log DROP TABLE as "DROP TABLE `t` /* generated by server */".
             assertThat(logged)
                     .extracting(
                             s -> s.sql.replace("`", "").replace(" /* generated by server */", ""))
                     .containsExactly(STATEMENTS);
+            // Each statement a transaction of its own, behind its GTID event.
+            assertThat(logged)
+                    .extracting(s -> s.gtid)
+                    .allMatch(
+                            gtid ->
+                                    gtid.matches(
+                                            kind == DatabaseServer.Kind.MYSQL
+                                                    ? "[0-9a-f-]{36}:[0-9]+"
+                                                    : "[0-9]+-[0-9]+-[0-9]+"))
+                    .doesNotHaveDuplicates();
 
             List<ConsumerRecord<byte[], byte[]>> records =
                     KAFKA.server().drainReadCommitted(topic, expected, WAIT);
@@ -132,7 +154,13 @@ class DdlReplayITCase {
             assertThat(byPartition).hasSize(PARTITIONS);
             for (Map.Entry<Integer, List<Item>> partition : byPartition.entrySet()) {
                 assertPartition(
-                        format, reader, database, partition.getKey(), partition.getValue(), logged);
+                        kind,
+                        format,
+                        reader,
+                        database,
+                        partition.getKey(),
+                        partition.getValue(),
+                        logged);
             }
             assertThat(records).hasSize(expected);
         } finally {
@@ -140,16 +168,16 @@ class DdlReplayITCase {
         }
     }
 
-    private static void runWindow(MariaDbServer mariaDb, String database) {
+    private static void runWindow(DatabaseServer server, String database) {
         for (int phase = 0; phase < STATEMENTS.length; phase++) {
-            mariaDb.execute(database, STATEMENTS[phase]);
+            server.execute(database, STATEMENTS[phase]);
             if (phase == 2) {
                 continue; // the table is dropped
             }
             int from = (phase == 3 ? 2 : phase) * ROWS_PER_PHASE + 1;
             for (int id = from; id < from + ROWS_PER_PHASE; id++) {
                 String values = phase == 1 ? id + ", 'a" + id + "', " + id : id + ", 'v" + id + "'";
-                mariaDb.execute(database, "INSERT INTO t VALUES (" + values + ")");
+                server.execute(database, "INSERT INTO t VALUES (" + values + ")");
             }
         }
     }
@@ -160,6 +188,7 @@ class DdlReplayITCase {
      * with that phase's columns.
      */
     private static void assertPartition(
+            DatabaseServer.Kind kind,
             MessageFormat format,
             SourceReaderKind reader,
             String database,
@@ -204,11 +233,17 @@ class DdlReplayITCase {
                 assertThat(statement.file + ":" + statement.offset)
                         .as("position of '%s' in partition %s", statement.sql, partition)
                         .isEqualTo(binlog.file + ":" + binlog.position);
+                // Debezium 1.9 tracks no MariaDB GTID (docs/value-rendering.md).
+                boolean gtidKnown =
+                        reader == SourceReaderKind.SLUICE || kind == DatabaseServer.Kind.MYSQL;
+                assertThat(statement.gtid)
+                        .as("GTID of '%s' in partition %s", statement.sql, partition)
+                        .isEqualTo(gtidKnown ? binlog.gtid : "");
             }
         }
     }
 
-    /** A row or statement as a Canal consumer reads it; file and offset only in binary. */
+    /** A row or statement as a Canal consumer reads it; file, offset and GTID only in binary. */
     private static final class Item {
         final boolean ddl;
         final String table;
@@ -216,6 +251,7 @@ class DdlReplayITCase {
         final long executeTime;
         final String file;
         final long offset;
+        final String gtid;
         final Map<String, String> data;
 
         Item(
@@ -225,6 +261,7 @@ class DdlReplayITCase {
                 long executeTime,
                 String file,
                 long offset,
+                String gtid,
                 Map<String, String> data) {
             this.ddl = ddl;
             this.table = table;
@@ -232,13 +269,14 @@ class DdlReplayITCase {
             this.executeTime = executeTime;
             this.file = file;
             this.offset = offset;
+            this.gtid = gtid;
             this.data = data;
         }
 
         @Override
         public String toString() {
             return ddl
-                    ? "[" + sql + " @" + executeTime + " " + file + ":" + offset + "]"
+                    ? "[" + sql + " @" + executeTime + " " + file + ":" + offset + " " + gtid + "]"
                     : table + data;
         }
     }
@@ -256,11 +294,13 @@ class DdlReplayITCase {
                                 flat.getEs(),
                                 null,
                                 -1,
+                                null,
                                 null));
                 return;
             }
             for (Map<String, String> row : flat.getData()) {
-                items.add(new Item(false, flat.getTable(), null, flat.getEs(), null, -1, row));
+                items.add(
+                        new Item(false, flat.getTable(), null, flat.getEs(), null, -1, null, row));
             }
             return;
         }
@@ -280,6 +320,7 @@ class DdlReplayITCase {
                                 header.getExecuteTime(),
                                 header.getLogfileName(),
                                 header.getLogfileOffset(),
+                                header.getGtid(),
                                 null));
                 continue;
             }
@@ -296,6 +337,7 @@ class DdlReplayITCase {
                                 header.getExecuteTime(),
                                 header.getLogfileName(),
                                 header.getLogfileOffset(),
+                                header.getGtid(),
                                 data));
             }
         }
