@@ -33,6 +33,9 @@ public final class CanalMessages {
         public final Map<String, String> mysqlType;
         public final Map<String, Integer> sqlType;
 
+        /** The message's GTID (the flat message's {@code gtid}, the binary entry header's). */
+        public final String gtid;
+
         Row(
                 String type,
                 String database,
@@ -42,7 +45,8 @@ public final class CanalMessages {
                 Map<String, String> data,
                 Map<String, String> old,
                 Map<String, String> mysqlType,
-                Map<String, Integer> sqlType) {
+                Map<String, Integer> sqlType,
+                String gtid) {
             this.type = type;
             this.database = database;
             this.table = table;
@@ -52,6 +56,7 @@ public final class CanalMessages {
             this.old = old;
             this.mysqlType = mysqlType;
             this.sqlType = sqlType;
+            this.gtid = gtid;
         }
 
         @Override
@@ -79,7 +84,8 @@ public final class CanalMessages {
                             null,
                             null,
                             null,
-                            null));
+                            null,
+                            flat.getGtid()));
             return rows;
         }
         for (int i = 0; i < flat.getData().size(); i++) {
@@ -93,7 +99,8 @@ public final class CanalMessages {
                             flat.getData().get(i),
                             flat.getOld() == null ? null : flat.getOld().get(i),
                             flat.getMysqlType(),
-                            flat.getSqlType()));
+                            flat.getSqlType(),
+                            flat.getGtid()));
         }
         return rows;
     }
@@ -121,7 +128,8 @@ public final class CanalMessages {
                                 null,
                                 null,
                                 null,
-                                null));
+                                null,
+                                header.getGtid()));
             }
             for (CanalEntry.RowData row : change.getRowDatasList()) {
                 List<CanalEntry.Column> columns =
@@ -158,7 +166,8 @@ public final class CanalMessages {
                                 data,
                                 old,
                                 mysqlType,
-                                sqlType));
+                                sqlType,
+                                header.getGtid()));
             }
         }
         return rows;

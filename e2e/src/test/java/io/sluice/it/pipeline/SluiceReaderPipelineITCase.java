@@ -15,6 +15,7 @@ import io.sluice.it.server.KafkaExtension;
 import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
 import io.sluice.it.server.MySqlExtension;
+import io.sluice.it.server.MySqlServer;
 import io.sluice.it.server.Waits;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -46,7 +47,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * rows between can only be read with the table schemas the savepoint holds, not with
  * information_schema's; the first job runs with either reader, so a savepoint of Flink CDC's reader
  * restores into Sluice's. Other jobs start at a MariaDB GTID position alone, and at a MySQL 8 GTID
- * set alone with either reader, with statement texts; and at a timestamp, on both servers.
+ * set alone with either reader, with statement texts; at a timestamp, on both servers; and at the
+ * binlog's end ({@code latest}), on both servers with either reader.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class SluiceReaderPipelineITCase {
@@ -283,6 +285,168 @@ class SluiceReaderPipelineITCase {
         } finally {
             job.cancel().get(1, TimeUnit.MINUTES);
         }
+    }
+
+    /**
+     * A start at the binlog's end ({@code latest}), on both servers with both readers: the changes
+     * committed before the job started are in the binlog but not delivered; those committed after
+     * its reader connected are, each once, from the first on. The job reads as a user of its own,
+     * so its binlog dump thread tells when the reader has its start (resolved before it connects).
+     * On MySQL the reader asks for the binlog after a GTID set ({@code Binlog Dump GTID}), and the
+     * first change delivered is the transaction right after the server's GTID set then: the start
+     * is that set. On MariaDB Sluice's reader names the transaction after {@code gtid_binlog_pos};
+     * Flink CDC's gives no MariaDB GTID.
+     */
+    @ParameterizedTest(name = "{0} with source.reader={1}")
+    @CsvSource({"MARIADB, sluice", "MARIADB, flink-cdc", "MYSQL, sluice", "MYSQL, flink-cdc"})
+    void startsAtTheBinlogsEndWithTheChangesAfterIt(DatabaseServer.Kind kind, String reader)
+            throws Exception {
+        boolean mariaDb = kind == DatabaseServer.Kind.MARIADB;
+        DatabaseServer server = mariaDb ? MARIADB.server() : MYSQL.server();
+        String database = server.createDatabase("sluicelatest", "ddl/counters.sql");
+        String topic = "sluicelatest-" + database;
+        KAFKA.server().createTopic(topic, 1);
+        String user = "latest_" + database.substring(database.length() - 6);
+        server.createUser(
+                user, "latest-pw", mariaDb ? MariaDbServer.CDC_GRANTS : MySqlServer.CDC_GRANTS);
+
+        String[] before = server.binlogEnd();
+        server.execute(
+                database,
+                "INSERT INTO counters VALUES (1, 1, 'before'), (2, 1, 'before')",
+                "UPDATE counters SET version = 2 WHERE id = 1");
+        assertThat(rowsEvents(server, before, database))
+                .as("the changes before the start, in the binlog from %s", List.of(before))
+                .containsExactly("Write_rows", "Update_rows");
+
+        Configuration config =
+                EmbeddedJobs.config(
+                        server,
+                        KAFKA.server(),
+                        database + ".counters",
+                        topic,
+                        "job.checkpoint-interval=1s",
+                        "source.reader=" + reader,
+                        "source.username=" + user,
+                        "source.password=latest-pw",
+                        "source.startup.mode=latest");
+        JobClient job = start(new Configuration(), config, "sluice-reader-latest-" + database);
+        try {
+            String dump = binlogDump(server, user);
+            String[] executed = executedGtids(server);
+            String next = mariaDb && reader.equals("flink-cdc") ? "" : nextGtid(kind, executed);
+            if (!mariaDb) {
+                assertThat(dump).as("the reader's dump request").isEqualTo("Binlog Dump GTID");
+            }
+            server.execute(
+                    database,
+                    "INSERT INTO counters VALUES (3, 1, 'after')",
+                    "UPDATE counters SET version = 3 WHERE id = 2",
+                    "DELETE FROM counters WHERE id = 1");
+            List<Delivered> delivered = Delivered.drain(KAFKA.server(), topic, FORMAT, 3, WAIT);
+            assertThat(delivered)
+                    .as("the changes after the start (%s), each once", executed[1])
+                    .extracting(d -> d.row.type + " " + d.get("id") + " " + d.get("version"))
+                    .containsExactly("INSERT 3 1", "UPDATE 2 3", "DELETE 1 2");
+            assertThat(delivered.get(0).row.gtid)
+                    .as("the first change's GTID, the transaction after %s", executed[1])
+                    .isEqualTo(next);
+        } finally {
+            EmbeddedJobs.cancel(job);
+        }
+    }
+
+    /**
+     * The rows events of {@code database}'s tables in the binlog from {@code from} (file and
+     * position) on, by type ({@code Write_rows}, MariaDB's {@code _v1} left off).
+     */
+    private static List<String> rowsEvents(DatabaseServer server, String[] from, String database)
+            throws Exception {
+        List<String> types = new ArrayList<>();
+        try (Connection connection = server.connect(null);
+                Statement statement = connection.createStatement();
+                ResultSet events =
+                        statement.executeQuery(
+                                "SHOW BINLOG EVENTS IN '" + from[0] + "' FROM " + from[1])) {
+            boolean ours = false;
+            while (events.next()) {
+                String type = events.getString("Event_type");
+                if (type.equals("Table_map")) {
+                    ours = events.getString("Info").contains("(" + database + ".");
+                } else if (type.endsWith("_rows") || type.endsWith("_rows_v1")) {
+                    if (ours) {
+                        types.add(type.replace("_v1", ""));
+                    }
+                    ours = false;
+                }
+            }
+        }
+        return types;
+    }
+
+    /** The command of {@code user}'s binlog dump thread, once there is one. */
+    private static String binlogDump(DatabaseServer server, String user) {
+        String[] command = new String[1];
+        Waits.until(
+                "a binlog dump thread of " + user,
+                WAIT,
+                () -> {
+                    try (Connection connection = server.connect(null);
+                            Statement statement = connection.createStatement();
+                            ResultSet threads =
+                                    statement.executeQuery(
+                                            "SELECT command FROM information_schema.processlist"
+                                                    + " WHERE user = '"
+                                                    + user
+                                                    + "' AND command LIKE 'Binlog Dump%'")) {
+                        if (!threads.next()) {
+                            return false;
+                        }
+                        command[0] = threads.getString(1);
+                        return true;
+                    }
+                });
+        return command[0];
+    }
+
+    /**
+     * The server's id for its own GTIDs ({@code @@server_uuid}, MariaDB's {@code @@server_id}) and
+     * its GTID state ({@code @@global.gtid_executed}, MariaDB's {@code @@gtid_binlog_pos}).
+     */
+    private static String[] executedGtids(DatabaseServer server) throws Exception {
+        boolean mariaDb = server.kind() == DatabaseServer.Kind.MARIADB;
+        try (Connection connection = server.connect(null);
+                Statement statement = connection.createStatement();
+                ResultSet result =
+                        statement.executeQuery(
+                                mariaDb
+                                        ? "SELECT @@server_id, @@gtid_binlog_pos"
+                                        : "SELECT @@server_uuid, @@global.gtid_executed")) {
+            result.next();
+            return new String[] {result.getString(1), result.getString(2).replace("\n", "")};
+        }
+    }
+
+    /**
+     * The GTID of the next transaction the server writes, after {@code executed}: MySQL's {@code
+     * uuid:n}, MariaDB's {@code domain-server-seq}.
+     */
+    private static String nextGtid(DatabaseServer.Kind kind, String[] executed) {
+        String own = executed[0];
+        for (String part : executed[1].split(",")) {
+            part = part.trim();
+            if (kind == DatabaseServer.Kind.MARIADB) {
+                String[] gtid = part.split("-");
+                if (gtid[1].equals(own)) {
+                    return gtid[0] + "-" + own + "-" + (Long.parseLong(gtid[2]) + 1);
+                }
+            } else if (part.startsWith(own + ":")) {
+                String last = part.substring(part.lastIndexOf(':') + 1);
+                long end = Long.parseLong(last.substring(last.indexOf('-') + 1));
+                return own + ":" + (end + 1);
+            }
+        }
+        throw new AssertionError("No GTID of the server's own (" + own + ") in " + executed[1]);
     }
 
     private static long serverMillis(DatabaseServer server) throws Exception {

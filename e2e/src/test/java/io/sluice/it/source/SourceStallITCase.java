@@ -11,13 +11,14 @@ import io.sluice.it.flink.FlinkMiniCluster;
 import io.sluice.it.flink.JobExceptions;
 import io.sluice.it.job.EmbeddedJobs;
 import io.sluice.it.pipeline.Delivered;
+import io.sluice.it.server.DatabaseServer;
+import io.sluice.it.server.DatabaseServersExtension;
 import io.sluice.it.server.KafkaExtension;
-import io.sluice.it.server.MariaDbExtension;
-import io.sluice.it.server.MariaDbServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.net.URI;
@@ -34,12 +35,16 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code source.stall-timeout} on a real job: a snapshot chunk whose query cannot run (its table
  * locked) fails the source with the split named, and the job, restarted, delivers every row once
  * after the lock is gone; an idle database in the binlog phase, kept alive by heartbeats, is not
- * taken for a stall, with either reader.
+ * taken for a stall, with either reader. On MariaDB 11.4; the idle binlog with Sluice's reader on
+ * MySQL 8.0 too, whose heartbeat events the reader reads itself (the snapshot and Flink CDC's
+ * reader are the same code on both servers).
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class SourceStallITCase {
 
-    @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();
+    @RegisterExtension
+    static final DatabaseServersExtension SERVERS = DatabaseServersExtension.shared();
+
     @RegisterExtension static final KafkaExtension KAFKA = KafkaExtension.shared();
 
     @RegisterExtension static final MiniClusterExtension FLINK = FlinkMiniCluster.extension(2);
@@ -53,7 +58,7 @@ class SourceStallITCase {
     @ValueSource(strings = {"flink-cdc", "sluice"})
     void aBlockedChunkFailsTheSourceNamingItsSplitThenEveryRowArrivesOnce(
             String reader, @InjectClusterRESTAddress URI rest) throws Exception {
-        MariaDbServer mariaDb = MARIADB.server();
+        DatabaseServer mariaDb = SERVERS.mariaDb();
         int rows = 2_000;
         String database = seeded(mariaDb, "stalled_" + reader.replace('-', '_'), rows);
         String topic = "stalled-" + database;
@@ -97,7 +102,7 @@ class SourceStallITCase {
     @Test
     void anIdleDatabaseKeptAliveByHeartbeatsIsNotAStall(@InjectClusterRESTAddress URI rest)
             throws Exception {
-        MariaDbServer mariaDb = MARIADB.server();
+        DatabaseServer mariaDb = SERVERS.mariaDb();
         String database = seeded(mariaDb, "idle", 10);
         String topic = "idle-" + database;
         KAFKA.server().createTopic(topic, 1);
@@ -112,18 +117,22 @@ class SourceStallITCase {
         }
     }
 
-    /** The same with Sluice's binlog reader ({@code source.reader: sluice}), from the binlog. */
-    @Test
-    void anIdleDatabaseIsNotAStallForSluicesReader(@InjectClusterRESTAddress URI rest)
-            throws Exception {
-        MariaDbServer mariaDb = MARIADB.server();
-        String database = seeded(mariaDb, "idle_sluice", 10);
-        String[] end = mariaDb.binlogEnd();
+    /**
+     * The same with Sluice's binlog reader ({@code source.reader: sluice}), from the binlog, on
+     * both servers: MariaDB's and MySQL's heartbeat events keep the stall watch quiet.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(DatabaseServer.Kind.class)
+    void anIdleDatabaseIsNotAStallForSluicesReader(
+            DatabaseServer.Kind kind, @InjectClusterRESTAddress URI rest) throws Exception {
+        DatabaseServer server = SERVERS.server(kind);
+        String database = seeded(server, "idle_sluice", 10);
+        String[] end = server.binlogEnd();
         String topic = "idle-" + database;
         KAFKA.server().createTopic(topic, 1);
         JobClient job =
                 start(
-                        mariaDb,
+                        server,
                         database,
                         topic,
                         "source.reader=sluice",
@@ -131,7 +140,7 @@ class SourceStallITCase {
                         "source.startup.binlog-file=" + end[0],
                         "source.startup.binlog-position=" + end[1]);
         try {
-            staysAliveWhileIdle(rest, job, mariaDb, database, topic, 0);
+            staysAliveWhileIdle(rest, job, server, database, topic, 0);
         } finally {
             EmbeddedJobs.cancel(job);
         }
@@ -144,12 +153,12 @@ class SourceStallITCase {
     private static void staysAliveWhileIdle(
             URI rest,
             JobClient job,
-            MariaDbServer mariaDb,
+            DatabaseServer server,
             String database,
             String topic,
             int delivered)
             throws Exception {
-        mariaDb.execute(database, "UPDATE counters SET version = 1 WHERE id = 0");
+        server.execute(database, "UPDATE counters SET version = 1 WHERE id = 0");
         assertThat(
                         Delivered.drain(
                                 KAFKA.server(),
@@ -162,7 +171,7 @@ class SourceStallITCase {
 
         // Idle for several stall timeouts: only the server's heartbeats show the source alive.
         Thread.sleep(Duration.parse("PT" + STALL_TIMEOUT).multipliedBy(5).toMillis());
-        mariaDb.execute(database, "UPDATE counters SET version = 2 WHERE id = 0");
+        server.execute(database, "UPDATE counters SET version = 2 WHERE id = 0");
         assertThat(
                         Delivered.drain(
                                 KAFKA.server(),
@@ -177,14 +186,14 @@ class SourceStallITCase {
                 .isZero();
     }
 
-    private static String seeded(MariaDbServer mariaDb, String prefix, int rows) {
-        String database = mariaDb.createDatabase(prefix, "ddl/counters.sql");
+    private static String seeded(DatabaseServer server, String prefix, int rows) {
+        String database = server.createDatabase(prefix, "ddl/counters.sql");
         StringBuilder insert = new StringBuilder();
         for (int id = 0; id < rows; id++) {
             insert.append(insert.length() == 0 ? "INSERT INTO counters VALUES " : ", ");
             insert.append("(").append(id).append(", 0, 'seed')");
             if (insert.length() > 8_000 || id == rows - 1) {
-                mariaDb.execute(database, insert.toString());
+                server.execute(database, insert.toString());
                 insert.setLength(0);
             }
         }
@@ -192,7 +201,7 @@ class SourceStallITCase {
     }
 
     private static JobClient start(
-            MariaDbServer mariaDb, String database, String topic, String... overrides)
+            DatabaseServer server, String database, String topic, String... overrides)
             throws Exception {
         List<String> settings =
                 new ArrayList<>(
@@ -207,7 +216,7 @@ class SourceStallITCase {
         settings.addAll(List.of(overrides));
         Configuration config =
                 EmbeddedJobs.config(
-                        mariaDb,
+                        server,
                         KAFKA.server(),
                         database + ".counters",
                         topic,
