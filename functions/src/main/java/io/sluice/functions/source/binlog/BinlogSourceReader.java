@@ -17,6 +17,7 @@ import org.apache.flink.cdc.connectors.mysql.source.utils.ChunkUtils;
 import org.apache.flink.cdc.connectors.mysql.table.StartupMode;
 import org.apache.flink.cdc.connectors.mysql.table.StartupOptions;
 import org.apache.flink.core.io.InputStatus;
+import org.apache.flink.util.FlinkRuntimeException;
 
 import io.debezium.connector.mysql.MySqlConnection;
 import io.debezium.relational.Table;
@@ -84,6 +85,14 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
 
     private MySqlBinlogSplit split;
 
+    /**
+     * Where the reader starts, resolved on the task thread when it is given the split: a checkpoint
+     * taken before the first entry then holds this position. Holding the split's "latest" instead,
+     * a restore would resolve it again, at the binlog's end then, and skip every change emitted
+     * after that checkpoint.
+     */
+    private BinlogPosition start;
+
     /** After the last entry emitted; null while none was. */
     private BinlogPosition position;
 
@@ -91,6 +100,7 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
     private TableSchemas.State schemas;
 
     private MySqlBinlogSplit checkpointed;
+    private TableSchemas.State checkpointedSchemas;
     private Thread thread;
     private volatile BinlogReader reader;
     private volatile boolean closing;
@@ -157,6 +167,16 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
 
     private void startReading(MySqlBinlogSplit complete) {
         split = complete;
+        try {
+            start = startOf(complete.getStartingOffset());
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new FlinkRuntimeException(
+                    "Sluice's binlog reader could not resolve its start "
+                            + complete.getStartingOffset(),
+                    e);
+        }
         thread = new Thread(this::read, "sluice-binlog-reader-" + context.getIndexOfSubtask());
         thread.setDaemon(true);
         thread.start();
@@ -199,20 +219,20 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
             MySqlBinlogSplit pending = assembly.pending();
             return pending == null ? List.of() : List.of(pending);
         }
-        if (position == null) {
-            return List.of(split);
-        }
-        BinlogOffset offset = position.toBinlogOffset();
-        if (checkpointed == null || !checkpointed.getStartingOffset().equals(offset)) {
+        BinlogOffset offset = (position == null ? start : position).toBinlogOffset();
+        if (checkpointed == null
+                || !checkpointed.getStartingOffset().equals(offset)
+                || checkpointedSchemas != schemas) {
             checkpointed =
                     new MySqlBinlogSplit(
                             split.splitId(),
                             offset,
                             split.getEndingOffset(),
                             split.getFinishedSnapshotSplitInfos(),
-                            schemas.asTableChanges(),
+                            schemas == null ? split.getTableSchemas() : schemas.asTableChanges(),
                             split.getTotalFinishedSplitSize(),
                             split.isSuspended());
+            checkpointedSchemas = schemas;
         }
         return List.of(checkpointed);
     }
@@ -254,7 +274,6 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
     private void read() {
         ServerCollations collations = null;
         try {
-            BinlogPosition start = startOf(split.getStartingOffset());
             // The source's TLS settings travel in Flink CDC's config as Debezium's.
             SourceTls tls = SourceTls.fromDebezium(config.getDbzProperties());
             SourceJdbc jdbc =
