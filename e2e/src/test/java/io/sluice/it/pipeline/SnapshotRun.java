@@ -29,15 +29,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 /**
- * One case of a snapshot under live load: its database with three tables of 500 rows read in chunks
- * of 50, a {@link VersionedWriter} load and {@link BinlogNoise} from before the snapshot to the
- * end, its topic, and the job's configuration; {@link #verify} judges every row's history.
+ * One case of a snapshot under live load: its database with three tables of 500 rows (or as many
+ * tables and rows as asked) read in chunks of 50, a {@link VersionedWriter} load and {@link
+ * BinlogNoise} from before the snapshot to the end, its topic, and the job's configuration; {@link
+ * #verify} judges every row's history.
  */
 final class SnapshotRun {
 
     static final List<String> TABLES = List.of("t1", "t2", "t3");
     static final int SEED_ROWS = 500;
-    static final int SNAPSHOT_ROWS = TABLES.size() * SEED_ROWS;
     static final int CHUNK = 50;
     static final int PARTITIONS = 3;
     static final Duration WAIT = Duration.ofMinutes(2);
@@ -51,6 +51,8 @@ final class SnapshotRun {
     final String topic;
     final int parallelism;
     final KeyKind keys;
+    final List<String> tables;
+    final int seedRows;
     final VersionedWriter writer;
     final BinlogNoise noise;
     final Configuration config;
@@ -64,13 +66,24 @@ final class SnapshotRun {
             String prefix,
             int parallelism,
             String... overrides) {
-        this(mariaDb, kafka, prefix, parallelism, KeyKind.INT, true, overrides);
+        this(
+                mariaDb,
+                kafka,
+                prefix,
+                parallelism,
+                KeyKind.INT,
+                true,
+                TABLES.size(),
+                SEED_ROWS,
+                overrides);
     }
 
     /**
      * @param keys the type of the tables' primary keys
      * @param loadFromStart whether the load starts before the snapshot; if not, {@link
-     *     #startLoadAfterSnapshot} starts it
+     *     #startLoadInFirstChunks} starts it
+     * @param tables how many of t1, t2, t3 the database has
+     * @param seedRows the rows of each table before the load
      */
     SnapshotRun(
             DatabaseServer mariaDb,
@@ -79,9 +92,13 @@ final class SnapshotRun {
             int parallelism,
             KeyKind keys,
             boolean loadFromStart,
+            int tables,
+            int seedRows,
             String... overrides) {
         this.mariaDb = mariaDb;
         this.keys = keys;
+        this.tables = TABLES.subList(0, tables);
+        this.seedRows = seedRows;
         this.kafka = kafka;
         this.parallelism = parallelism;
         database = mariaDb.createDatabase(prefix, null);
@@ -89,7 +106,7 @@ final class SnapshotRun {
         kafka.createTopic(topic, PARTITIONS);
         writer =
                 new VersionedWriter(
-                        mariaDb, database, TABLES, SEED_ROWS, database.hashCode(), keys);
+                        mariaDb, database, this.tables, seedRows, database.hashCode(), keys);
         writer.createAndSeed();
         List<String> settings =
                 new ArrayList<>(
@@ -99,6 +116,7 @@ final class SnapshotRun {
                                 "parallelism.source=" + parallelism,
                                 "parallelism.encode=" + parallelism,
                                 "parallelism.sink=" + parallelism));
+        settings.addAll(keys.jobSettings());
         settings.addAll(List.of(overrides));
         config =
                 EmbeddedJobs.config(
@@ -113,20 +131,16 @@ final class SnapshotRun {
         noise = BinlogNoise.start(mariaDb);
     }
 
+    /** The seed rows of all tables: the rows the snapshot reads. */
+    int snapshotRows() {
+        return tables.size() * seedRows;
+    }
+
     JobClient start(Configuration envConfig, String name) throws Exception {
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.getExecutionEnvironment(envConfig);
         env.setParallelism(parallelism);
         return EmbeddedJobs.start(env, config, name);
-    }
-
-    /** Starts the load once every seed row is written: every chunk was read. */
-    void startLoadAfterSnapshot() {
-        Waits.until(
-                "every seed row of " + database + " written",
-                WAIT,
-                () -> written.poll().seedRows(SEED_ROWS) == SNAPSHOT_ROWS);
-        writer.start();
     }
 
     /**
@@ -138,21 +152,21 @@ final class SnapshotRun {
      */
     void startLoadInFirstChunks(int rows) {
         List<Integer> seeds = new ArrayList<>();
-        for (int id = 0; id < SEED_ROWS; id++) {
+        for (int id = 0; id < seedRows; id++) {
             seeds.add(id);
         }
         seeds.sort(keys::compare);
         int limit = seeds.get(rows - 1);
         writer.touchOnly(id -> keys.compare(id, limit) < 0);
-        String last = TABLES.get(TABLES.size() - 1);
+        String last = tables.get(tables.size() - 1);
         Set<Key> lastSeeds = new HashSet<>();
-        for (int id = 0; id < SEED_ROWS; id++) {
+        for (int id = 0; id < seedRows; id++) {
             lastSeeds.add(new Key(last, id));
         }
         Waits.until(
                 "the first chunk of " + database + "." + last + " written",
                 WAIT,
-                () -> written.poll().missing(lastSeeds) < SEED_ROWS);
+                () -> written.poll().missing(lastSeeds) < seedRows);
         writer.start();
     }
 
@@ -164,18 +178,18 @@ final class SnapshotRun {
                     .as(
                             "the moment %s missed: binlog changes written (%d seed rows"
                                     + " committed, %d written)",
-                            moment, committed.seedRows(SEED_ROWS), written.seedRows(SEED_ROWS))
+                            moment, committed.seedRows(seedRows), written.seedRows(seedRows))
                     .isFalse();
             assertThat(System.nanoTime()).as("the moment %s comes", moment).isLessThan(deadline);
         }
-        int committedRows = committed.seedRows(SEED_ROWS);
+        int committedRows = committed.seedRows(seedRows);
         atFailure =
                 String.format(
                         "at the failure %d of %d seed rows committed, %d written, %d"
                                 + " transactions of live load",
                         committedRows,
-                        SNAPSHOT_ROWS,
-                        written.seedRows(SEED_ROWS),
+                        snapshotRows(),
+                        written.seedRows(seedRows),
                         writer.transactions());
         assertThat(written.binlogPhase())
                 .as("the failure comes in the snapshot phase: no binlog change written")
@@ -191,8 +205,8 @@ final class SnapshotRun {
         committed.poll();
         written.poll();
         return switch (moment) {
-            case FIRST_CHUNK -> committed.seedRows(SEED_ROWS) > 0;
-            case MIDDLE -> committed.seedRows(SEED_ROWS) >= SNAPSHOT_ROWS / 2;
+            case FIRST_CHUNK -> committed.seedRows(seedRows) > 0;
+            case MIDDLE -> committed.seedRows(seedRows) >= snapshotRows() / 2;
             case LAST_CHUNK -> written.missing(writer.aliveSeedKeys()) <= parallelism * CHUNK;
             case BEFORE_BINLOG -> written.missing(writer.aliveSeedKeys()) == 0;
         };
@@ -239,7 +253,7 @@ final class SnapshotRun {
                         atFailure,
                         writer.transactions(),
                         noise.commits(),
-                        committed.seedRows(SEED_ROWS),
+                        committed.seedRows(seedRows),
                         binlogPhase ? "yes" : "none within " + WAIT,
                         report);
         System.out.println("SnapshotFailoverITCase: " + story);
@@ -261,7 +275,7 @@ final class SnapshotRun {
         Map<Key, String> rows = new TreeMap<>(KeyHistories::compare);
         try (Connection connection = mariaDb.connect(database);
                 Statement statement = connection.createStatement()) {
-            for (String table : TABLES) {
+            for (String table : tables) {
                 try (ResultSet result =
                         statement.executeQuery("SELECT id, version, note FROM " + table)) {
                     while (result.next()) {
