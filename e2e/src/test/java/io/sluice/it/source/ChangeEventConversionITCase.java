@@ -19,8 +19,10 @@ import io.sluice.it.server.DatabaseServer;
 import io.sluice.it.server.DatabaseServersExtension;
 import io.sluice.serializers.event.ChangeEvent;
 import io.sluice.serializers.event.ChangeType;
+import io.sluice.serializers.event.RowImage;
 import io.sluice.serializers.event.TableSchema;
 import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -28,10 +30,15 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.sql.Types;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -417,6 +424,162 @@ class ChangeEventConversionITCase {
         } finally {
             job.cancel().get(1, TimeUnit.MINUTES);
         }
+    }
+
+    /**
+     * A MariaDB table WITH SYSTEM VERSIONING whose row start and end columns are declared (here
+     * INVISIBLE), so they are in its definition as in its binlog rows. The binlog holds the history
+     * too: an UPDATE writes the new row and INSERTs the old one with its end, a DELETE UPDATEs the
+     * row's end. Sluice's reader writes that as Canal does; Flink CDC's splits the DELETE's key
+     * change (id, re) into DELETE + INSERT. Either way the snapshot's current rows and the events,
+     * applied by key, are the table's rows FOR SYSTEM_TIME ALL.
+     */
+    @ParameterizedTest
+    @EnumSource(SourceReaderKind.class)
+    void readsMariaDbSystemVersionedTableWithDeclaredRowStartAndEnd(SourceReaderKind reader)
+            throws Exception {
+        DatabaseServer server = SERVERS.server(DatabaseServer.Kind.MARIADB);
+        String database = server.createDatabase("versioned", null);
+        server.execute(
+                database,
+                "CREATE TABLE versioned (id INT PRIMARY KEY, v VARCHAR(8),"
+                        + " rs TIMESTAMP(6) GENERATED ALWAYS AS ROW START INVISIBLE,"
+                        + " re TIMESTAMP(6) GENERATED ALWAYS AS ROW END INVISIBLE,"
+                        + " PERIOD FOR SYSTEM_TIME (rs, re)) WITH SYSTEM VERSIONING",
+                "INSERT INTO versioned (id, v) VALUES (1, 'a')");
+        EVENTS.clear();
+        JobClient job = startJob(server, database, "versioned", reader);
+        try {
+            List<ChangeEvent> events = new ArrayList<>(take(job, 1));
+            server.execute(
+                    database,
+                    "INSERT INTO versioned (id, v) VALUES (2, 'b')",
+                    "UPDATE versioned SET v = 'c' WHERE id = 2",
+                    "DELETE FROM versioned WHERE id = 2");
+            boolean sluice = reader == SourceReaderKind.SLUICE;
+            List<ChangeEvent> binlog = take(job, sluice ? 4 : 5);
+            assertThat(binlog.stream().map(ChangeEvent::type))
+                    .as("the binlog's events: insert, update and its history row, delete")
+                    .containsExactly(
+                            sluice
+                                    ? new ChangeType[] {
+                                        ChangeType.INSERT,
+                                        ChangeType.UPDATE,
+                                        ChangeType.INSERT,
+                                        ChangeType.UPDATE
+                                    }
+                                    : new ChangeType[] {
+                                        ChangeType.INSERT,
+                                        ChangeType.UPDATE,
+                                        ChangeType.INSERT,
+                                        ChangeType.DELETE,
+                                        ChangeType.INSERT
+                                    });
+            events.addAll(binlog);
+            Map<List<String>, List<String>> rows = new HashMap<>();
+            for (ChangeEvent event : events) {
+                if (event.before() != null) {
+                    List<String> before = texts(event, event.before());
+                    rows.remove(List.of(before.get(0), before.get(3)));
+                }
+                if (event.after() != null) {
+                    List<String> after = texts(event, event.after());
+                    rows.put(List.of(after.get(0), after.get(3)), after);
+                }
+            }
+            assertThat(rows.values())
+                    .as("the events applied by key (id, re)")
+                    .containsExactlyInAnyOrderElementsOf(
+                            allVersions(server, database + ".versioned"));
+        } finally {
+            job.cancel().get(1, TimeUnit.MINUTES);
+        }
+    }
+
+    /**
+     * MariaDB tables whose binlog rows are not the table's rows are refused when the source starts:
+     * WITH SYSTEM VERSIONING and no declared row start and end (the binlog's rows carry both, and
+     * the history, beyond the definition), or with transaction-precise history (its statements are
+     * logged as statements, even under binlog_format=ROW). A declared TIMESTAMP period is read
+     * (above).
+     */
+    @Test
+    void refusesMariaDbVersionedTablesWhoseBinlogRowsAreNotTheTables() {
+        DatabaseServer server = SERVERS.server(DatabaseServer.Kind.MARIADB);
+        String database = server.createDatabase("versioned_refused", null);
+        server.execute(
+                database,
+                "CREATE TABLE implicit (id INT PRIMARY KEY, v INT) WITH SYSTEM VERSIONING",
+                "CREATE TABLE trx (id INT PRIMARY KEY, v INT,"
+                        + " rs BIGINT UNSIGNED GENERATED ALWAYS AS ROW START,"
+                        + " re BIGINT UNSIGNED GENERATED ALWAYS AS ROW END,"
+                        + " PERIOD FOR SYSTEM_TIME (rs, re)) WITH SYSTEM VERSIONING",
+                "CREATE TABLE declared (id INT PRIMARY KEY, v INT,"
+                        + " rs TIMESTAMP(6) GENERATED ALWAYS AS ROW START,"
+                        + " re TIMESTAMP(6) GENERATED ALWAYS AS ROW END,"
+                        + " PERIOD FOR SYSTEM_TIME (rs, re)) WITH SYSTEM VERSIONING");
+        for (SourceReaderKind reader : SourceReaderKind.values()) {
+            Configuration options = new Configuration();
+            options.set(MySqlSourceOptions.HOSTNAME, server.host());
+            options.set(MySqlSourceOptions.PORT, server.port());
+            options.set(MySqlSourceOptions.USERNAME, server.cdcUser());
+            options.set(MySqlSourceOptions.PASSWORD, server.cdcPassword());
+            options.set(MySqlSourceOptions.TABLES, List.of(database + "\\..*"));
+            options.set(MySqlSourceOptions.READER, reader);
+            assertThat(
+                            MySqlSourceFactory.serverCheck(OptionSection.unprefixed(options))
+                                    .problems(true))
+                    .as("%s: the problems the source check finds", reader)
+                    .containsExactlyInAnyOrder(
+                            "MariaDB system-versioned tables without declared row start and end"
+                                    + " columns cannot be captured: ["
+                                    + database
+                                    + ".implicit]. Their binlog rows carry the two hidden"
+                                    + " columns, and the history: an UPDATE also inserts the old"
+                                    + " row, a DELETE is an UPDATE of the hidden row end."
+                                    + " Declare the columns (GENERATED ALWAYS AS ROW START / ROW"
+                                    + " END, docs/source.md) or leave the tables out.",
+                            "MariaDB system-versioned tables with transaction-precise history"
+                                    + " cannot be captured: ["
+                                    + database
+                                    + ".trx]. MariaDB logs their changes as statements, even"
+                                    + " with binlog_format=ROW, so the binlog holds no rows of"
+                                    + " them. Use TIMESTAMP(6) row start and end columns or"
+                                    + " leave the tables out.");
+        }
+    }
+
+    /** The rows of {@code table} FOR SYSTEM_TIME ALL: id, v, rs, re as text in the event zone. */
+    private static List<List<String>> allVersions(DatabaseServer server, String table)
+            throws Exception {
+        List<List<String>> rows = new ArrayList<>();
+        try (Connection connection = server.connect(null);
+                Statement statement = connection.createStatement()) {
+            statement.execute("SET time_zone = '+08:00'"); // TIMESTAMP_ZONE, no daylight saving
+            try (ResultSet result =
+                    statement.executeQuery(
+                            "SELECT id, v, CAST(rs AS CHAR), CAST(re AS CHAR) FROM "
+                                    + table
+                                    + " FOR SYSTEM_TIME ALL")) {
+                while (result.next()) {
+                    rows.add(
+                            Arrays.asList(
+                                    result.getString(1),
+                                    result.getString(2),
+                                    result.getString(3),
+                                    result.getString(4)));
+                }
+            }
+        }
+        return rows;
+    }
+
+    private static List<String> texts(ChangeEvent event, RowImage row) {
+        List<String> texts = new ArrayList<>();
+        for (int c = 0; c < event.schema().columnCount(); c++) {
+            texts.add(row.text(c));
+        }
+        return texts;
     }
 
     private static List<String> texts(ChangeEvent event) {

@@ -121,7 +121,10 @@ public final class TableSchemas implements TableDecoders {
                     statement.executeQuery(
                             "SELECT TABLE_SCHEMA, TABLE_NAME, TABLE_COLLATION"
                                     + " FROM information_schema.TABLES"
-                                    + " WHERE TABLE_TYPE = 'BASE TABLE' AND TABLE_SCHEMA NOT IN"
+                                    // MariaDB's WITH SYSTEM VERSIONING tables are no BASE
+                                    // TABLE; the source check refuses those it cannot read.
+                                    + " WHERE TABLE_TYPE IN ('BASE TABLE', 'SYSTEM VERSIONED')"
+                                    + " AND TABLE_SCHEMA NOT IN"
                                     + " ('mysql', 'information_schema', 'performance_schema',"
                                     + " 'sys')")) {
                 while (found.next()) {

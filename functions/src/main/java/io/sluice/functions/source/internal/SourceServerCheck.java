@@ -30,9 +30,10 @@ import java.util.regex.Pattern;
  * What the source needs of the database, checked before it reads: the binlog on, ROW format, FULL
  * row images, the privileges to read it, the start position still there, statement texts where
  * asked for, and a way to split every snapshotted table into chunks (for Sluice's reader, by a
- * column whose keys it can compare: {@link ServerCollations}). Each problem is one line that says
- * what, where and how to fix it. Run by the source's enumerator when the job starts (on the
- * JobManager, never while the job graph is built) and by {@code ./sluice validate}.
+ * column whose keys it can compare: {@link ServerCollations}), and no MariaDB system-versioned
+ * table whose binlog rows are not the table's. Each problem is one line that says what, where and
+ * how to fix it. Run by the source's enumerator when the job starts (on the JobManager, never while
+ * the job graph is built) and by {@code ./sluice validate}.
  */
 @Internal
 public final class SourceServerCheck implements Serializable {
@@ -184,7 +185,7 @@ public final class SourceServerCheck implements Serializable {
             }
             if (freshStart) {
                 checkStartFile(statement, problems);
-                checkTables(statement, problems);
+                checkTables(statement, mariaDb, problems);
             }
         } catch (SQLException e) {
             if (e.getErrorCode() == ER_SECURE_TRANSPORT_REQUIRED) {
@@ -405,9 +406,11 @@ public final class SourceServerCheck implements Serializable {
 
     /**
      * Every table pattern should match a table; in a snapshot every matched table needs a primary
-     * key or a chunk key column, or Flink CDC cannot split it.
+     * key or a chunk key column, or Flink CDC cannot split it; on MariaDB, no matched table is
+     * versioned in a way whose rows the binlog does not give ({@link #checkVersionedTables}).
      */
-    private void checkTables(Statement statement, List<String> problems) throws SQLException {
+    private void checkTables(Statement statement, boolean mariaDb, List<String> problems)
+            throws SQLException {
         if (tableFilters.isEmpty()) {
             return;
         }
@@ -420,7 +423,8 @@ public final class SourceServerCheck implements Serializable {
                                 + " FROM information_schema.TABLES t LEFT JOIN"
                                 + " information_schema.STATISTICS s ON s.TABLE_SCHEMA ="
                                 + " t.TABLE_SCHEMA AND s.TABLE_NAME = t.TABLE_NAME WHERE"
-                                + " t.TABLE_TYPE = 'BASE TABLE' GROUP BY t.TABLE_SCHEMA,"
+                                + " t.TABLE_TYPE IN ('BASE TABLE', 'SYSTEM VERSIONED') GROUP"
+                                + " BY t.TABLE_SCHEMA,"
                                 + " t.TABLE_NAME")) {
             while (result.next()) {
                 hasKey.put(result.getString(1) + "." + result.getString(2), result.getInt(3) == 1);
@@ -454,6 +458,9 @@ public final class SourceServerCheck implements Serializable {
         if (mode == StartupMode.INITIAL && sluiceReader) {
             checkStringChunkKeys(statement, hasKey.keySet(), problems);
         }
+        if (mariaDb) {
+            checkVersionedTables(statement, problems);
+        }
         if (!unsplittable.isEmpty()) {
             problems.add(
                     String.format(
@@ -463,6 +470,59 @@ public final class SourceServerCheck implements Serializable {
                             unsplittable,
                             named(MySqlSourceOptions.SNAPSHOT_CHUNK_KEY_COLUMNS),
                             unsplittable.get(0)));
+        }
+    }
+
+    /**
+     * MariaDB's system-versioned tables whose binlog rows are not the table's: without declared row
+     * start and end columns (information_schema shows none, the binlog's rows carry both and the
+     * history rows), or with transaction-precise history (BIGINT UNSIGNED row start: MariaDB logs
+     * their changes as statements even under binlog_format=ROW).
+     */
+    private void checkVersionedTables(Statement statement, List<String> problems)
+            throws SQLException {
+        List<String> hidden = new ArrayList<>();
+        List<String> transactionPrecise = new ArrayList<>();
+        try (ResultSet result =
+                statement.executeQuery(
+                        "SELECT t.TABLE_SCHEMA, t.TABLE_NAME, MAX(c.DATA_TYPE) FROM"
+                                + " information_schema.TABLES t LEFT JOIN"
+                                + " information_schema.COLUMNS c ON c.TABLE_SCHEMA ="
+                                + " t.TABLE_SCHEMA AND c.TABLE_NAME = t.TABLE_NAME AND"
+                                + " c.GENERATION_EXPRESSION = 'ROW START' WHERE t.TABLE_TYPE ="
+                                + " 'SYSTEM VERSIONED' GROUP BY t.TABLE_SCHEMA, t.TABLE_NAME"
+                                + " ORDER BY 1, 2")) {
+            while (result.next()) {
+                String table = result.getString(1) + "." + result.getString(2);
+                if (tableFilters.stream().noneMatch(table::matches)) {
+                    continue;
+                }
+                String rowStart = result.getString(3);
+                if (rowStart == null) {
+                    hidden.add(table);
+                } else if (rowStart.equalsIgnoreCase("bigint")) {
+                    transactionPrecise.add(table);
+                }
+            }
+        }
+        if (!hidden.isEmpty()) {
+            problems.add(
+                    "MariaDB system-versioned tables without declared row start and end columns"
+                            + " cannot be captured: "
+                            + hidden
+                            + ". Their binlog rows carry the two hidden columns, and the history:"
+                            + " an UPDATE also inserts the old row, a DELETE is an UPDATE of the"
+                            + " hidden row end. Declare the columns (GENERATED ALWAYS AS ROW START"
+                            + " / ROW END, docs/source.md) or leave the tables out.");
+        }
+        if (!transactionPrecise.isEmpty()) {
+            problems.add(
+                    "MariaDB system-versioned tables with transaction-precise history cannot be"
+                            + " captured: "
+                            + transactionPrecise
+                            + ". MariaDB logs their changes as statements, even with"
+                            + " binlog_format=ROW, so the binlog holds no rows of them. Use"
+                            + " TIMESTAMP(6) row start and end columns or leave the tables out.");
         }
     }
 
