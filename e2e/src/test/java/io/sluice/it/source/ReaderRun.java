@@ -1,7 +1,9 @@
 package io.sluice.it.source;
 
+import io.sluice.functions.source.StatementLoggedChanges;
 import io.sluice.functions.source.binlog.BinlogPosition;
 import io.sluice.functions.source.binlog.BinlogReader;
+import io.sluice.functions.source.binlog.RowsEventOrigin;
 import io.sluice.functions.source.binlog.TableDecoders;
 import io.sluice.functions.source.internal.SourceJdbc;
 import io.sluice.it.server.DatabaseServer;
@@ -58,6 +60,9 @@ final class ReaderRun {
     final List<Emitted> changes = Collections.synchronizedList(new ArrayList<>());
     final List<String> ddl = Collections.synchronizedList(new ArrayList<>());
 
+    /** The DML statements logged as text that the reader passed over (statement skip). */
+    final List<String> skipped = Collections.synchronizedList(new ArrayList<>());
+
     /** Every position the run reported, in order: changes, DDL of any database, heartbeats. */
     final List<Reported> reported = Collections.synchronizedList(new ArrayList<>());
 
@@ -84,6 +89,22 @@ final class ReaderRun {
             throws Exception {
         BinlogReader.Builder reader = builder(server, 5600).includeQueries(includeQueries);
         return new ReaderRun().run(reader, decoders, database, start);
+    }
+
+    /**
+     * As {@link #read(DatabaseServer, String, BinlogPosition, boolean)} with the reader's {@link
+     * BinlogReader.Builder#statementLoggedChanges} {@code action}.
+     */
+    static ReaderRun read(
+            DatabaseServer server,
+            String database,
+            BinlogPosition start,
+            StatementLoggedChanges action)
+            throws Exception {
+        BinlogReader.Builder reader =
+                builder(server, 5602)
+                        .statementLoggedChanges(action, "source.statement-logged-changes");
+        return new ReaderRun().run(reader, currentColumns(server, database), database, start);
     }
 
     private static BinlogReader.Builder builder(DatabaseServer server, int serverId) {
@@ -129,6 +150,12 @@ final class ReaderRun {
                             @Override
                             public void heartbeat(BinlogPosition at) {
                                 reported.add(new Reported("heartbeat", "", at));
+                            }
+
+                            @Override
+                            public void skippedStatement(
+                                    String statement, String db, RowsEventOrigin origin) {
+                                skipped.add(statement);
                             }
                         });
         self.set(reader);

@@ -93,7 +93,9 @@ public final class MySqlSourceFactory {
                 capturedDatabases(config),
                 mode == StartupMode.INITIAL,
                 stallTimeout(config),
-                config.key(MySqlSourceOptions.STALL_TIMEOUT));
+                config.key(MySqlSourceOptions.STALL_TIMEOUT),
+                config.get(MySqlSourceOptions.STATEMENT_LOGGED_CHANGES),
+                config.key(MySqlSourceOptions.STATEMENT_LOGGED_CHANGES));
     }
 
     /** What {@link #changeEventSource} checks of the database, for {@code ./sluice validate}. */

@@ -171,6 +171,22 @@ public final class MySqlSourceOptions {
                                     + " MariaDB's annotate-rows events need reader sluice: with"
                                     + " flink-cdc the job refuses to start on MariaDB.");
 
+    public static final ConfigOption<StatementLoggedChanges> STATEMENT_LOGGED_CHANGES =
+            ConfigOptions.key("statement-logged-changes")
+                    .enumType(StatementLoggedChanges.class)
+                    .defaultValue(StatementLoggedChanges.FAIL)
+                    .withDescription(
+                            "What reader sluice does with an INSERT, UPDATE, DELETE, REPLACE or"
+                                    + " LOAD DATA of a captured table that the binlog holds as"
+                                    + " SQL text instead of rows, which a session writes with"
+                                    + " SET SESSION binlog_format='STATEMENT' (or MIXED) even"
+                                    + " when the server's is ROW: its rows cannot be read. fail"
+                                    + " (the default) stops the source, naming the table, the"
+                                    + " statement and its binlog position; skip passes over it"
+                                    + " with a warning and counts it in the source's metric"
+                                    + " sluice.statementLoggedChangesSkipped: its rows are then"
+                                    + " missing from the output.");
+
     public static final ConfigOption<SourceReaderKind> READER =
             ConfigOptions.key("reader")
                     .enumType(SourceReaderKind.class)

@@ -63,6 +63,7 @@ public final class MySqlDynamicTableFactory implements DynamicTableSourceFactory
                 INCLUDE_SCHEMA_CHANGES,
                 STARTUP_MODE,
                 READER,
+                STATEMENT_LOGGED_CHANGES,
                 STARTUP_TIMESTAMP,
                 STARTUP_BINLOG_FILE,
                 STARTUP_BINLOG_POSITION,

@@ -42,6 +42,7 @@ final class BinlogEvents {
 
     private final TableDecoders decoders;
     private final BinlogReader.Output out;
+    private final StatementLoggedRows statementRows;
 
     /** Where this connection resumes; what a heartbeat reports until the reader is past it. */
     private final BinlogPosition start;
@@ -87,9 +88,14 @@ final class BinlogEvents {
      * @param start where to resume; {@code gtids} is its GTID set, or one the server gave for it
      */
     BinlogEvents(
-            BinlogPosition start, String gtids, TableDecoders decoders, BinlogReader.Output out) {
+            BinlogPosition start,
+            String gtids,
+            TableDecoders decoders,
+            BinlogReader.Output out,
+            StatementLoggedRows statementRows) {
         this.decoders = decoders;
         this.out = out;
+        this.statementRows = statementRows;
         this.start = start;
         this.gtids = new GtidState(gtids);
         this.file = start.file();
@@ -273,6 +279,12 @@ final class BinlogEvents {
             openIfNeeded(at);
         } else if (inTransaction && begun && isCreateSelect(sql)) {
             createSelect(at, header, query, sql);
+        } else if (!readBeforeStart() && isStatementLoggedRows(at, header, query, sql)) {
+            // Dealt with (failed, skipped or not captured); one outside a transaction is its own.
+            if (!(inTransaction && begun)) {
+                openIfNeeded(at);
+                commit();
+            }
         } else if (inTransaction && begun) {
             // A statement inside a transaction (not ROW format): not a schema change.
         } else {
@@ -289,6 +301,30 @@ final class BinlogEvents {
                             file, at, header.getTimestamp(), header.getServerId(), gtid),
                     committed());
         }
+    }
+
+    /**
+     * Whether the statement being read lies before the start position in its transaction: before
+     * the rows events it says were read, or before the rows event it says was partly emitted.
+     */
+    private boolean readBeforeStart() {
+        if (!skipping) {
+            return false;
+        }
+        if (skipCountsAllEvents) {
+            return eventsCounted - 1 < skipEvents;
+        }
+        return rowsEventsRead < skipEvents || (rowsEventsRead == skipEvents && skipRows > 0);
+    }
+
+    /** Whether {@code sql} is a DML statement logged as text, which {@link #statementRows} took. */
+    private boolean isStatementLoggedRows(
+            long at, EventHeaderV4 header, QueryEventData query, String sql) {
+        return statementRows.handled(
+                sql,
+                query.getDatabase(),
+                new RowsEventOrigin(
+                        file, at, header.getTimestamp(), header.getServerId(), gtids.current()));
     }
 
     /**

@@ -4,6 +4,9 @@ import org.apache.flink.cdc.connectors.mysql.source.config.MySqlSourceConfig;
 
 import com.github.shyiko.mysql.binlog.BinaryLogClient;
 import com.github.shyiko.mysql.binlog.event.Event;
+import io.sluice.functions.source.MySqlSourceOptions;
+import io.sluice.functions.source.SourceSetupException;
+import io.sluice.functions.source.StatementLoggedChanges;
 import io.sluice.functions.source.internal.ColumnTypeStyle;
 import io.sluice.functions.source.internal.SourceJdbc;
 import io.sluice.functions.source.internal.SourceServerCheck;
@@ -82,6 +85,12 @@ public final class BinlogReader implements AutoCloseable {
             ddl(statement, database, after);
         }
 
+        /**
+         * A DML statement of a captured table that the binlog holds as text, passed over ({@link
+         * Builder#statementLoggedChanges} skip): its rows are missing.
+         */
+        default void skippedStatement(String statement, String database, RowsEventOrigin origin) {}
+
         /** The server's heartbeat on an idle connection: the reader is at {@code at}. */
         default void heartbeat(BinlogPosition at) {}
 
@@ -103,6 +112,8 @@ public final class BinlogReader implements AutoCloseable {
     private final int reconnectAttempts;
     private final Duration reconnectBackoff;
     private final boolean includeQueries;
+    private final StatementLoggedChanges statementLoggedChanges;
+    private final String statementLoggedChangesKey;
     private final TableDecoders decoders;
     private final Output out;
     private final SourceJdbc jdbc;
@@ -125,6 +136,8 @@ public final class BinlogReader implements AutoCloseable {
         this.reconnectAttempts = builder.reconnectAttempts;
         this.reconnectBackoff = builder.reconnectBackoff;
         this.includeQueries = builder.includeQueries;
+        this.statementLoggedChanges = builder.statementLoggedChanges;
+        this.statementLoggedChangesKey = builder.statementLoggedChangesKey;
         this.decoders = Objects.requireNonNull(decoders, "decoders");
         this.out = Objects.requireNonNull(out, "out");
         this.tls = builder.tls;
@@ -143,8 +156,9 @@ public final class BinlogReader implements AutoCloseable {
     /**
      * Reads from {@code start} until {@link #close()}.
      *
-     * @throws io.sluice.functions.source.SourceSetupException if the server cannot be read from
-     *     {@code start} (binlog format, row image, purged file; the message names each)
+     * @throws SourceSetupException if the server cannot be read from {@code start} (binlog format,
+     *     row image, purged file; the message names each), or the binlog holds a change of a
+     *     captured table as a statement ({@link Builder#statementLoggedChanges})
      * @throws BinlogReaderException if the connection is lost and cannot be resumed, or an event
      *     cannot be read (the message says where)
      */
@@ -169,7 +183,12 @@ public final class BinlogReader implements AutoCloseable {
                             resume,
                             resume == start ? startGtids : resume.gtids(),
                             decoders,
-                            tracking);
+                            tracking,
+                            new StatementLoggedRows(
+                                    statementLoggedChanges,
+                                    statementLoggedChangesKey,
+                                    decoders,
+                                    tracking));
             Ended connection = connect(resume, mariaDb, events, tracking);
             if (closed) {
                 return;
@@ -256,6 +275,9 @@ public final class BinlogReader implements AutoCloseable {
                     }
                     try {
                         events.onEvent(event);
+                    } catch (SourceSetupException e) {
+                        ended.failure = e; // says where itself; fails the job, not a restart
+                        disconnect(binlog);
                     } catch (RuntimeException e) {
                         ended.failure =
                                 new BinlogReaderException(
@@ -462,6 +484,11 @@ public final class BinlogReader implements AutoCloseable {
         }
 
         @Override
+        public void skippedStatement(String statement, String database, RowsEventOrigin origin) {
+            out.skippedStatement(statement, database, origin);
+        }
+
+        @Override
         public void caughtUp() {
             out.caughtUp();
         }
@@ -486,6 +513,9 @@ public final class BinlogReader implements AutoCloseable {
         private int reconnectAttempts = 3;
         private Duration reconnectBackoff = Duration.ofSeconds(1);
         private boolean includeQueries;
+        private StatementLoggedChanges statementLoggedChanges = StatementLoggedChanges.FAIL;
+        private String statementLoggedChangesKey =
+                "source." + MySqlSourceOptions.STATEMENT_LOGGED_CHANGES.key();
         private SourceTls tls = SourceTls.DISABLED;
 
         private Builder(String host, int port, String user, String password) {
@@ -535,6 +565,16 @@ public final class BinlogReader implements AutoCloseable {
          */
         public Builder includeQueries(boolean includeQueries) {
             this.includeQueries = includeQueries;
+            return this;
+        }
+
+        /**
+         * What a DML statement of a captured table that the binlog holds as text does (default
+         * fail: {@link SourceSetupException}); {@code optionKey} names the setting in messages.
+         */
+        public Builder statementLoggedChanges(StatementLoggedChanges action, String optionKey) {
+            this.statementLoggedChanges = Objects.requireNonNull(action, "action");
+            this.statementLoggedChangesKey = Objects.requireNonNull(optionKey, "optionKey");
             return this;
         }
 

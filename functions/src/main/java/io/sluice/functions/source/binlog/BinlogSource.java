@@ -8,6 +8,7 @@ import org.apache.flink.cdc.connectors.mysql.source.assigners.state.PendingSplit
 import org.apache.flink.cdc.connectors.mysql.source.split.MySqlSplit;
 import org.apache.flink.connector.base.source.reader.SourceReaderBase;
 
+import io.sluice.functions.source.StatementLoggedChanges;
 import io.sluice.functions.source.internal.DelegatingSource;
 import io.sluice.functions.source.internal.HookedMySqlSource;
 import io.sluice.functions.source.internal.SourceProgress;
@@ -40,6 +41,8 @@ public final class BinlogSource
     private final boolean snapshotFirst;
     private final Duration stallTimeout;
     private final String stallTimeoutKey;
+    private final StatementLoggedChanges statementLoggedChanges;
+    private final String statementLoggedChangesKey;
 
     private BinlogSource(
             HookedMySqlSource<ChangeEvent> flinkCdc,
@@ -48,7 +51,9 @@ public final class BinlogSource
             List<String> databases,
             boolean snapshotFirst,
             Duration stallTimeout,
-            String stallTimeoutKey) {
+            String stallTimeoutKey,
+            StatementLoggedChanges statementLoggedChanges,
+            String statementLoggedChangesKey) {
         super(flinkCdc);
         this.flinkCdc = flinkCdc;
         this.timestampZone = timestampZone;
@@ -57,6 +62,8 @@ public final class BinlogSource
         this.snapshotFirst = snapshotFirst;
         this.stallTimeout = stallTimeout;
         this.stallTimeoutKey = stallTimeoutKey;
+        this.statementLoggedChanges = statementLoggedChanges;
+        this.statementLoggedChangesKey = statementLoggedChangesKey;
     }
 
     /**
@@ -71,6 +78,9 @@ public final class BinlogSource
      * @param stallTimeout how long the reader may hold a split and read nothing before it fails
      *     ({@link StallWatchingSourceReader}); zero for no watch
      * @param stallTimeoutKey the timeout's option key, for the failure's message
+     * @param statementLoggedChanges what a change of a captured table that the binlog holds as a
+     *     statement does
+     * @param statementLoggedChangesKey that option's key, for messages
      */
     public static BinlogSource of(
             HookedMySqlSource<ChangeEvent> flinkCdc,
@@ -79,7 +89,9 @@ public final class BinlogSource
             List<String> databases,
             boolean snapshotFirst,
             Duration stallTimeout,
-            String stallTimeoutKey) {
+            String stallTimeoutKey,
+            StatementLoggedChanges statementLoggedChanges,
+            String statementLoggedChangesKey) {
         return new BinlogSource(
                 flinkCdc,
                 timestampZone,
@@ -87,7 +99,9 @@ public final class BinlogSource
                 databases,
                 snapshotFirst,
                 stallTimeout,
-                stallTimeoutKey);
+                stallTimeoutKey,
+                statementLoggedChanges,
+                statementLoggedChangesKey);
     }
 
     /**
@@ -107,6 +121,8 @@ public final class BinlogSource
                         timestampZone,
                         heartbeatInterval,
                         databases,
+                        statementLoggedChanges,
+                        statementLoggedChangesKey,
                         progress);
         SourceReader<ChangeEvent, MySqlSplit> reader = binlog;
         IntSupplier splits = binlog::assignedSplits;

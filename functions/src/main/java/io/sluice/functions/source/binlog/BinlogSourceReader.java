@@ -24,6 +24,7 @@ import io.debezium.relational.Table;
 import io.debezium.relational.TableId;
 import io.debezium.relational.history.TableChanges;
 import io.sluice.functions.source.MySqlSourceOptions;
+import io.sluice.functions.source.StatementLoggedChanges;
 import io.sluice.functions.source.internal.ChangeRecordConverter;
 import io.sluice.functions.source.internal.ColumnTypeStyle;
 import io.sluice.functions.source.internal.DdlClassifier;
@@ -77,6 +78,8 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
     private final MySqlSourceConfig config;
     private final ZoneId timestampZone;
     private final Duration heartbeatInterval;
+    private final StatementLoggedChanges statementLoggedChanges;
+    private final String statementLoggedChangesKey;
     private final Predicate<String> capturedDatabase;
     private final BinlogHandover handover = new BinlogHandover(BATCH);
     private final BinlogSplitAssembly assembly;
@@ -111,6 +114,8 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
             ZoneId timestampZone,
             Duration heartbeatInterval,
             List<String> databases,
+            StatementLoggedChanges statementLoggedChanges,
+            String statementLoggedChangesKey,
             SourceProgress progress) {
         this.context = context;
         this.progress = progress;
@@ -119,6 +124,8 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
         this.timestampZone = timestampZone;
         this.heartbeatInterval =
                 heartbeatInterval.isZero() ? Duration.ofSeconds(30) : heartbeatInterval;
+        this.statementLoggedChanges = statementLoggedChanges;
+        this.statementLoggedChangesKey = statementLoggedChangesKey;
         Set<Pattern> patterns =
                 databases.stream()
                         .map(regex -> Pattern.compile(regex, Pattern.CASE_INSENSITIVE))
@@ -325,6 +332,8 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
                             .includeQueries(
                                     Boolean.parseBoolean(
                                             config.getDbzProperties().getProperty("include.query")))
+                            .statementLoggedChanges(
+                                    statementLoggedChanges, statementLoggedChangesKey)
                             .build(tables, new Output(tables, captured, handOver));
             reader = binlog;
             if (closing) {
@@ -469,6 +478,11 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
         @Override
         public void heartbeat(BinlogPosition at) {
             handover.put(null, at, null);
+        }
+
+        @Override
+        public void skippedStatement(String statement, String database, RowsEventOrigin origin) {
+            metrics.skippedStatement();
         }
 
         /** The statement's event if schema changes are emitted and it is on what is captured. */

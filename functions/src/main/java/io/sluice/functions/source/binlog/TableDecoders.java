@@ -35,6 +35,15 @@ public interface TableDecoders {
     default void applyDdl(String sql, String database, String position) {}
 
     /**
+     * Whether the rows of {@code database.table} are captured: a statement the binlog holds as text
+     * that writes it loses rows ({@link StatementLoggedRows}). Every table by default, so that such
+     * a statement is never passed over unseen.
+     */
+    default boolean captures(String database, String table) {
+        return true;
+    }
+
+    /**
      * Each captured table's current columns from {@code information_schema} ({@link
      * BinlogColumn#read}): right as long as the table has not changed since the rows were written.
      *
@@ -43,23 +52,32 @@ public interface TableDecoders {
      */
     static TableDecoders fromInformationSchema(
             SourceJdbc jdbc, BiPredicate<String, String> captured, ZoneId timestampZone) {
-        return (database, table, tableMap) -> {
-            if (!captured.test(database, table)) {
-                return null;
+        return new TableDecoders() {
+            @Override
+            public RowsEventDecoder decoder(
+                    String database, String table, TableMapEventData tableMap) {
+                if (!captured.test(database, table)) {
+                    return null;
+                }
+                try (Connection connection = jdbc.connect()) {
+                    return RowsEventDecoder.of(
+                            database,
+                            table,
+                            BinlogColumn.read(connection, database, table),
+                            timestampZone);
+                } catch (SQLException e) {
+                    throw new IllegalStateException(
+                            String.format(
+                                    "Cannot read the columns of %s.%s from information_schema at"
+                                            + " %s: %s",
+                                    database, table, jdbc.address(), e.getMessage()),
+                            e);
+                }
             }
-            try (Connection connection = jdbc.connect()) {
-                return RowsEventDecoder.of(
-                        database,
-                        table,
-                        BinlogColumn.read(connection, database, table),
-                        timestampZone);
-            } catch (SQLException e) {
-                throw new IllegalStateException(
-                        String.format(
-                                "Cannot read the columns of %s.%s from information_schema at %s:"
-                                        + " %s",
-                                database, table, jdbc.address(), e.getMessage()),
-                        e);
+
+            @Override
+            public boolean captures(String database, String table) {
+                return captured.test(database, table);
             }
         };
     }

@@ -303,6 +303,11 @@ public final class TableSchemas implements TableDecoders {
     }
 
     @Override
+    public boolean captures(String database, String table) {
+        return captured.test(database, table);
+    }
+
+    @Override
     public RowsEventDecoder decoder(String database, String table, TableMapEventData tableMap) {
         if (!captured.test(database, table)) {
             return null;

@@ -260,6 +260,9 @@ public final class SourceServerCheck implements Serializable {
                             jdbc.address()));
             return;
         }
+        // The server's setting only: a session may still SET SESSION binlog_format='STATEMENT'
+        // (with the privilege), which no check at start can see; the reader meets its DML in the
+        // binlog (source.statement-logged-changes).
         String format = text(statement, "SELECT @@global.binlog_format");
         if (!"row".equals(format)) {
             problems.add(

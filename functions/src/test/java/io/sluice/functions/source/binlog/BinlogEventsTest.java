@@ -11,6 +11,8 @@ import com.github.shyiko.mysql.binlog.event.RotateEventData;
 import com.github.shyiko.mysql.binlog.event.TableMapEventData;
 import com.github.shyiko.mysql.binlog.event.WriteRowsEventData;
 import com.github.shyiko.mysql.binlog.event.XAPrepareEventData;
+import io.sluice.functions.source.SourceSetupException;
+import io.sluice.functions.source.StatementLoggedChanges;
 import io.sluice.functions.source.internal.ColumnTypeStyle;
 import io.sluice.serializers.event.ChangeEvent;
 import org.junit.jupiter.api.Test;
@@ -23,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The reader's event handling on event sequences as MySQL 8.0.31 writes and sends them (read from
@@ -157,7 +160,9 @@ class BinlogEventsTest {
                         BinlogPosition.of(FILE, 100, 0, 0, UUID + ":1-10", 1),
                         UUID + ":1-10",
                         schemas,
-                        output());
+                        output(),
+                        new StatementLoggedRows(
+                                StatementLoggedChanges.FAIL, "x", schemas, output()));
         next = 100;
         events.onEvent(gtid(11));
         events.onEvent(query("BEGIN"));
@@ -188,8 +193,114 @@ class BinlogEventsTest {
                 .containsExactly("heartbeat @ " + FILE + ":" + after + " gtids=" + UUID + ":1-11");
     }
 
+    @Test
+    void aStatementLoggedChangeOfACapturedTableFailsAndOneOfAnotherTableIsPassedOver() {
+        BinlogPosition start = BinlogPosition.of(FILE, 100, 0, 0, UUID + ":1-10", 1);
+        BinlogEvents events = events(start, StatementLoggedChanges.FAIL);
+        next = 100;
+        events.onEvent(gtid(11));
+        events.onEvent(query("BEGIN"));
+        events.onEvent(query("INSERT INTO other VALUES (1)"));
+        events.onEvent(event(EventType.XID, null, 31));
+        events.onEvent(gtid(12));
+        events.onEvent(query("BEGIN"));
+        rowsNotCaptured(events);
+        long at = next;
+        assertThatThrownBy(() -> events.onEvent(query("UPDATE orders SET v = 'x' WHERE id = 1")))
+                .isInstanceOf(SourceSetupException.class)
+                .hasMessageContaining("captured table shop.orders as a SQL statement")
+                .hasMessageContaining(FILE + ":" + at + " (GTID " + UUID + ":12)")
+                .hasMessageContaining(": UPDATE orders SET v = 'x' WHERE id = 1.")
+                .hasMessageContaining("binlog_format=ROW")
+                .hasMessageContaining("set 'source.statement-logged-changes' = 'skip'");
+        assertThat(given).isEmpty();
+    }
+
+    @Test
+    void aSkippedStatementIsGivenOutAndTheTransactionGoesOn() {
+        BinlogEvents events =
+                events(
+                        BinlogPosition.of(FILE, 100, 0, 0, UUID + ":1-10", 1),
+                        StatementLoggedChanges.SKIP);
+        next = 100;
+        events.onEvent(gtid(11));
+        events.onEvent(query("BEGIN"));
+        long at = next;
+        events.onEvent(query("DELETE o FROM orders o JOIN other t ON o.id = t.id"));
+        events.onEvent(event(EventType.XID, null, 31));
+        long after = next;
+        events.onEvent(heartbeat());
+        assertThat(given)
+                .containsExactly(
+                        "skipped DELETE o FROM orders o JOIN other t ON o.id = t.id in shop @ "
+                                + FILE
+                                + ":"
+                                + at,
+                        "heartbeat @ " + FILE + ":" + after + " gtids=" + UUID + ":1-11");
+    }
+
+    /**
+     * A resume inside the statement's transaction meets it again: before the start's rows events it
+     * was passed then (so not again), after them it was not.
+     */
+    @Test
+    void aResumeInsideTheTransactionMeetsTheStatementOnlyIfItLiesAfterTheStart() {
+        for (long[] countsAndMet :
+                new long[][] {{0, 0, 1}, {1, 0, 1}, {1, 2, 0}, {2, 0, 0}, {2, 1, 0}}) {
+            given.clear();
+            BinlogPosition start =
+                    BinlogPosition.of(
+                            FILE, 100, countsAndMet[0], countsAndMet[1], UUID + ":1-10", 1);
+            BinlogEvents events = events(start, StatementLoggedChanges.SKIP);
+            next = 100;
+            events.onEvent(gtid(11));
+            events.onEvent(query("BEGIN"));
+            rowsNotCaptured(events);
+            events.onEvent(query("INSERT INTO orders VALUES (1)"));
+            rowsNotCaptured(events);
+            rowsNotCaptured(events);
+            events.onEvent(event(EventType.XID, null, 31));
+            assertThat(given.stream().filter(g -> g.startsWith("skipped")))
+                    .as("from %s", start)
+                    .hasSize((int) countsAndMet[2]);
+        }
+    }
+
     private BinlogEvents events(BinlogPosition start) {
-        return new BinlogEvents(start, start.gtids(), (db, table, map) -> null, output());
+        return new BinlogEvents(
+                start,
+                start.gtids(),
+                (db, table, map) -> null,
+                output(),
+                new StatementLoggedRows(
+                        StatementLoggedChanges.FAIL,
+                        "source.statement-logged-changes",
+                        (db, table, map) -> null,
+                        output()));
+    }
+
+    /** Events whose captured table is shop.orders. */
+    private BinlogEvents events(BinlogPosition start, StatementLoggedChanges action) {
+        TableDecoders decoders =
+                new TableDecoders() {
+                    @Override
+                    public RowsEventDecoder decoder(
+                            String database, String table, TableMapEventData tableMap) {
+                        return null;
+                    }
+
+                    @Override
+                    public boolean captures(String database, String table) {
+                        return database.equals("shop") && table.equals("orders");
+                    }
+                };
+        BinlogReader.Output out = output();
+        return new BinlogEvents(
+                start,
+                start.gtids(),
+                decoders,
+                out,
+                new StatementLoggedRows(action, "source.statement-logged-changes", decoders, out));
     }
 
     private BinlogReader.Output output() {
@@ -207,6 +318,20 @@ class BinlogEventsTest {
             @Override
             public void heartbeat(BinlogPosition at) {
                 given.add("heartbeat @ " + text(at));
+            }
+
+            @Override
+            public void skippedStatement(
+                    String statement, String database, RowsEventOrigin origin) {
+                given.add(
+                        "skipped "
+                                + statement
+                                + " in "
+                                + database
+                                + " @ "
+                                + origin.file()
+                                + ":"
+                                + origin.position());
             }
         };
     }

@@ -24,6 +24,7 @@ import io.sluice.functions.source.MySqlSourceFactory;
 import io.sluice.functions.source.MySqlSourceOptions;
 import io.sluice.functions.source.SourceStalledException;
 import io.sluice.functions.source.StartupMode;
+import io.sluice.functions.source.StatementLoggedChanges;
 import io.sluice.functions.source.binlog.BinlogSource;
 import io.sluice.serializers.event.ChangeEvent;
 import org.junit.jupiter.api.Test;
@@ -158,7 +159,9 @@ class StallWatchingSourceReaderTest {
                 List.of(),
                 false,
                 TIMEOUT,
-                "source.stall-timeout");
+                "source.stall-timeout",
+                StatementLoggedChanges.FAIL,
+                "source.statement-logged-changes");
     }
 
     /** Polls {@code reader} as a task does for {@code duration}; the number of polls. */
