@@ -271,7 +271,7 @@ class ChangeEventConversionITCase {
      * KB in the large format), an INVISIBLE column, VIRTUAL and STORED generated columns, and the
      * hidden column of a functional index, which the binlog does not hold and no event shows.
      * Snapshot rows have the server's JSON text; binlog rows the reader's, which differs from it in
-     * doubles, opaque values and TIME (docs/value-rendering.md, "MySQL JSON").
+     * doubles, opaque values, DATE and TIME (docs/value-rendering.md, "MySQL's own columns").
      */
     @ParameterizedTest
     @EnumSource(SourceReaderKind.class)
@@ -616,10 +616,11 @@ class ChangeEventConversionITCase {
     };
 
     /**
-     * The binlog's JSON text of rows 1..5: Canal's doubles with Sluice's reader, the exact binary
-     * expansion of a double with an exponent with Flink CDC's; opaque bytes in base64 and TIME
-     * without a fraction with both (the server writes {@code base64:type15:AP8=} and {@code
-     * 12:34:56.000000}).
+     * The binlog's JSON text of rows 1..5. Sluice's reader writes Canal's text: doubles as {@code
+     * Double.toString}, TIME with six fraction digits (as the server, {@code 12:34:56.000000}) and
+     * DATE as a DATETIME ({@code 2024-02-29 00:00:00.000000}, the server {@code 2024-02-29}); Flink
+     * CDC's the exact binary expansion of a double with an exponent, TIME without a fraction and
+     * DATE as a date. Both write opaque bytes in base64 (the server {@code base64:type15:AP8=}).
      */
     private static List<String> binlogJson(SourceReaderKind reader) {
         boolean sluice = reader == SourceReaderKind.SLUICE;
@@ -635,7 +636,10 @@ class ChangeEventConversionITCase {
                         + (sluice ? "1.0E-7" : new java.math.BigDecimal(1e-7).toPlainString())
                         + ", 100, 3.0]",
                 "{\"d\": 1.50, \"dt\": \"2024-02-29 12:00:00.123456\", \"bin\": \"AP8=\","
-                        + " \"date\": \"2024-02-29\", \"time\": \"12:34:56\"}",
+                        + (sluice
+                                ? " \"date\": \"2024-02-29 00:00:00.000000\","
+                                        + " \"time\": \"12:34:56.000000\"}"
+                                : " \"date\": \"2024-02-29\", \"time\": \"12:34:56\"}"),
                 big);
     }
 

@@ -12,6 +12,7 @@ import org.apache.flink.annotation.Internal;
 public enum DeliberateDifference {
     LATIN1_TEXT("latin1 text"),
     DECIMAL_SCALE("DECIMAL scale"),
+    JSON_TEXT("bytes, U+0000 and keys in MySQL JSON"),
     SQL_TYPE("`sqlType`"),
     SCHEMA_SOURCE("`mysqlType` of a table created or altered while capturing"),
     BINARY_PADDING("BINARY(n) trailing zero bytes"),

@@ -3,10 +3,14 @@ package io.sluice.job.canal;
 import org.apache.flink.annotation.Internal;
 
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -35,6 +39,10 @@ public final class ValueDifferences {
             Pattern.compile("[0-9a-fA-F]{8}(-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}:\\d+");
 
     private static final Pattern NUMBER = Pattern.compile("-?\\d+");
+
+    /** Base64 as Sluice writes bytes in MySQL JSON. */
+    private static final Pattern BASE64 =
+            Pattern.compile("([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?");
 
     private static final Pattern WIDTH =
             Pattern.compile("^(tinyint|smallint|mediumint|int|bigint|year)\\(\\d+\\)");
@@ -127,6 +135,9 @@ public final class ValueDifferences {
         if (type.startsWith("decimal") && numericallyEqual(canal, sluice)) {
             return DeliberateDifference.DECIMAL_SCALE;
         }
+        if (type.equals("json")) {
+            return jsonDifference(canal, sluice);
+        }
         if (canal.indexOf('\ufffd') >= 0 && latin1AsUtf8(sluice).equals(canal)) {
             return DeliberateDifference.LATIN1_TEXT;
         }
@@ -134,6 +145,177 @@ public final class ValueDifferences {
             return DeliberateDifference.TIMESTAMP_ZONE;
         }
         return null;
+    }
+
+    /**
+     * The documented difference between Canal's and Sluice's text of one MySQL JSON document, or
+     * null: Sluice's text is read token by token, and each token must be in Canal's at the same
+     * place, as it is or as Canal writes that value. A string Canal cuts at U+0000, a key it does
+     * not escape, or bytes (Sluice's base64) that it writes as their UTF-8 decoding cut at the
+     * first zero byte are {@link DeliberateDifference#JSON_TEXT}; a number Canal writes with
+     * another scale, {@link DeliberateDifference#DECIMAL_SCALE}. A document with both is the first.
+     */
+    static DeliberateDifference jsonDifference(String canal, String sluice) {
+        boolean text = false;
+        boolean scale = false;
+        int c = 0;
+        int s = 0;
+        while (s < sluice.length()) {
+            char ch = sluice.charAt(s);
+            if (ch == '"') {
+                int end = stringEnd(sluice, s);
+                if (end < 0) {
+                    return null;
+                }
+                String token = sluice.substring(s, end);
+                if (canal.startsWith(token, c)) {
+                    c += token.length();
+                } else {
+                    String value = unescape(token);
+                    boolean key = sluice.startsWith(":", end);
+                    String written = null;
+                    for (String candidate : canalStrings(value, key)) {
+                        if (canal.startsWith(candidate, c)) {
+                            written = candidate;
+                            break;
+                        }
+                    }
+                    if (written == null) {
+                        return null;
+                    }
+                    text = true;
+                    c += written.length();
+                }
+                s = end;
+            } else if (ch == '-' || (ch >= '0' && ch <= '9')) {
+                int end = numberEnd(sluice, s);
+                int canalEnd = numberEnd(canal, c);
+                String number = sluice.substring(s, end);
+                String canalNumber = canal.substring(c, canalEnd);
+                if (!number.equals(canalNumber)) {
+                    if (!numericallyEqual(canalNumber, number)) {
+                        return null;
+                    }
+                    scale = true;
+                }
+                s = end;
+                c = canalEnd;
+            } else {
+                if (c >= canal.length() || canal.charAt(c) != ch) {
+                    return null;
+                }
+                s++;
+                c++;
+            }
+        }
+        if (c != canal.length()) {
+            return null;
+        }
+        return text
+                ? DeliberateDifference.JSON_TEXT
+                : scale ? DeliberateDifference.DECIMAL_SCALE : null;
+    }
+
+    /** Canal's texts for a JSON string Sluice writes: a key as it is, a value, or bytes. */
+    private static List<String> canalStrings(String value, boolean key) {
+        List<String> texts = new ArrayList<>(2);
+        String cut = cutAtZero(value);
+        texts.add("\"" + (key ? cut : canalEscaped(cut)) + "\"");
+        if (!key && BASE64.matcher(value).matches()) {
+            byte[] bytes = Base64.getDecoder().decode(value);
+            int zero = 0;
+            while (zero < bytes.length && bytes[zero] != 0) {
+                zero++;
+            }
+            String decoded = new String(bytes, 0, zero, StandardCharsets.UTF_8);
+            texts.add("\"" + canalEscaped(decoded) + "\"");
+        }
+        return texts;
+    }
+
+    private static String cutAtZero(String value) {
+        int zero = value.indexOf('\0');
+        return zero < 0 ? value : value.substring(0, zero);
+    }
+
+    /** A string value as Canal's JsonConversion escapes it (so does Sluice). */
+    private static String canalEscaped(String value) {
+        StringBuilder out = new StringBuilder(value.length() + 8);
+        for (int i = 0; i < value.length(); i++) {
+            char ch = value.charAt(i);
+            if (ch == '"' || ch == '\\') {
+                out.append('\\').append(ch);
+            } else if (ch == '\n') {
+                out.append("\\n");
+            } else if (ch == '\r') {
+                out.append("\\r");
+            } else if (ch == '\t') {
+                out.append("\\t");
+            } else if (ch < 0x20 || (ch >= 0x7f && ch <= 0xa0)) {
+                out.append(String.format("\\u%04x", (int) ch));
+            } else {
+                out.append(ch);
+            }
+        }
+        return out.toString();
+    }
+
+    /** The index after the JSON string starting at {@code start}, or -1. */
+    private static int stringEnd(String json, int start) {
+        for (int i = start + 1; i < json.length(); i++) {
+            char ch = json.charAt(i);
+            if (ch == '\\') {
+                i++;
+            } else if (ch == '"') {
+                return i + 1;
+            }
+        }
+        return -1;
+    }
+
+    private static int numberEnd(String json, int start) {
+        int i = start;
+        while (i < json.length() && "+-.eE0123456789".indexOf(json.charAt(i)) >= 0) {
+            i++;
+        }
+        return i;
+    }
+
+    /** The value of a JSON string token, quotes included. */
+    private static String unescape(String token) {
+        StringBuilder out = new StringBuilder(token.length());
+        for (int i = 1; i < token.length() - 1; i++) {
+            char ch = token.charAt(i);
+            if (ch != '\\') {
+                out.append(ch);
+                continue;
+            }
+            char e = token.charAt(++i);
+            switch (e) {
+                case 'b':
+                    out.append('\b');
+                    break;
+                case 'f':
+                    out.append('\f');
+                    break;
+                case 'n':
+                    out.append('\n');
+                    break;
+                case 'r':
+                    out.append('\r');
+                    break;
+                case 't':
+                    out.append('\t');
+                    break;
+                case 'u':
+                    out.append((char) Integer.parseInt(token.substring(i + 1, i + 5), 16));
+                    i += 4;
+                    break;
+                default:
+                    out.append(e);
+            }
+        }
+        return out.toString();
     }
 
     private static boolean numericallyEqual(String a, String b) {

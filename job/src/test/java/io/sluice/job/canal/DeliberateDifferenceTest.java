@@ -64,6 +64,42 @@ class DeliberateDifferenceTest {
     }
 
     @Test
+    void classifiesMySqlJsonTexts() {
+        // As Canal 1.1.7 and Sluice wrote them side by side (canal/side_by_side_json.sql).
+        assertThat(
+                        ValueDifferences.valueDifference(
+                                "json",
+                                "{\"ff\": \"\ufffd\", \"utf8\": \"é\", \"ascii\": \"ab\","
+                                        + " \"zero_ff\": \"\"}",
+                                "{\"ff\": \"/w==\", \"utf8\": \"w6k=\", \"ascii\": \"YWI=\","
+                                        + " \"zero_ff\": \"AP8=\"}"))
+                .isEqualTo(DeliberateDifference.JSON_TEXT);
+        assertThat(
+                        ValueDifferences.valueDifference(
+                                "json",
+                                "{\"nul\": \"a\", \"key\ttab\": \"\\n\", \"key\"quote\": 2}",
+                                "{\"nul\": \"a\\u0000b\", \"key\\ttab\": \"\\n\","
+                                        + " \"key\\\"quote\": 2}"))
+                .isEqualTo(DeliberateDifference.JSON_TEXT);
+        assertThat(
+                        ValueDifferences.valueDifference(
+                                "json", "[1.50, 10.0, -0.001]", "[1.50, 10.00, -0.001]"))
+                .isEqualTo(DeliberateDifference.DECIMAL_SCALE);
+        // Anything else is a difference of its own.
+        assertThat(ValueDifferences.valueDifference("json", "[1.50, 10.1]", "[1.50, 10.00]"))
+                .isNull();
+        assertThat(ValueDifferences.valueDifference("json", "{\"a\": \"ab\"}", "{\"a\": \"abc\"}"))
+                .isNull();
+        assertThat(
+                        ValueDifferences.valueDifference(
+                                "json", "{\"a\": \"abc\"}", "{\"a\": \"YWI=\"}"))
+                .isNull();
+        assertThat(ValueDifferences.valueDifference("json", "\"12:34:56.000000\"", "\"12:34:56\""))
+                .isNull();
+        assertThat(ValueDifferences.valueDifference("json", "{\"a\": 1}", "{\"b\": 1}")).isNull();
+    }
+
+    @Test
     void classifiesGtidsAndRowOffsets() {
         String uuid = "57f1e4a4-f231-11f1-ac17-02fc00000001";
         assertThat(ValueDifferences.mySqlGtid("", uuid + ":27")).isTrue();

@@ -1,7 +1,5 @@
 package io.sluice.functions.source.binlog;
 
-import org.apache.flink.cdc.connectors.mysql.source.config.MySqlSourceConfig;
-
 import com.github.shyiko.mysql.binlog.BinaryLogClient;
 import com.github.shyiko.mysql.binlog.event.Event;
 import io.sluice.functions.source.MySqlSourceOptions;
@@ -142,11 +140,6 @@ public final class BinlogReader implements AutoCloseable {
         this.out = Objects.requireNonNull(out, "out");
         this.tls = builder.tls;
         this.jdbc = SourceJdbc.of(host, port, user, password, tls);
-        // Flink CDC's JSON formatter, which this reader renders MySQL's binary JSON with, takes its
-        // layout from a JVM-wide field that each of its source configs sets: MySQL's and Canal's
-        // {"a": 1} unless some config in this JVM asked for the compact legacy form last. The job
-        // asks for MySQL's (MySqlSourceFactory); so does this reader, whatever ran before it.
-        MySqlSourceConfig.useLegacyJsonFormat = false;
     }
 
     public static Builder builder(String host, int port, String user, String password) {

@@ -198,10 +198,10 @@ final class BinlogRenderers {
     }
 
     /**
-     * MySQL's binary JSON as text, with the client's (Flink CDC's patched) formatter but Canal's
-     * doubles ({@link CanalJsonText}). An empty value (what a non-strict insert stores in a NOT
-     * NULL JSON column, MySQL bug 98496) is the empty string, as Canal writes it: the client's
-     * parser reads its missing type byte.
+     * MySQL's binary JSON as text, Canal's where Canal's is JSON and keeps the value ({@link
+     * CanalJsonText}). An empty value (what a non-strict insert stores in a NOT NULL JSON column,
+     * MySQL bug 98496) is the empty string, as Canal writes it: the client's parser reads its
+     * missing type byte.
      */
     private static void json(Object value, StringBuilder scratch, RowImage.Builder out) {
         byte[] bytes = (byte[]) value;
