@@ -2,12 +2,9 @@ package io.sluice.functions.source.binlog;
 
 import com.github.shyiko.mysql.binlog.event.Event;
 import com.github.shyiko.mysql.binlog.event.EventData;
-import com.github.shyiko.mysql.binlog.event.EventHeaderV4;
 import com.github.shyiko.mysql.binlog.event.EventType;
 import com.github.shyiko.mysql.binlog.event.GtidEventData;
 import com.github.shyiko.mysql.binlog.event.PreviousGtidSetEventData;
-import com.github.shyiko.mysql.binlog.event.QueryEventData;
-import com.github.shyiko.mysql.binlog.event.RotateEventData;
 import com.github.shyiko.mysql.binlog.event.TableMapEventData;
 import com.github.shyiko.mysql.binlog.event.WriteRowsEventData;
 import com.github.shyiko.mysql.binlog.event.XAPrepareEventData;
@@ -32,11 +29,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * its binlog with {@code SHOW BINLOG EVENTS} in {@code MySqlTransactionsITCase}, which checks the
  * same on the real server): where XA transactions and {@code CREATE TABLE … SELECT} begin and end,
  * which GTIDs join the set, and where a heartbeat finds the reader. Rows events here are of a table
- * that is not captured: counted, not decoded.
+ * that is not captured: counted, not decoded. Whole binlogs of both servers, resumed at every
+ * position: {@link BinlogEventSequencesTest}.
  */
 class BinlogEventsTest {
 
-    private static final String UUID = "3e11fa47-71ca-11e1-9e33-c80aa9429562";
+    private static final String UUID = SyntheticBinlog.UUID;
     private static final String FILE = "mysql-bin.000002";
 
     private final List<String> given = new ArrayList<>();
@@ -90,10 +88,7 @@ class BinlogEventsTest {
         BinlogEvents events = events(start);
         // A resume at the start's GTID set: the file's start, then a heartbeat at the end of
         // the transactions the server skipped, then the start's transaction.
-        RotateEventData rotate = new RotateEventData();
-        rotate.setBinlogFilename(FILE);
-        rotate.setBinlogPosition(4);
-        events.onEvent(madeUp(EventType.ROTATE, rotate));
+        events.onEvent(madeUp(EventType.ROTATE, SyntheticBinlog.rotateData(FILE, 4)));
         next = 4;
         events.onEvent(event(EventType.FORMAT_DESCRIPTION, null, 122));
         events.onEvent(
@@ -124,12 +119,7 @@ class BinlogEventsTest {
         BinlogEvents events = events(start);
         next = 300;
         // At a file position, MySQL sends the file's format description without its position.
-        EventHeaderV4 header = new EventHeaderV4();
-        header.setTimestamp(1_700_000_000_000L);
-        header.setEventType(EventType.FORMAT_DESCRIPTION);
-        header.setServerId(1);
-        header.setEventLength(122);
-        events.onEvent(new Event(header, null));
+        events.onEvent(SyntheticBinlog.event(EventType.FORMAT_DESCRIPTION, null, 122, 0));
         events.onEvent(heartbeat());
         events.onEvent(gtid(11));
         events.onEvent(query("BEGIN"));
@@ -367,40 +357,22 @@ class BinlogEventsTest {
     }
 
     private Event query(String sql) {
-        QueryEventData data = new QueryEventData();
-        data.setDatabase("shop");
-        data.setSql(sql);
-        return event(EventType.QUERY, data, 60 + sql.length());
+        return event(EventType.QUERY, SyntheticBinlog.query(sql), 60 + sql.length());
     }
 
     /** MySQL's heartbeat: no time, and not an event of the file. */
     private Event heartbeat() {
-        EventHeaderV4 header = new EventHeaderV4();
-        header.setEventType(EventType.HEARTBEAT);
-        header.setServerId(1);
-        header.setEventLength(39);
-        header.setNextPosition(next);
-        return new Event(header, null);
+        return SyntheticBinlog.heartbeat(next);
     }
 
     /** An event the server made up for the connection: no time, no position. */
     private static Event madeUp(EventType type, EventData data) {
-        EventHeaderV4 header = new EventHeaderV4();
-        header.setEventType(type);
-        header.setServerId(1);
-        header.setEventLength(44);
-        return new Event(header, data);
+        return SyntheticBinlog.madeUp(type, data);
     }
 
     /** An event of the file at {@link #next}, {@code length} bytes long. */
     private Event event(EventType type, EventData data, int length) {
-        EventHeaderV4 header = new EventHeaderV4();
-        header.setTimestamp(1_700_000_000_000L);
-        header.setEventType(type);
-        header.setServerId(1);
-        header.setEventLength(length);
-        header.setNextPosition(next + length);
         next += length;
-        return new Event(header, data);
+        return SyntheticBinlog.event(type, data, length, next);
     }
 }
