@@ -21,10 +21,8 @@ import org.apache.flink.core.io.InputStatus;
 import io.debezium.connector.mysql.MySqlConnection;
 import io.debezium.relational.Table;
 import io.debezium.relational.TableId;
-import io.debezium.relational.history.TableChanges;
 import io.sluice.functions.source.MySqlSourceOptions;
 import io.sluice.functions.source.internal.ChangeRecordConverter;
-import io.sluice.functions.source.internal.ColumnTypeStyle;
 import io.sluice.functions.source.internal.DdlClassifier;
 import io.sluice.functions.source.internal.MemoizedTableFilter;
 import io.sluice.functions.source.internal.ServerCollations;
@@ -35,7 +33,6 @@ import io.sluice.serializers.event.ChangeEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.sql.Connection;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.List;
@@ -91,6 +88,7 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
     private TableSchemas.State schemas;
 
     private MySqlBinlogSplit checkpointed;
+    private BinlogPosition checkpointedAt;
     private Thread thread;
     private volatile BinlogReader reader;
     private volatile boolean closing;
@@ -202,17 +200,9 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
         if (position == null) {
             return List.of(split);
         }
-        BinlogOffset offset = position.toBinlogOffset();
-        if (checkpointed == null || !checkpointed.getStartingOffset().equals(offset)) {
-            checkpointed =
-                    new MySqlBinlogSplit(
-                            split.splitId(),
-                            offset,
-                            split.getEndingOffset(),
-                            split.getFinishedSnapshotSplitInfos(),
-                            schemas.asTableChanges(),
-                            split.getTotalFinishedSplitSize(),
-                            split.isSuspended());
+        if (checkpointed == null || !position.equals(checkpointedAt)) {
+            checkpointed = SplitSchemas.checkpoint(split, position, schemas);
+            checkpointedAt = position;
         }
         return List.of(checkpointed);
     }
@@ -269,21 +259,7 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
                             config.getTableFilter()::test, MemoizedTableFilter.MAX_TABLES);
             BiPredicate<String, String> captured =
                     (database, table) -> filter.isIncluded(new TableId(database, null, table));
-            TableSchemas tables;
-            try (Connection connection = jdbc.connect()) {
-                tables =
-                        TableSchemas.read(
-                                        connection,
-                                        captured,
-                                        ColumnTypeStyle.of(jdbc),
-                                        timestampZone)
-                                .overwrite(
-                                        split.getTableSchemas() == null
-                                                ? List.of()
-                                                : split.getTableSchemas().values().stream()
-                                                        .map(TableChanges.TableChange::getTable)
-                                                        .collect(Collectors.toList()));
-            }
+            TableSchemas tables = SplitSchemas.of(split, jdbc, captured, timestampZone);
             collations = new ServerCollations(jdbc);
             SnapshotHandOver handOver =
                     SnapshotHandOver.of(
