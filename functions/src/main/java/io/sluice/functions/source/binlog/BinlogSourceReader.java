@@ -54,8 +54,9 @@ import java.util.stream.Collectors;
  * timestamp offsets are resolved as Flink CDC's reader resolves them). Its checkpoint is the same
  * split with the position after the last change emitted as starting offset and the table schemas of
  * that point ({@link TableSchemas}) as the split's table schemas, Flink CDC's own carrier of its
- * reader's schemas. A restore reads the server's and databases' default charsets and the captured
- * tables from information_schema and puts the split's tables over them.
+ * reader's schemas. A restore goes on with the checkpoint's tables alone; a start, or a split of
+ * Flink CDC's reader, reads the captured tables from information_schema and puts the split's over
+ * them ({@link SplitSchemas}).
  *
  * <p>A binlog split handed over from a snapshot is first completed with its finished chunks ({@link
  * BinlogSplitAssembly}); from then on a row change the snapshot already holds is left out ({@link
