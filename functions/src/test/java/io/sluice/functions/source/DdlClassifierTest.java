@@ -4,6 +4,8 @@ import io.sluice.functions.source.internal.DdlClassifier;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import java.util.List;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Canal's event type and target table for DDL statements (canal-format-notes 4.1). */
@@ -86,5 +88,32 @@ class DdlClassifierTest {
             })
     void createsNewTable(String sql, boolean creates) {
         assertThat(DdlClassifier.createsNewTable(sql)).as(sql).isEqualTo(creates);
+    }
+
+    /** Every table a rename moves, in order; nothing for other statements. */
+    @ParameterizedTest(name = "[{index}] {0}")
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "RENAME TABLE a TO b | cur.a -> cur.b",
+                "rename tables `db`.`a` to db2.b, c TO d, d TO a | db.a -> db2.b, cur.c -> cur.d,"
+                        + " cur.d -> cur.a",
+                "RENAME TABLE IF EXISTS a WAIT 3 TO b, c NOWAIT TO d | cur.a -> cur.b, cur.c -> cur.d",
+                "ALTER TABLE a RENAME TO b | cur.a -> cur.b",
+                "ALTER ONLINE TABLE db.a RENAME AS db2.b | db.a -> db2.b",
+                "ALTER TABLE a RENAME b | cur.a -> cur.b",
+                "ALTER TABLE a RENAME COLUMN x TO y | ''",
+                "ALTER TABLE a RENAME INDEX x TO y | ''",
+                "ALTER TABLE a ADD c INT | ''",
+                "RENAME TABLE a | ''",
+                "CREATE TABLE a (id INT) | ''",
+                "RENAME USER x TO y | ''",
+            })
+    void renames(String sql, String moves) {
+        assertThat(DdlClassifier.renames(sql, "cur"))
+                .as(sql)
+                .extracting(Object::toString)
+                .containsExactlyElementsOf(
+                        moves.isEmpty() ? List.of() : List.of(moves.split(", ")));
     }
 }

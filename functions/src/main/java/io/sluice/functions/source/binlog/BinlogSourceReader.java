@@ -22,11 +22,9 @@ import org.apache.flink.util.FlinkRuntimeException;
 import io.debezium.connector.mysql.MySqlConnection;
 import io.debezium.relational.Table;
 import io.debezium.relational.TableId;
-import io.debezium.relational.history.TableChanges;
 import io.sluice.functions.source.MySqlSourceOptions;
 import io.sluice.functions.source.StatementLoggedChanges;
 import io.sluice.functions.source.internal.ChangeRecordConverter;
-import io.sluice.functions.source.internal.ColumnTypeStyle;
 import io.sluice.functions.source.internal.DdlClassifier;
 import io.sluice.functions.source.internal.MemoizedTableFilter;
 import io.sluice.functions.source.internal.ServerCollations;
@@ -37,7 +35,6 @@ import io.sluice.serializers.event.ChangeEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.sql.Connection;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.List;
@@ -59,8 +56,9 @@ import java.util.stream.Collectors;
  * timestamp offsets are resolved as Flink CDC's reader resolves them). Its checkpoint is the same
  * split with the position after the last change emitted as starting offset and the table schemas of
  * that point ({@link TableSchemas}) as the split's table schemas, Flink CDC's own carrier of its
- * reader's schemas. A restore reads the server's and databases' default charsets and the captured
- * tables from information_schema and puts the split's tables over them.
+ * reader's schemas. A restore goes on with the checkpoint's tables alone; a start, or a split of
+ * Flink CDC's reader, reads the captured tables from information_schema and puts the split's over
+ * them ({@link SplitSchemas}).
  *
  * <p>A binlog split handed over from a snapshot is first completed with its finished chunks ({@link
  * BinlogSplitAssembly}); from then on a row change the snapshot already holds is left out ({@link
@@ -89,10 +87,10 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
     private MySqlBinlogSplit split;
 
     /**
-     * Where the reader starts, resolved on the task thread when it is given the split: a checkpoint
-     * taken before the first entry then holds this position. Holding the split's "latest" instead,
-     * a restore would resolve it again, at the binlog's end then, and skip every change emitted
-     * after that checkpoint.
+     * Where the reader starts, resolved on the task thread when it is given the split, which then
+     * starts there: a checkpoint taken before the first entry holds this position. Holding the
+     * split's "latest" instead, a restore would resolve it again, at the binlog's end then, and
+     * skip every change emitted after that checkpoint.
      */
     private BinlogPosition start;
 
@@ -103,7 +101,7 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
     private TableSchemas.State schemas;
 
     private MySqlBinlogSplit checkpointed;
-    private TableSchemas.State checkpointedSchemas;
+    private BinlogPosition checkpointedAt;
     private Thread thread;
     private volatile BinlogReader reader;
     private volatile boolean closing;
@@ -173,17 +171,28 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
     }
 
     private void startReading(MySqlBinlogSplit complete) {
-        split = complete;
+        BinlogOffset offset = complete.getStartingOffset();
         try {
-            start = startOf(complete.getStartingOffset());
+            start = startOf(offset);
         } catch (RuntimeException e) {
             throw e;
         } catch (Exception e) {
             throw new FlinkRuntimeException(
-                    "Sluice's binlog reader could not resolve its start "
-                            + complete.getStartingOffset(),
-                    e);
+                    "Sluice's binlog reader could not resolve its start " + offset, e);
         }
+        boolean resolved = offset.getFilename() == null || offset.getFilename().isEmpty();
+        // Checkpointed until the first entry: the resolved start, with the split's own tables.
+        split =
+                resolved
+                        ? new MySqlBinlogSplit(
+                                complete.splitId(),
+                                start.toBinlogOffset(),
+                                complete.getEndingOffset(),
+                                complete.getFinishedSnapshotSplitInfos(),
+                                complete.getTableSchemas(),
+                                complete.getTotalFinishedSplitSize(),
+                                complete.isSuspended())
+                        : complete;
         thread = new Thread(this::read, "sluice-binlog-reader-" + context.getIndexOfSubtask());
         thread.setDaemon(true);
         thread.start();
@@ -226,20 +235,12 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
             MySqlBinlogSplit pending = assembly.pending();
             return pending == null ? List.of() : List.of(pending);
         }
-        BinlogOffset offset = (position == null ? start : position).toBinlogOffset();
-        if (checkpointed == null
-                || !checkpointed.getStartingOffset().equals(offset)
-                || checkpointedSchemas != schemas) {
-            checkpointed =
-                    new MySqlBinlogSplit(
-                            split.splitId(),
-                            offset,
-                            split.getEndingOffset(),
-                            split.getFinishedSnapshotSplitInfos(),
-                            schemas == null ? split.getTableSchemas() : schemas.asTableChanges(),
-                            split.getTotalFinishedSplitSize(),
-                            split.isSuspended());
-            checkpointedSchemas = schemas;
+        if (position == null) {
+            return List.of(split);
+        }
+        if (checkpointed == null || !position.equals(checkpointedAt)) {
+            checkpointed = SplitSchemas.checkpoint(split, position, schemas);
+            checkpointedAt = position;
         }
         return List.of(checkpointed);
     }
@@ -295,21 +296,7 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
                             config.getTableFilter()::test, MemoizedTableFilter.MAX_TABLES);
             BiPredicate<String, String> captured =
                     (database, table) -> filter.isIncluded(new TableId(database, null, table));
-            TableSchemas tables;
-            try (Connection connection = jdbc.connect()) {
-                tables =
-                        TableSchemas.read(
-                                        connection,
-                                        captured,
-                                        ColumnTypeStyle.of(jdbc),
-                                        timestampZone)
-                                .overwrite(
-                                        split.getTableSchemas() == null
-                                                ? List.of()
-                                                : split.getTableSchemas().values().stream()
-                                                        .map(TableChanges.TableChange::getTable)
-                                                        .collect(Collectors.toList()));
-            }
+            TableSchemas tables = SplitSchemas.of(split, jdbc, captured, timestampZone);
             collations = new ServerCollations(jdbc);
             SnapshotHandOver handOver =
                     SnapshotHandOver.of(

@@ -12,11 +12,15 @@ import io.sluice.functions.source.ChangeEventConversionException;
 import io.sluice.functions.source.internal.ColumnTypeStyle;
 import io.sluice.functions.source.internal.DdlClassifier;
 import io.sluice.functions.source.internal.DeclaredType;
+import io.sluice.functions.source.internal.SourceJdbc;
 import io.sluice.serializers.event.ChangeType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import javax.annotation.Nullable;
+
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -24,9 +28,12 @@ import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.BiPredicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -42,7 +49,10 @@ import java.util.stream.Collectors;
  *
  * <p>Every table created or renamed in the binlog is followed, captured or not, so that a table an
  * online schema change tool builds under another name is known when it is renamed into place. At
- * the start only the captured tables are read.
+ * the start only the captured tables are read. A captured table the binlog names but the schemas do
+ * not hold (renamed into a captured name from a table never followed, or captured only since a
+ * restore) is read from the server when the rename or its first row comes, if the schemas were
+ * given one ({@link SplitSchemas}).
  *
  * <p>One instance per reading thread.
  */
@@ -76,13 +86,21 @@ public final class TableSchemas implements TableDecoders {
     private final ColumnTypeStyle style;
     private final ZoneId timestampZone;
     private final Map<TableId, Version> versions = new HashMap<>();
+
+    /** Where a captured table the binlog names but this does not know is read; null: nowhere. */
+    @Nullable private final SourceJdbc server;
+
     private String serverCharset;
 
     private TableSchemas(
-            BiPredicate<String, String> captured, ColumnTypeStyle style, ZoneId timestampZone) {
+            BiPredicate<String, String> captured,
+            ColumnTypeStyle style,
+            ZoneId timestampZone,
+            @Nullable SourceJdbc server) {
         this.captured = captured;
         this.style = style;
         this.timestampZone = timestampZone;
+        this.server = server;
     }
 
     /**
@@ -100,39 +118,38 @@ public final class TableSchemas implements TableDecoders {
             ColumnTypeStyle style,
             ZoneId timestampZone)
             throws SQLException {
-        TableSchemas schemas = new TableSchemas(captured, style, timestampZone);
+        return read(connection, null, captured, style, timestampZone);
+    }
+
+    /**
+     * As {@link #read(Connection, BiPredicate, ColumnTypeStyle, ZoneId)}; a captured table the
+     * binlog names later that this does not know is read from {@code server} then.
+     */
+    static TableSchemas read(
+            Connection connection,
+            @Nullable SourceJdbc server,
+            BiPredicate<String, String> captured,
+            ColumnTypeStyle style,
+            ZoneId timestampZone)
+            throws SQLException {
+        TableSchemas schemas = charsets(connection, server, captured, style, timestampZone);
         Map<String, String> tableCharsets = new HashMap<>();
-        try (Statement statement = connection.createStatement()) {
-            try (ResultSet server = statement.executeQuery("SELECT @@character_set_server")) {
-                server.next();
-                schemas.setServerCharset(server.getString(1));
-            }
-            try (ResultSet databases =
-                    statement.executeQuery(
-                            "SELECT SCHEMA_NAME, DEFAULT_CHARACTER_SET_NAME"
-                                    + " FROM information_schema.SCHEMATA")) {
-                while (databases.next()) {
-                    schemas.parser
-                            .charsetNameForDatabase()
-                            .put(databases.getString(1), databases.getString(2));
-                }
-            }
-            try (ResultSet found =
-                    statement.executeQuery(
-                            "SELECT TABLE_SCHEMA, TABLE_NAME, TABLE_COLLATION"
-                                    + " FROM information_schema.TABLES"
-                                    // MariaDB's WITH SYSTEM VERSIONING tables are no BASE
-                                    // TABLE; the source check refuses those it cannot read.
-                                    + " WHERE TABLE_TYPE IN ('BASE TABLE', 'SYSTEM VERSIONED')"
-                                    + " AND TABLE_SCHEMA NOT IN"
-                                    + " ('mysql', 'information_schema', 'performance_schema',"
-                                    + " 'sys')")) {
-                while (found.next()) {
-                    if (captured.test(found.getString(1), found.getString(2))) {
-                        tableCharsets.put(
-                                found.getString(1) + "\u0000" + found.getString(2),
-                                charsetOfCollation(found.getString(3)));
-                    }
+        try (Statement statement = connection.createStatement();
+                ResultSet found =
+                        statement.executeQuery(
+                                "SELECT TABLE_SCHEMA, TABLE_NAME, TABLE_COLLATION"
+                                        + " FROM information_schema.TABLES"
+                                        // MariaDB's WITH SYSTEM VERSIONING tables are no BASE
+                                        // TABLE; the source check refuses those it cannot read.
+                                        + " WHERE TABLE_TYPE IN ('BASE TABLE', 'SYSTEM VERSIONED')"
+                                        + " AND TABLE_SCHEMA NOT IN"
+                                        + " ('mysql', 'information_schema', 'performance_schema',"
+                                        + " 'sys')")) {
+            while (found.next()) {
+                if (captured.test(found.getString(1), found.getString(2))) {
+                    tableCharsets.put(
+                            found.getString(1) + "\u0000" + found.getString(2),
+                            charsetOfCollation(found.getString(3)));
                 }
             }
         }
@@ -147,13 +164,58 @@ public final class TableSchemas implements TableDecoders {
         return schemas;
     }
 
+    /**
+     * The schemas of a checkpoint's position: its tables and no other (a table it does not hold did
+     * not exist there or was not followed), with the server's and databases' default charsets from
+     * the server now, which the checkpoint does not hold. A captured table the binlog names later
+     * that this does not know is read from {@code server} then.
+     */
+    static TableSchemas checkpointed(
+            Connection connection,
+            SourceJdbc server,
+            Collection<Table> tables,
+            BiPredicate<String, String> captured,
+            ColumnTypeStyle style,
+            ZoneId timestampZone)
+            throws SQLException {
+        return charsets(connection, server, captured, style, timestampZone).overwrite(tables);
+    }
+
+    /** Knowing no table yet: the server's and each database's default charset as they are now. */
+    private static TableSchemas charsets(
+            Connection connection,
+            @Nullable SourceJdbc server,
+            BiPredicate<String, String> captured,
+            ColumnTypeStyle style,
+            ZoneId timestampZone)
+            throws SQLException {
+        TableSchemas schemas = new TableSchemas(captured, style, timestampZone, server);
+        try (Statement statement = connection.createStatement()) {
+            try (ResultSet found = statement.executeQuery("SELECT @@character_set_server")) {
+                found.next();
+                schemas.setServerCharset(found.getString(1));
+            }
+            try (ResultSet databases =
+                    statement.executeQuery(
+                            "SELECT SCHEMA_NAME, DEFAULT_CHARACTER_SET_NAME"
+                                    + " FROM information_schema.SCHEMATA")) {
+                while (databases.next()) {
+                    schemas.parser
+                            .charsetNameForDatabase()
+                            .put(databases.getString(1), databases.getString(2));
+                }
+            }
+        }
+        return schemas;
+    }
+
     /** The schemas a {@link #snapshot()} held, to go on from the position it was taken at. */
     public static TableSchemas restore(
             State state,
             BiPredicate<String, String> captured,
             ColumnTypeStyle style,
             ZoneId timestampZone) {
-        TableSchemas schemas = new TableSchemas(captured, style, timestampZone);
+        TableSchemas schemas = new TableSchemas(captured, style, timestampZone, null);
         if (state.serverCharset != null) {
             schemas.setServerCharset(state.serverCharset);
         }
@@ -211,6 +273,7 @@ public final class TableSchemas implements TableDecoders {
                         position);
             }
         }
+        List<TableId> moved = type == ChangeType.RENAME ? unknownRenamed(sql, current) : List.of();
         parser.setCurrentDatabase(current);
         try {
             parse(sql, statement, type);
@@ -243,6 +306,12 @@ public final class TableSchemas implements TableDecoders {
                     position,
                     sql,
                     e.toString());
+        }
+        for (TableId id : moved) {
+            if (tables.forTable(id) == null) {
+                readFromServer(
+                        id, "renamed at " + position + " from a table Sluice did not follow");
+            }
         }
     }
 
@@ -314,12 +383,17 @@ public final class TableSchemas implements TableDecoders {
         }
         TableId id = new TableId(database, null, table);
         Table current = tables.forTable(id);
+        if (current == null
+                && readFromServer(id, "a table Sluice did not follow, at its first row")) {
+            current = tables.forTable(id);
+        }
         if (current == null) {
             throw new ChangeEventConversionException(
                     String.format(
                             "The binlog has rows of %s.%s, a table whose schema Sluice does not"
-                                    + " know at this point (neither in information_schema when"
-                                    + " the reader started nor created by a DDL statement since)",
+                                    + " know at this point (neither at the reader's start or"
+                                    + " restore nor created or renamed by a DDL statement since)"
+                                    + " and that the server does not have now",
                             database, table));
         }
         Version version = versions.get(id);
@@ -332,6 +406,72 @@ public final class TableSchemas implements TableDecoders {
             version.checkedMap = tableMap;
         }
         return version.decoder(timestampZone);
+    }
+
+    /**
+     * The captured tables a rename moves a table this does not know into, as the rename leaves them
+     * (a name renamed on within the statement is left out).
+     */
+    private List<TableId> unknownRenamed(String sql, String current) {
+        Set<TableId> known = new HashSet<>(tables.tableIds());
+        Set<TableId> unknown = new LinkedHashSet<>();
+        for (DdlClassifier.Rename rename : DdlClassifier.renames(sql, current)) {
+            TableId from = new TableId(rename.from().database(), null, rename.from().table());
+            TableId to = new TableId(rename.to().database(), null, rename.to().table());
+            boolean followed = known.remove(from);
+            unknown.remove(from);
+            (followed ? known : unknown).add(to);
+        }
+        unknown.removeIf(id -> !captured.test(id.catalog(), id.table()));
+        return new ArrayList<>(unknown);
+    }
+
+    /**
+     * Defines a captured table this does not know as the server has it now, which is the table's
+     * definition at this point of the binlog only if it did not change since; the table-map checks
+     * ({@link TableMapCheck}) refuse rows that show otherwise. False if there is no server to ask
+     * or it does not have the table.
+     */
+    private boolean readFromServer(TableId id, String why) {
+        if (server == null || !captured.test(id.catalog(), id.table())) {
+            return false;
+        }
+        try (Connection connection = server.connect();
+                PreparedStatement query =
+                        connection.prepareStatement(
+                                "SELECT TABLE_COLLATION FROM information_schema.TABLES"
+                                        + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?"
+                                        + " AND TABLE_TYPE IN ('BASE TABLE', 'SYSTEM VERSIONED')")) {
+            query.setString(1, id.catalog());
+            query.setString(2, id.table());
+            String charset;
+            try (ResultSet found = query.executeQuery()) {
+                if (!found.next()) {
+                    LOG.warn("{}, {}, is not on the server now: it stays unknown", id, why);
+                    return false;
+                }
+                charset = charsetOfCollation(found.getString(1));
+            }
+            define(
+                    id.catalog(),
+                    id.table(),
+                    BinlogColumn.read(connection, id.catalog(), id.table()),
+                    charset);
+        } catch (SQLException e) {
+            throw new IllegalStateException(
+                    String.format(
+                            "Cannot read the definition of %s, %s, from information_schema at"
+                                    + " %s: %s",
+                            id, why, server.address(), e.getMessage()),
+                    e);
+        }
+        versions.remove(id);
+        LOG.warn(
+                "Read the definition of {}, {}, from the server as it is now: rows written before a"
+                        + " later change of the table fail the reader",
+                id,
+                why);
+        return true;
     }
 
     /** The columns {@code database.table} has now; null if it is not known. */

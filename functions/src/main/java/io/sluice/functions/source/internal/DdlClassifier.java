@@ -45,6 +45,48 @@ public final class DdlClassifier {
         return at + 1 < tokens.size() && tokens.get(at).is("TABLE") && !tokens.get(at + 1).is("IF");
     }
 
+    /**
+     * The tables a {@code RENAME TABLE} (every pair, in order) or an {@code ALTER TABLE ... RENAME
+     * [TO|AS]} (as its first alteration) moves; empty for any other statement.
+     *
+     * @param currentDatabase the database unqualified names belong to; may be null
+     */
+    public static List<Rename> renames(String sql, String currentDatabase) {
+        try {
+            return new Scanner(
+                            Tokenizer.tokens(sql), currentDatabase == null ? "" : currentDatabase)
+                    .renames();
+        } catch (IndexOutOfBoundsException e) {
+            return List.of(); // the statement ended early: not a rename we read
+        }
+    }
+
+    /** One table moved by a rename: from (database, table) to (database, table). */
+    public static final class Rename {
+        private final Statement from;
+        private final Statement to;
+
+        Rename(Statement from, Statement to) {
+            this.from = from;
+            this.to = to;
+        }
+
+        /** The old name (its {@link Statement#database()} and {@link Statement#table()}). */
+        public Statement from() {
+            return from;
+        }
+
+        /** The new name. */
+        public Statement to() {
+            return to;
+        }
+
+        @Override
+        public String toString() {
+            return from.database + "." + from.table + " -> " + to.database + "." + to.table;
+        }
+    }
+
     /** What a statement is and which table it names. */
     public static final class Statement {
         private final ChangeType type;
@@ -180,6 +222,50 @@ public final class DdlClassifier {
                 return alteration(table);
             }
             return null;
+        }
+
+        /** RENAME TABLE's pairs, or ALTER TABLE's RENAME [TO|AS] as first alteration. */
+        List<Rename> renames() {
+            List<Rename> renames = new ArrayList<>();
+            if (accept("RENAME")) {
+                if (!acceptAny("TABLE", "TABLES")) {
+                    return renames;
+                }
+                ifExists(null);
+                do {
+                    Statement from = statement(ChangeType.RENAME, name());
+                    waitOption();
+                    if (!accept("TO")) {
+                        return List.of();
+                    }
+                    renames.add(new Rename(from, statement(ChangeType.RENAME, name())));
+                } while (accept(","));
+                return renames;
+            }
+            if (accept("ALTER")) {
+                acceptAny("ONLINE", "OFFLINE");
+                accept("IGNORE");
+                if (!accept("TABLE")) {
+                    return renames;
+                }
+                ifExists(null);
+                Statement from = statement(ChangeType.RENAME, name());
+                waitOption();
+                if (accept("RENAME") && !peek().isAny("COLUMN", "INDEX", "KEY")) {
+                    acceptAny("TO", "AS");
+                    renames.add(new Rename(from, statement(ChangeType.RENAME, name())));
+                }
+            }
+            return renames;
+        }
+
+        /** MariaDB's {@code WAIT n} or {@code NOWAIT} after a table name. */
+        private void waitOption() {
+            if (accept("WAIT")) {
+                at++; // the seconds
+            } else {
+                accept("NOWAIT");
+            }
         }
 
         /** ALTER TABLE: typed by the first alteration, as Canal does. */
