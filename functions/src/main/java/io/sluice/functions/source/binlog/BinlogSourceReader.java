@@ -180,10 +180,13 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
             throw new FlinkRuntimeException(
                     "Sluice's binlog reader could not resolve its start " + offset, e);
         }
-        boolean resolved = offset.getFilename() == null || offset.getFilename().isEmpty();
-        // Checkpointed until the first entry: the resolved start, with the split's own tables.
+        // Checkpointed until the first entry: a start resolved to a file (latest, earliest, a
+        // timestamp), with the split's own tables; a GTID set alone resolves the same again.
+        boolean resolvedToFile =
+                (offset.getFilename() == null || offset.getFilename().isEmpty())
+                        && !start.file().isEmpty();
         split =
-                resolved
+                resolvedToFile
                         ? new MySqlBinlogSplit(
                                 complete.splitId(),
                                 start.toBinlogOffset(),
