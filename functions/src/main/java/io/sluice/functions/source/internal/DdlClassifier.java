@@ -5,6 +5,7 @@ import org.apache.flink.annotation.Internal;
 import io.sluice.functions.source.internal.SqlTokens.Token;
 import io.sluice.serializers.event.ChangeType;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -53,8 +54,7 @@ public final class DdlClassifier {
      */
     public static List<Rename> renames(String sql, String currentDatabase) {
         try {
-            return new Scanner(
-                            Tokenizer.tokens(sql), currentDatabase == null ? "" : currentDatabase)
+            return new Scanner(SqlTokens.of(sql), currentDatabase == null ? "" : currentDatabase)
                     .renames();
         } catch (IndexOutOfBoundsException e) {
             return List.of(); // the statement ended early: not a rename we read

@@ -2,6 +2,7 @@ package io.sluice.functions.source.binlog;
 
 import com.github.shyiko.mysql.binlog.event.Event;
 import com.github.shyiko.mysql.binlog.event.TableMapEventData;
+import io.sluice.functions.source.StatementLoggedChanges;
 import io.sluice.serializers.event.ChangeEvent;
 import io.sluice.serializers.event.RowImage;
 import org.junit.jupiter.api.Test;
@@ -405,7 +406,15 @@ class BinlogEventSequencesTest {
         List<Given> given = new ArrayList<>();
         BinlogEvents events =
                 new BinlogEvents(
-                        start, start.gtids(), BinlogEventSequencesTest::decoder, output(given));
+                        start,
+                        start.gtids(),
+                        BinlogEventSequencesTest::decoder,
+                        output(given),
+                        new StatementLoggedRows(
+                                StatementLoggedChanges.FAIL,
+                                "source.statement-logged-changes",
+                                BinlogEventSequencesTest::decoder,
+                                output(given)));
         for (Event event : sent) {
             events.onEvent(event);
         }
