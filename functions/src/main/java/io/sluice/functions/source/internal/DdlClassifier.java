@@ -144,13 +144,11 @@ public final class DdlClassifier {
     }
 
     /** Keyword-level reading of one statement. */
-    private static final class Scanner {
-        private final List<Token> tokens;
+    private static final class Scanner extends SqlTokens.Cursor {
         private final String current;
-        private int at;
 
         Scanner(List<Token> tokens, String current) {
-            this.tokens = tokens;
+            super(tokens);
             this.current = current;
         }
 
@@ -344,26 +342,6 @@ public final class DdlClassifier {
                 }
                 accept("EXISTS");
             }
-        }
-
-        private Token peek() {
-            return at < tokens.size() ? tokens.get(at) : Token.END;
-        }
-
-        private boolean accept(String keyword) {
-            if (peek().is(keyword)) {
-                at++;
-                return true;
-            }
-            return false;
-        }
-
-        private boolean acceptAny(String... keywords) {
-            if (peek().isAny(keywords)) {
-                at++;
-                return true;
-            }
-            return false;
         }
     }
 }

@@ -102,17 +102,15 @@ public final class DmlTables {
     }
 
     /** Keyword-level reading of one statement. */
-    private static final class Scanner {
-        private final List<Token> tokens;
+    private static final class Scanner extends SqlTokens.Cursor {
         private final String current;
         private final boolean truncated;
-        private int at;
 
         /** A DML verb was read. */
         boolean dml;
 
         Scanner(List<Token> tokens, String current, boolean truncated) {
-            this.tokens = tokens;
+            super(tokens);
             this.current = current;
             this.truncated = truncated;
         }
@@ -306,26 +304,6 @@ public final class DmlTables {
                 throw new IndexOutOfBoundsException("not a name: " + token.text);
             }
             return token.text;
-        }
-
-        private Token peek() {
-            return at < tokens.size() ? tokens.get(at) : Token.END;
-        }
-
-        private boolean accept(String keyword) {
-            if (peek().is(keyword)) {
-                at++;
-                return true;
-            }
-            return false;
-        }
-
-        private boolean acceptAny(String... keywords) {
-            if (peek().isAny(keywords)) {
-                at++;
-                return true;
-            }
-            return false;
         }
     }
 }

@@ -53,6 +53,36 @@ final class SqlTokens {
         }
     }
 
+    /** A position in a statement's tokens, for the keyword scanners. */
+    abstract static class Cursor {
+        protected final List<Token> tokens;
+        protected int at;
+
+        Cursor(List<Token> tokens) {
+            this.tokens = tokens;
+        }
+
+        protected Token peek() {
+            return at < tokens.size() ? tokens.get(at) : Token.END;
+        }
+
+        protected boolean accept(String keyword) {
+            if (peek().is(keyword)) {
+                at++;
+                return true;
+            }
+            return false;
+        }
+
+        protected boolean acceptAny(String... keywords) {
+            if (peek().isAny(keywords)) {
+                at++;
+                return true;
+            }
+            return false;
+        }
+    }
+
     static List<Token> of(String sql) {
         return of(sql, Integer.MAX_VALUE);
     }
