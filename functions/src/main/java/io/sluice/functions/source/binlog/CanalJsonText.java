@@ -146,12 +146,7 @@ final class CanalJsonText extends JsonStringFormatter {
                 out.append('-');
             }
             long magnitude = Math.abs(packed);
-            long hms = magnitude >> FRACTION_BITS;
-            pad2(out, hms >> 12 & 0x3ff);
-            out.append(':');
-            pad2(out, hms >> 6 & 0x3f);
-            out.append(':');
-            pad2(out, hms & 0x3f);
+            appendClock(out, magnitude >> FRACTION_BITS);
             appendMicros(out, magnitude);
         }
         out.append('"');
@@ -181,14 +176,19 @@ final class CanalJsonText extends JsonStringFormatter {
             out.append('-');
             pad2(out, ymd & 0x1f);
             out.append(' ');
-            pad2(out, hms >> 12);
-            out.append(':');
-            pad2(out, hms >> 6 & 0x3f);
-            out.append(':');
-            pad2(out, hms & 0x3f);
+            appendClock(out, hms);
             appendMicros(out, magnitude);
         }
         out.append('"');
+    }
+
+    /** {@code hour << 12 | minute << 6 | second} as {@code hh:mm:ss}. */
+    private static void appendClock(StringBuilder out, long hms) {
+        pad2(out, hms >> 12 & 0x3ff);
+        out.append(':');
+        pad2(out, hms >> 6 & 0x3f);
+        out.append(':');
+        pad2(out, hms & 0x3f);
     }
 
     /** {@code .} and the low 24 bits' microseconds in six digits. */
