@@ -64,7 +64,11 @@ class TableSchemasITCase {
     private static final Logger LOG = LoggerFactory.getLogger(TableSchemasITCase.class);
 
     @RegisterExtension
-    static final MariaDbExtension MARIADB = MariaDbExtension.own("SET GLOBAL binlog_row_metadata");
+    static final MariaDbExtension MARIADB =
+            MariaDbExtension.own(
+                    "SET GLOBAL binlog_row_metadata; names compared without case",
+                    // The other cases name tables in lower case, as such a server keeps them.
+                    "--lower-case-table-names=1");
 
     @RegisterExtension static final MySqlExtension MYSQL = MySqlExtension.shared();
 
@@ -354,6 +358,41 @@ class TableSchemasITCase {
         assertThat(render(events)).as("Sluice's reader").isEqualTo(expected);
         assertThat(render(flinkCdc(mariaDb, database, start, expected.size())))
                 .as("the Flink CDC reader")
+                .isEqualTo(expected);
+    }
+
+    /**
+     * {@code lower_case_table_names=1}: statements may name a table in any case, the server keeps
+     * and logs it in lower case. Each row has the columns of its point, under the table maps'
+     * names.
+     */
+    @Test
+    void statementsNamingATableInAnotherCaseApplyOnACaseInsensitiveServer() throws Exception {
+        MariaDbServer mariaDb = MARIADB.server();
+        mariaDb.execute(null, "SET GLOBAL binlog_row_metadata = MINIMAL");
+        String database = mariaDb.createDatabase("lower", null);
+        String[] statements = {
+            "CREATE TABLE Orders (id INT PRIMARY KEY, a INT)",
+            "INSERT INTO orders VALUES (1, 1)",
+            "ALTER TABLE ORDERS ADD COLUMN b VARCHAR(5)",
+            "INSERT INTO Orders VALUES (2, 2, 'x')",
+            "ALTER TABLE `oRdErS` DROP COLUMN a",
+            "INSERT INTO orders VALUES (3, 'y')",
+            "RENAME TABLE Orders TO Items",
+            "INSERT INTO ITEMS VALUES (4, 'z')",
+        };
+        List<String> expected =
+                List.of(
+                        "orders (id int(11) key, a int(11)) INSERT after [1, 1]",
+                        "orders (id int(11) key, a int(11), b varchar(5)) INSERT after [2, 2, x]",
+                        "orders (id int(11) key, b varchar(5)) INSERT after [3, y]",
+                        "items (id int(11) key, b varchar(5)) INSERT after [4, z]");
+        BinlogPosition start = position(mariaDb);
+        mariaDb.execute(database, statements);
+        BinlogPosition end = position(mariaDb);
+
+        assertThat(render(read(mariaDb, schemasNow(mariaDb, database), start, end, m -> {})))
+                .as("Sluice's reader")
                 .isEqualTo(expected);
     }
 

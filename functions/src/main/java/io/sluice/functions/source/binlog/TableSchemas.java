@@ -81,7 +81,15 @@ public final class TableSchemas implements TableDecoders {
             Pattern.compile("\\s*ALTER\\s+TABLE\\s+" + NAME + "\\s*", Pattern.CASE_INSENSITIVE);
 
     private final MySqlAntlrDdlParser parser = new MySqlAntlrDdlParser();
-    private final Tables tables = new Tables();
+    private final Tables tables;
+
+    /**
+     * Whether the server compares table and database names without case ({@code
+     * lower_case_table_names} 1 or 2): a statement may then name a table in another case than the
+     * table maps and {@code information_schema} give it.
+     */
+    private final boolean namesIgnoreCase;
+
     private final BiPredicate<String, String> captured;
     private final ColumnTypeStyle style;
     private final ZoneId timestampZone;
@@ -96,7 +104,10 @@ public final class TableSchemas implements TableDecoders {
             BiPredicate<String, String> captured,
             ColumnTypeStyle style,
             ZoneId timestampZone,
-            @Nullable SourceJdbc server) {
+            @Nullable SourceJdbc server,
+            boolean namesIgnoreCase) {
+        this.tables = new Tables(namesIgnoreCase);
+        this.namesIgnoreCase = namesIgnoreCase;
         this.captured = captured;
         this.style = style;
         this.timestampZone = timestampZone;
@@ -189,8 +200,14 @@ public final class TableSchemas implements TableDecoders {
             ColumnTypeStyle style,
             ZoneId timestampZone)
             throws SQLException {
-        TableSchemas schemas = new TableSchemas(captured, style, timestampZone, server);
+        TableSchemas schemas;
         try (Statement statement = connection.createStatement()) {
+            try (ResultSet found = statement.executeQuery("SELECT @@lower_case_table_names")) {
+                found.next();
+                schemas =
+                        new TableSchemas(
+                                captured, style, timestampZone, server, found.getInt(1) != 0);
+            }
             try (ResultSet found = statement.executeQuery("SELECT @@character_set_server")) {
                 found.next();
                 schemas.setServerCharset(found.getString(1));
@@ -215,7 +232,7 @@ public final class TableSchemas implements TableDecoders {
             BiPredicate<String, String> captured,
             ColumnTypeStyle style,
             ZoneId timestampZone) {
-        TableSchemas schemas = new TableSchemas(captured, style, timestampZone, null);
+        TableSchemas schemas = new TableSchemas(captured, style, timestampZone, null, false);
         if (state.serverCharset != null) {
             schemas.setServerCharset(state.serverCharset);
         }
@@ -263,7 +280,7 @@ public final class TableSchemas implements TableDecoders {
         }
         if (type == ChangeType.CREATE && DdlClassifier.createsNewTable(sql)) {
             // Debezium's parser ignores a CREATE TABLE of a table it knows.
-            TableId created = new TableId(statement.database(), null, statement.table());
+            TableId created = id(statement.database(), statement.table());
             if (tables.removeTable(created) != null) {
                 versions.remove(created);
                 LOG.info(
@@ -320,8 +337,7 @@ public final class TableSchemas implements TableDecoders {
         parser.parse(sql, tables);
         Matcher convert = CONVERT.matcher(sql);
         if (type == ChangeType.ALTER && convert.find()) {
-            convertColumns(
-                    new TableId(statement.database(), null, statement.table()), convert.group(1));
+            convertColumns(id(statement.database(), statement.table()), convert.group(1));
         }
         versions.keySet().removeIf(id -> tables.forTable(id) == null); // dropped, renamed
     }
@@ -381,7 +397,7 @@ public final class TableSchemas implements TableDecoders {
         if (!captured.test(database, table)) {
             return null;
         }
-        TableId id = new TableId(database, null, table);
+        TableId id = id(database, table);
         Table current = tables.forTable(id);
         if (current == null
                 && readFromServer(id, "a table Sluice did not follow, at its first row")) {
@@ -405,7 +421,7 @@ public final class TableSchemas implements TableDecoders {
             TableMapCheck.check(tableMap, version.columns, style);
             version.checkedMap = tableMap;
         }
-        return version.decoder(timestampZone);
+        return version.decoder(database, table, timestampZone);
     }
 
     /**
@@ -416,8 +432,8 @@ public final class TableSchemas implements TableDecoders {
         Set<TableId> known = new HashSet<>(tables.tableIds());
         Set<TableId> unknown = new LinkedHashSet<>();
         for (DdlClassifier.Rename rename : DdlClassifier.renames(sql, current)) {
-            TableId from = new TableId(rename.from().database(), null, rename.from().table());
-            TableId to = new TableId(rename.to().database(), null, rename.to().table());
+            TableId from = id(rename.from().database(), rename.from().table());
+            TableId to = id(rename.to().database(), rename.to().table());
             boolean followed = known.remove(from);
             unknown.remove(from);
             (followed ? known : unknown).add(to);
@@ -476,8 +492,16 @@ public final class TableSchemas implements TableDecoders {
 
     /** The columns {@code database.table} has now; null if it is not known. */
     List<BinlogColumn> columns(String database, String table) {
-        Table current = tables.forTable(new TableId(database, null, table));
+        Table current = tables.forTable(id(database, table));
         return current == null ? null : columns(current);
+    }
+
+    /** The key of {@code database.table}: in lower case where the server ignores case. */
+    private TableId id(String database, String table) {
+        return namesIgnoreCase
+                ? new TableId(
+                        database.toLowerCase(Locale.ROOT), null, table.toLowerCase(Locale.ROOT))
+                : new TableId(database, null, table);
     }
 
     /** The columns of a table version as the decoder takes them. */
@@ -606,10 +630,10 @@ public final class TableSchemas implements TableDecoders {
             this.columns = columns;
         }
 
-        RowsEventDecoder decoder(ZoneId zone) {
+        /** The decoder, whose events name the table as the binlog's table map does. */
+        RowsEventDecoder decoder(String database, String name, ZoneId zone) {
             if (decoder == null) {
-                TableId id = table.id();
-                decoder = RowsEventDecoder.of(id.catalog(), id.table(), columns, zone);
+                decoder = RowsEventDecoder.of(database, name, columns, zone);
             }
             return decoder;
         }
