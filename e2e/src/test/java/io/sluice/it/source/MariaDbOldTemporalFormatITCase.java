@@ -1,5 +1,10 @@
 package io.sluice.it.source;
 
+import org.apache.flink.configuration.Configuration;
+
+import io.sluice.functions.config.OptionSection;
+import io.sluice.functions.source.MySqlSourceFactory;
+import io.sluice.functions.source.MySqlSourceOptions;
 import io.sluice.functions.source.binlog.BinlogPosition;
 import io.sluice.it.server.DatabaseServer;
 import io.sluice.it.server.MariaDbExtension;
@@ -15,6 +20,8 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * MariaDB's temporal formats from before MySQL 5.6 (DATETIME, TIME and TIMESTAMP without the "2" in
@@ -70,6 +77,39 @@ class MariaDbOldTemporalFormatITCase {
                     .containsExactlyElementsOf(expected.get(i));
         }
         softly.assertAll();
+    }
+
+    /**
+     * With a fraction, the old formats' binlog values cannot be read: the start check names each
+     * such captured column, and passes over those without a fraction and uncaptured tables.
+     */
+    @Test
+    void theStartCheckRefusesOldTemporalColumnsWithAFraction() {
+        DatabaseServer server = MARIADB.server();
+        String database = server.createDatabase("old_fraction", null);
+        server.execute(
+                database,
+                "CREATE TABLE t (id INT PRIMARY KEY, dt0 DATETIME, dt3 DATETIME(3), t6 TIME(6),"
+                        + " ts2 TIMESTAMP(2) NULL)",
+                "CREATE TABLE other (id INT PRIMARY KEY, dt6 DATETIME(6))");
+        Configuration options = new Configuration();
+        options.set(MySqlSourceOptions.HOSTNAME, server.host());
+        options.set(MySqlSourceOptions.PORT, server.port());
+        options.set(MySqlSourceOptions.USERNAME, server.cdcUser());
+        options.set(MySqlSourceOptions.PASSWORD, server.cdcPassword());
+        options.set(MySqlSourceOptions.TABLES, List.of(database + ".t"));
+        assertThat(MySqlSourceFactory.serverCheck(OptionSection.unprefixed(options)).problems(true))
+                .containsExactly(
+                        String.format(
+                                "Columns in MariaDB's pre-5.6 temporal format with a fraction"
+                                        + " cannot be read from the binlog: [%1$s.t.dt3"
+                                        + " datetime(3) /* mariadb-5.3 */, %1$s.t.t6 time(6) /*"
+                                        + " mariadb-5.3 */, %1$s.t.ts2 timestamp(2) /* mariadb-5.3"
+                                        + " */]. They were created while"
+                                        + " mysql56_temporal_format was OFF; rebuild their tables"
+                                        + " with it ON (ALTER TABLE … FORCE) or leave the tables"
+                                        + " out.",
+                                database));
     }
 
     /** Each row's values as the server writes them in UTC, the reader's TIMESTAMP zone here. */

@@ -463,6 +463,7 @@ public final class SourceServerCheck implements Serializable {
         }
         if (mariaDb) {
             checkVersionedTables(statement, problems);
+            checkOldTemporalColumns(statement, problems);
         }
         if (!unsplittable.isEmpty()) {
             problems.add(
@@ -526,6 +527,39 @@ public final class SourceServerCheck implements Serializable {
                             + ". MariaDB logs their changes as statements, even with"
                             + " binlog_format=ROW, so the binlog holds no rows of them. Use"
                             + " TIMESTAMP(6) row start and end columns or leave the tables out.");
+        }
+    }
+
+    /**
+     * MariaDB's pre-5.6 temporal format with a fraction (a DATETIME, TIME or TIMESTAMP column
+     * created while {@code mysql56_temporal_format} was OFF): the binlog client cannot read such a
+     * column's values from the binlog. MariaDB's information_schema marks these columns' types with
+     * a {@code mariadb-5.3} comment.
+     */
+    private void checkOldTemporalColumns(Statement statement, List<String> problems)
+            throws SQLException {
+        List<String> columns = new ArrayList<>();
+        try (ResultSet result =
+                statement.executeQuery(
+                        "SELECT TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME, COLUMN_TYPE FROM"
+                                + " information_schema.COLUMNS WHERE COLUMN_TYPE LIKE"
+                                + " '%mariadb-5.3%' AND DATETIME_PRECISION > 0 ORDER BY 1, 2,"
+                                + " ORDINAL_POSITION")) {
+            while (result.next()) {
+                String table = result.getString(1) + "." + result.getString(2);
+                if (tableFilters.stream().anyMatch(table::matches)) {
+                    columns.add(table + "." + result.getString(3) + " " + result.getString(4));
+                }
+            }
+        }
+        if (!columns.isEmpty()) {
+            problems.add(
+                    "Columns in MariaDB's pre-5.6 temporal format with a fraction cannot be read"
+                            + " from the binlog: "
+                            + columns
+                            + ". They were created while mysql56_temporal_format was OFF; rebuild"
+                            + " their tables with it ON (ALTER TABLE … FORCE) or leave the tables"
+                            + " out.");
         }
     }
 
