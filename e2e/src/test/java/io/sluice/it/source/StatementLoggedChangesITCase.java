@@ -33,6 +33,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -106,6 +108,46 @@ class StatementLoggedChangesITCase {
         assertThat(failure(server, written.database, afterFirstRow))
                 .as("after a restart at %s", afterFirstRow)
                 .isEqualTo(failure);
+    }
+
+    /**
+     * A LOAD DATA logged as a statement comes as an Execute_load_query event, not a query event:
+     * met the same way as an INSERT (MariaDB, whose root may read a file on the server's disk).
+     */
+    @Test
+    void aLoadDataLoggedAsAStatementIsMetLikeAnInsert() throws Exception {
+        DatabaseServer server = SERVERS.mariaDb();
+        String database = server.createDatabase("stmt_load", null);
+        server.execute(
+                database,
+                "CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(20))",
+                "CREATE TABLE marker (id INT PRIMARY KEY)");
+        Path file = server.workDir().resolve(database + ".tsv");
+        Files.writeString(file, "5\tloaded\n6\tloaded\n");
+        BinlogPosition start = ReaderRun.current(server);
+        server.execute(
+                database,
+                "INSERT INTO t VALUES (1, 'row')",
+                "SET SESSION binlog_format = 'STATEMENT'",
+                "LOAD DATA INFILE '" + file.toAbsolutePath() + "' INTO TABLE t",
+                "SET SESSION binlog_format = 'ROW'",
+                "INSERT INTO t VALUES (3, 'row')",
+                "INSERT INTO marker VALUES (1)");
+
+        ReaderRun skipping = ReaderRun.read(server, database, start, StatementLoggedChanges.SKIP);
+        assertThat(skipping.keys())
+                .containsExactly(
+                        "t INSERT null [\"1\", \"row\"]",
+                        "t INSERT null [\"3\", \"row\"]",
+                        "marker INSERT null [\"1\"]");
+        assertThat(skipping.skipped)
+                .as("statements passed over")
+                .singleElement()
+                .asString()
+                .startsWith("LOAD DATA")
+                .contains("INTO TABLE `t`");
+        assertThat(failure(server, database, start))
+                .contains("captured table " + database + ".t as a SQL statement", "LOAD DATA");
     }
 
     /**

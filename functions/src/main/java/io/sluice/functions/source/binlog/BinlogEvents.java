@@ -195,6 +195,10 @@ final class BinlogEvents {
             case QUERY:
                 query(at, header, (QueryEventData) data);
                 break;
+            case EXECUTE_LOAD_QUERY:
+                // LOAD DATA logged as a statement: its text, with the server's copy of the file.
+                query(at, header, (QueryEventData) data);
+                break;
             case XID:
                 commit();
                 break;

@@ -39,8 +39,31 @@ final class QueryEventTexts implements EventDataDeserializer<QueryEventData> {
     /** Q_UPDATED_DB_NAMES with this count lists no names (OVER_MAX_DBS_IN_EVENT_MTS). */
     private static final int TOO_MANY_DBS = 254;
 
+    /**
+     * Bytes after the status variables' length that a query event lacks: an Execute_load_query
+     * event (LOAD DATA logged as a statement) has the file id, the file name's start and end in the
+     * text, and the duplicate handling there (4 + 4 + 4 + 1).
+     */
+    private static final int LOAD_POST_HEADER = 13;
+
+    private final int extraPostHeader;
+
     private int lastCollation = -1;
     private Charset lastCharset = StandardCharsets.UTF_8;
+
+    /** A query event's text. */
+    QueryEventTexts() {
+        this(0);
+    }
+
+    private QueryEventTexts(int extraPostHeader) {
+        this.extraPostHeader = extraPostHeader;
+    }
+
+    /** An Execute_load_query event's statement, the LOAD DATA as the session wrote it. */
+    static QueryEventTexts ofExecuteLoadQuery() {
+        return new QueryEventTexts(LOAD_POST_HEADER);
+    }
 
     @Override
     public QueryEventData deserialize(ByteArrayInputStream in) throws IOException {
@@ -49,7 +72,9 @@ final class QueryEventTexts implements EventDataDeserializer<QueryEventData> {
         data.setExecutionTime(in.readLong(4));
         int databaseLength = in.read();
         data.setErrorCode(in.readInteger(2));
-        byte[] status = in.read(in.readInteger(2));
+        int statusLength = in.readInteger(2);
+        in.skip(extraPostHeader);
+        byte[] status = in.read(statusLength);
         data.setDatabase(new String(in.read(databaseLength), StandardCharsets.UTF_8));
         in.skip(1); // the database name's terminating zero
         data.setSql(new String(in.read(in.available()), charset(clientCollation(status))));

@@ -109,6 +109,7 @@ final class RawRowsDeserializer extends AbstractRowsEventDataDeserializer<EventD
                 EventType.PARTIAL_UPDATE_ROWS_EVENT,
                 new RawRowsDeserializer(tableMaps, Kind.PARTIAL_UPDATE, true));
         byType.put(EventType.QUERY, new QueryEventTexts());
+        byType.put(EventType.EXECUTE_LOAD_QUERY, QueryEventTexts.ofExecuteLoadQuery());
         CompressedEvents compressed = new CompressedEvents();
         // A compressed transaction's events: these parsers and table maps, without checksums. The
         // map of parsers is shared, so what is set on the outer deserializer below holds for them.
