@@ -370,6 +370,47 @@ class ChangeEventConversionITCase {
     }
 
     /**
+     * MariaDB's generated columns, VIRTUAL and PERSISTENT: in the snapshot and in the binlog's row
+     * images (binlog_row_image=FULL) with their values, recomputed in an UPDATE's after image, with
+     * either reader.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(SourceReaderKind.class)
+    void mariaDbGeneratedColumnsHaveTheirValues(SourceReaderKind reader) throws Exception {
+        DatabaseServer server = SERVERS.server(DatabaseServer.Kind.MARIADB);
+        String database = server.createDatabase("generated", null);
+        server.execute(
+                database,
+                "CREATE TABLE gen (id INT PRIMARY KEY, v INT, g_virtual INT AS (v * 2) VIRTUAL,"
+                        + " g_persistent VARCHAR(12) AS (CONCAT('p', v)) PERSISTENT, w INT)",
+                "INSERT INTO gen (id, v, w) VALUES (1, 1, 10)");
+        EVENTS.clear();
+        JobClient job = startJob(server, database, "gen", reader);
+        try {
+            ChangeEvent snapshot = take(job, 1).get(0);
+            server.execute(
+                    database,
+                    "INSERT INTO gen (id, v, w) VALUES (2, 2, 20)",
+                    "UPDATE gen SET v = 7 WHERE id = 1");
+            List<ChangeEvent> binlog = take(job, 2);
+            assertThat(texts(snapshot)).as("snapshot").containsExactly("1", "1", "2", "p1", "10");
+            assertThat(texts(binlog.get(0)))
+                    .as("binlog insert")
+                    .containsExactly("2", "2", "4", "p2", "20");
+            ChangeEvent update = binlog.get(1);
+            assertThat(texts(update)).as("update").containsExactly("1", "7", "14", "p7", "10");
+            assertThat(
+                            IntStream.range(0, 5)
+                                    .filter(update::isUpdated)
+                                    .mapToObj(c -> update.schema().name(c)))
+                    .as("update: the columns that changed")
+                    .containsExactly("v", "g_virtual", "g_persistent");
+        } finally {
+            job.cancel().get(1, TimeUnit.MINUTES);
+        }
+    }
+
+    /**
      * INVISIBLE columns (MySQL 8.0.23+, MariaDB 10.3+), which {@code SELECT *} leaves out, have
      * their values in snapshot rows as in binlog rows; the columns after them keep their types (a
      * TIME beyond a day, a DATETIME with a fraction), though the snapshot's result set has fewer
