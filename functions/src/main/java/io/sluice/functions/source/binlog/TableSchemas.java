@@ -80,6 +80,12 @@ public final class TableSchemas implements TableDecoders {
     private static final Pattern BARE_ALTER =
             Pattern.compile("\\s*ALTER\\s+TABLE\\s+" + NAME + "\\s*", Pattern.CASE_INSENSITIVE);
 
+    /**
+     * The tables whose rows the binlog holds: MariaDB's WITH SYSTEM VERSIONING tables are no BASE
+     * TABLE (the source check refuses those it cannot read).
+     */
+    private static final String TABLES = "TABLE_TYPE IN ('BASE TABLE', 'SYSTEM VERSIONED')";
+
     private final MySqlAntlrDdlParser parser = new MySqlAntlrDdlParser();
     private final Tables tables;
 
@@ -150,9 +156,8 @@ public final class TableSchemas implements TableDecoders {
                         statement.executeQuery(
                                 "SELECT TABLE_SCHEMA, TABLE_NAME, TABLE_COLLATION"
                                         + " FROM information_schema.TABLES"
-                                        // MariaDB's WITH SYSTEM VERSIONING tables are no BASE
-                                        // TABLE; the source check refuses those it cannot read.
-                                        + " WHERE TABLE_TYPE IN ('BASE TABLE', 'SYSTEM VERSIONED')"
+                                        + " WHERE "
+                                        + TABLES
                                         + " AND TABLE_SCHEMA NOT IN"
                                         + " ('mysql', 'information_schema', 'performance_schema',"
                                         + " 'sys')")) {
@@ -457,7 +462,8 @@ public final class TableSchemas implements TableDecoders {
                         connection.prepareStatement(
                                 "SELECT TABLE_COLLATION FROM information_schema.TABLES"
                                         + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?"
-                                        + " AND TABLE_TYPE IN ('BASE TABLE', 'SYSTEM VERSIONED')")) {
+                                        + " AND "
+                                        + TABLES)) {
             query.setString(1, id.catalog());
             query.setString(2, id.table());
             String charset;

@@ -25,6 +25,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * What the source needs of the database, checked before it reads: the binlog on, ROW format, FULL
@@ -51,6 +52,7 @@ public final class SourceServerCheck implements Serializable {
     private final StartupMode mode;
     @Nullable private final String startFile;
     private final List<String> tableFilters;
+    private final List<Pattern> tablePatterns;
     private final Map<String, String> chunkKeys;
     private final boolean includeQueries;
 
@@ -77,6 +79,8 @@ public final class SourceServerCheck implements Serializable {
         this.mode = mode;
         this.startFile = startFile;
         this.tableFilters = tableFilters;
+        this.tablePatterns =
+                tableFilters.stream().map(Pattern::compile).collect(Collectors.toList());
         this.chunkKeys = chunkKeys;
         this.includeQueries = includeQueries;
         this.sluiceReader = sluiceReader;
@@ -477,6 +481,11 @@ public final class SourceServerCheck implements Serializable {
         }
     }
 
+    /** Whether a table pattern matches {@code table} ({@code database.table}). */
+    private boolean captures(String table) {
+        return tablePatterns.stream().anyMatch(pattern -> pattern.matcher(table).matches());
+    }
+
     /**
      * MariaDB's system-versioned tables whose binlog rows are not the table's: without declared row
      * start and end columns (information_schema shows none, the binlog's rows carry both and the
@@ -498,7 +507,7 @@ public final class SourceServerCheck implements Serializable {
                                 + " ORDER BY 1, 2")) {
             while (result.next()) {
                 String table = result.getString(1) + "." + result.getString(2);
-                if (tableFilters.stream().noneMatch(table::matches)) {
+                if (!captures(table)) {
                     continue;
                 }
                 String rowStart = result.getString(3);
@@ -547,7 +556,7 @@ public final class SourceServerCheck implements Serializable {
                                 + " ORDINAL_POSITION")) {
             while (result.next()) {
                 String table = result.getString(1) + "." + result.getString(2);
-                if (tableFilters.stream().anyMatch(table::matches)) {
+                if (captures(table)) {
                     columns.add(table + "." + result.getString(3) + " " + result.getString(4));
                 }
             }
@@ -595,7 +604,7 @@ public final class SourceServerCheck implements Serializable {
         }
         try (ServerCollations collations = new ServerCollations(jdbc)) {
             for (String table : tables) {
-                if (tableFilters.stream().noneMatch(table::matches)) {
+                if (!captures(table)) {
                     continue;
                 }
                 String[] name = table.split("\\.", 2);
