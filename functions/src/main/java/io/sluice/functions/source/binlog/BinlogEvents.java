@@ -193,10 +193,7 @@ final class BinlogEvents {
                 }
                 break;
             case QUERY:
-                query(at, header, (QueryEventData) data);
-                break;
-            case EXECUTE_LOAD_QUERY:
-                // LOAD DATA logged as a statement: its text, with the server's copy of the file.
+            case EXECUTE_LOAD_QUERY: // LOAD DATA logged as a statement, read as its text
                 query(at, header, (QueryEventData) data);
                 break;
             case XID:

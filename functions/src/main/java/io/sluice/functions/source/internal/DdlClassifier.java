@@ -35,7 +35,8 @@ public final class DdlClassifier {
      * the replaced one) must forget that definition for the statement's.
      */
     public static boolean createsNewTable(String sql) {
-        List<Token> tokens = SqlTokens.of(sql);
+        // Read on every statement: only its head, CREATE [OR REPLACE] TABLE [IF].
+        List<Token> tokens = SqlTokens.of(sql, 5);
         int at = 0;
         if (tokens.size() < 3 || !tokens.get(at++).is("CREATE")) {
             return false;

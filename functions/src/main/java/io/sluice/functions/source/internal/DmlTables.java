@@ -40,6 +40,9 @@ public final class DmlTables {
         "PARTITION", "FOR"
     };
 
+    /** The words a DML statement starts with (WITH: common table expressions before one). */
+    private static final String[] VERBS = {"INSERT", "REPLACE", "UPDATE", "DELETE", "LOAD", "WITH"};
+
     private DmlTables() {}
 
     /** A table as {@code database.table}. */
@@ -58,6 +61,11 @@ public final class DmlTables {
      */
     @Nullable
     public static List<Name> written(String sql, String currentDatabase) {
+        // Read on every statement: its first word tells DML from the rest before the whole is read.
+        List<Token> head = SqlTokens.of(sql, 1);
+        if (head.isEmpty() || !head.get(0).isAny(VERBS)) {
+            return null;
+        }
         List<Token> tokens = SqlTokens.of(sql, MAX_TOKENS);
         Scanner scanner =
                 new Scanner(
