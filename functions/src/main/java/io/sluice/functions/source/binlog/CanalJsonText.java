@@ -80,7 +80,7 @@ final class CanalJsonText extends JsonStringFormatter {
 
     @Override
     public void value(double value) {
-        text.append(Double.toString(value));
+        text.append(value); // Double.toString's digits, as Canal
     }
 
     /** {@code "key": }, the key escaped as a string value is. */

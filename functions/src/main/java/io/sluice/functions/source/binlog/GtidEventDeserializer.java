@@ -5,7 +5,9 @@ import com.github.shyiko.mysql.binlog.event.deserialization.EventDataDeserialize
 import com.github.shyiko.mysql.binlog.io.ByteArrayInputStream;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.Arrays;
+import java.util.UUID;
 
 /**
  * MySQL's GTID event, as the binlog client reads it ({@code uuid:number}, lower-case hex), without
@@ -14,8 +16,6 @@ import java.util.Arrays;
  * kept from one event to the next. One per binlog connection (not thread-safe).
  */
 final class GtidEventDeserializer implements EventDataDeserializer<GtidEventData> {
-
-    private static final char[] HEX = "0123456789abcdef".toCharArray();
 
     private final byte[] lastSid = new byte[16];
     private String lastUuid;
@@ -35,15 +35,7 @@ final class GtidEventDeserializer implements EventDataDeserializer<GtidEventData
     }
 
     private static String uuid(byte[] sid) {
-        char[] text = new char[36];
-        int at = 0;
-        for (int i = 0; i < 16; i++) {
-            if (i == 4 || i == 6 || i == 8 || i == 10) {
-                text[at++] = '-';
-            }
-            text[at++] = HEX[(sid[i] >> 4) & 0xF];
-            text[at++] = HEX[sid[i] & 0xF];
-        }
-        return new String(text);
+        ByteBuffer bytes = ByteBuffer.wrap(sid);
+        return new UUID(bytes.getLong(), bytes.getLong()).toString();
     }
 }
