@@ -196,8 +196,9 @@ public final class DdlClassifier {
                 if (!acceptAny("TABLE", "TABLES")) {
                     return null;
                 }
-                name(); // the old name
                 ifExists(null);
+                name(); // the old name
+                waitOption();
                 if (!accept("TO")) {
                     return null;
                 }
@@ -218,6 +219,7 @@ public final class DdlClassifier {
                 }
                 ifExists(null);
                 String[] table = name();
+                waitOption();
                 return alteration(table);
             }
             return null;
