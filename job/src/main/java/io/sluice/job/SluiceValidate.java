@@ -78,7 +78,7 @@ public final class SluiceValidate {
         try {
             problems.addAll(
                     MySqlSourceFactory.serverCheck(PipelineSections.of(config).source())
-                            .problems(true));
+                            .problemsAtFirstStart());
         } catch (RuntimeException e) {
             problems.add(e.getMessage());
         }

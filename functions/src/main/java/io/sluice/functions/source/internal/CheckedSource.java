@@ -8,8 +8,10 @@ import org.apache.flink.api.connector.source.SplitEnumeratorContext;
 
 /**
  * A source that checks the database ({@link SourceServerCheck}) when its enumerator is created or
- * restored, on the JobManager as the job starts, before any reader reads. Everything else is the
- * wrapped source's.
+ * restored, on the JobManager as the job starts, before any reader reads. At the job's first start
+ * a database that cannot be reached fails the job too (its host or port is most likely wrong);
+ * after that, or from a checkpoint, it stays recoverable: a database that went away may come back.
+ * Everything else is the wrapped source's.
  */
 @Internal
 public final class CheckedSource<T, S extends SourceSplit, E> extends DelegatingSource<T, S, E> {
@@ -17,6 +19,16 @@ public final class CheckedSource<T, S extends SourceSplit, E> extends Delegating
     private static final long serialVersionUID = 1L;
 
     private final SourceServerCheck check;
+
+    /**
+     * Whether the check once passed in this JobManager: the settings then reached the database, so
+     * a later failure to connect is the database away, not a mistake. Flink keeps this instance
+     * across a global failover (its source coordinator is recreated around the same source) and
+     * calls {@link #createEnumerator} again when there is no checkpoint yet, so the flag tells such
+     * a reset from the first start. Transient: it lives in this JobManager only; a new one (a
+     * JobManager failover before the first checkpoint) checks as at a first start again.
+     */
+    private transient volatile boolean reached;
 
     private CheckedSource(Source<T, S, E> source, SourceServerCheck check) {
         super(source);
@@ -31,14 +43,21 @@ public final class CheckedSource<T, S extends SourceSplit, E> extends Delegating
     @Override
     public SplitEnumerator<S, E> createEnumerator(SplitEnumeratorContext<S> context)
             throws Exception {
-        check.run(true);
+        if (reached) {
+            check.run(true);
+        } else {
+            check.runAtFirstStart();
+        }
+        reached = true;
         return source.createEnumerator(context);
     }
 
     @Override
     public SplitEnumerator<S, E> restoreEnumerator(SplitEnumeratorContext<S> context, E checkpoint)
             throws Exception {
+        // A checkpoint means the job ran: an unreachable database is one that went away.
         check.run(false);
+        reached = true;
         return source.restoreEnumerator(context, checkpoint);
     }
 }

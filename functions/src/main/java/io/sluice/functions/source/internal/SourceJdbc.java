@@ -17,13 +17,15 @@ public final class SourceJdbc implements Serializable {
 
     private static final long serialVersionUID = 1L;
 
-    private final String address;
+    private final String host;
+    private final int port;
     private final String user;
     private final String password;
     private final SourceTls tls;
 
-    private SourceJdbc(String address, String user, String password, SourceTls tls) {
-        this.address = address;
+    private SourceJdbc(String host, int port, String user, String password, SourceTls tls) {
+        this.host = host;
+        this.port = port;
         this.user = user;
         this.password = password;
         this.tls = tls;
@@ -37,12 +39,13 @@ public final class SourceJdbc implements Serializable {
     /** The source user at {@code host:port}, connecting with {@code tls}. */
     public static SourceJdbc of(
             String host, int port, String user, String password, SourceTls tls) {
-        return new SourceJdbc(host + ":" + port, user, password == null ? "" : password, tls);
+        return new SourceJdbc(host, port, user, password == null ? "" : password, tls);
     }
 
     public static SourceJdbc from(OptionSection config) {
         return new SourceJdbc(
-                config.get(MySqlSourceOptions.HOSTNAME) + ":" + config.get(MySqlSourceOptions.PORT),
+                config.get(MySqlSourceOptions.HOSTNAME),
+                config.get(MySqlSourceOptions.PORT),
                 config.get(MySqlSourceOptions.USERNAME),
                 config.getOptional(MySqlSourceOptions.PASSWORD).orElse(""),
                 SourceTls.from(config));
@@ -61,18 +64,26 @@ public final class SourceJdbc implements Serializable {
                 new Driver()
                         .connect(
                                 "jdbc:mysql://"
-                                        + address
+                                        + address()
                                         + "/?allowPublicKeyRetrieval=true&connectTimeout=10000",
                                 properties);
         if (connection == null) {
-            throw new SQLException("MySQL's driver refused the address " + address);
+            throw new SQLException("MySQL's driver refused the address " + address());
         }
         return connection;
     }
 
     /** host:port, for messages. */
     public String address() {
-        return address;
+        return host + ":" + port;
+    }
+
+    public String host() {
+        return host;
+    }
+
+    public int port() {
+        return port;
     }
 
     public String user() {

@@ -15,14 +15,22 @@ import org.slf4j.LoggerFactory;
 import javax.annotation.Nullable;
 
 import java.io.Serializable;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.DateTimeException;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -43,6 +51,10 @@ public final class SourceServerCheck implements Serializable {
     private static final Logger LOG = LoggerFactory.getLogger(SourceServerCheck.class);
     private static final int ER_SPECIFIC_ACCESS_DENIED = 1227;
     private static final int ER_PARSE_ERROR = 1064;
+
+    /** A database name without regular expression syntax. */
+    private static final Pattern PLAIN_NAME = Pattern.compile("[A-Za-z0-9_$]+");
+
     private static final int ER_UNKNOWN_SYSTEM_VARIABLE = 1193;
 
     /** MySQL's refusal of a connection without TLS under require_secure_transport=ON. */
@@ -52,7 +64,15 @@ public final class SourceServerCheck implements Serializable {
     private final StartupMode mode;
     @Nullable private final String startFile;
     private final List<String> tableFilters;
+
+    /** The entry of 'tables' each filter comes from, as the user wrote it, for messages. */
+    private final List<String> tableEntries;
+
     private final List<Pattern> tablePatterns;
+
+    /** The configured server time zone, or null where none is (Sluice's binlog reader). */
+    @Nullable private final String serverTimeZone;
+
     private final Map<String, String> chunkKeys;
     private final boolean includeQueries;
 
@@ -69,6 +89,8 @@ public final class SourceServerCheck implements Serializable {
             StartupMode mode,
             @Nullable String startFile,
             List<String> tableFilters,
+            List<String> tableEntries,
+            @Nullable String serverTimeZone,
             Map<String, String> chunkKeys,
             boolean includeQueries,
             boolean sluiceReader,
@@ -79,6 +101,8 @@ public final class SourceServerCheck implements Serializable {
         this.mode = mode;
         this.startFile = startFile;
         this.tableFilters = tableFilters;
+        this.tableEntries = tableEntries;
+        this.serverTimeZone = serverTimeZone;
         this.tablePatterns =
                 tableFilters.stream().map(Pattern::compile).collect(Collectors.toList());
         this.chunkKeys = chunkKeys;
@@ -92,11 +116,20 @@ public final class SourceServerCheck implements Serializable {
      * filters}; problems name its options as {@code config} names them.
      */
     public static SourceServerCheck of(OptionSection config, String[] filters) {
+        // The filters are the 'tables' entries in order (excludes folded in), then any the source
+        // adds (the heartbeat table), which are named as they are.
+        List<String> entries = config.getOptional(MySqlSourceOptions.TABLES).orElse(List.of());
+        List<String> named = new ArrayList<>();
+        for (int i = 0; i < filters.length; i++) {
+            named.add(i < entries.size() ? entries.get(i) : filters[i]);
+        }
         return new SourceServerCheck(
                 SourceJdbc.from(config),
                 config.get(MySqlSourceOptions.STARTUP_MODE),
                 config.getOptional(MySqlSourceOptions.STARTUP_BINLOG_FILE).orElse(null),
                 List.of(filters),
+                named,
+                config.get(MySqlSourceOptions.SERVER_TIME_ZONE),
                 new TreeMap<>(config.get(MySqlSourceOptions.SNAPSHOT_CHUNK_KEY_COLUMNS)),
                 config.get(MySqlSourceOptions.INCLUDE_QUERIES),
                 config.get(MySqlSourceOptions.READER) == SourceReaderKind.SLUICE,
@@ -117,6 +150,8 @@ public final class SourceServerCheck implements Serializable {
                 StartupMode.BINLOG_POSITION,
                 startFile,
                 List.of(),
+                List.of(),
+                null,
                 Map.of(),
                 false,
                 true,
@@ -133,14 +168,42 @@ public final class SourceServerCheck implements Serializable {
      *     rather than from a checkpoint
      */
     public void run(boolean freshStart) {
-        List<String> problems = problems(freshStart);
+        throwIfAny(problems(freshStart, false));
+    }
+
+    /**
+     * Runs every check at the job's first start: as {@link #run(boolean) run(true)}, and a server
+     * that cannot be reached (unknown host, connection refused or timed out) is a {@link
+     * SourceSetupException} too. The job never read: most likely its host or port is wrong.
+     */
+    public void runAtFirstStart() {
+        throwIfAny(problems(true, true));
+    }
+
+    private static void throwIfAny(List<String> problems) {
         if (!problems.isEmpty()) {
             throw new SourceSetupException(String.join("\n", problems));
         }
     }
 
-    /** Every problem, one line each; empty when the source can read. */
+    /**
+     * Every problem, one line each; empty when the source can read.
+     *
+     * @throws IllegalStateException if the server cannot be reached
+     */
     public List<String> problems(boolean freshStart) {
+        return problems(freshStart, false);
+    }
+
+    /**
+     * {@link #problems(boolean) problems(true)}, and a server that cannot be reached is one of
+     * them: what {@code ./sluice validate} reports.
+     */
+    public List<String> problemsAtFirstStart() {
+        return problems(true, true);
+    }
+
+    private List<String> problems(boolean freshStart, boolean firstStart) {
         List<String> problems = new ArrayList<>();
         try (Connection connection = jdbc.connect();
                 Statement statement = connection.createStatement()) {
@@ -187,6 +250,7 @@ public final class SourceServerCheck implements Serializable {
                         prefix + MySqlSourceOptions.INCLUDE_QUERIES.key(),
                         jdbc.address());
             }
+            checkTimeZone(statement, problems);
             if (freshStart) {
                 checkStartFile(statement, problems);
                 checkTables(statement, mariaDb, problems);
@@ -231,6 +295,11 @@ public final class SourceServerCheck implements Serializable {
                                 prefix + MySqlSourceOptions.PASSWORD.key()));
                 return problems;
             }
+            String unreachable = firstStart ? unreachable(e) : null;
+            if (unreachable != null) {
+                problems.add(unreachable);
+                return problems;
+            }
             throw new IllegalStateException(
                     String.format(
                             "Cannot connect to the database at %s as user '%s': %s",
@@ -238,6 +307,127 @@ public final class SourceServerCheck implements Serializable {
                     e);
         }
         return problems;
+    }
+
+    /**
+     * What {@code e} says if the server could not be reached at all (unknown host, connection
+     * refused or timed out, no route), as a problem naming the options; null if it is another
+     * failure.
+     */
+    @Nullable
+    private String unreachable(SQLException e) {
+        String hostname = named(MySqlSourceOptions.HOSTNAME);
+        String port = named(MySqlSourceOptions.PORT);
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof UnknownHostException) {
+                return String.format(
+                        "Option %s is '%s', a host name that does not resolve (unknown host): set"
+                                + " it to the database server's host name or IP address.",
+                        hostname, jdbc.host());
+            }
+            if (cause instanceof ConnectException) {
+                return String.format(
+                        "Nothing accepts connections at %s (connection refused): check that"
+                                + " option %s (%d) is the port the database listens on, option %s"
+                                + " ('%s') its host, and that the database runs.",
+                        jdbc.address(), port, jdbc.port(), hostname, jdbc.host());
+            }
+            if (cause instanceof SocketTimeoutException
+                    || cause instanceof NoRouteToHostException) {
+                String what =
+                        cause instanceof SocketTimeoutException
+                                ? "connection timed out"
+                                : "no route to host";
+                return String.format(
+                        "The database at %s cannot be reached (%s): check option %s ('%s') and"
+                                + " option %s (%d), and that no firewall drops connections from"
+                                + " the Flink cluster to it.",
+                        jdbc.address(), what, hostname, jdbc.host(), port, jdbc.port());
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Flink CDC fails its enumerator, in a restart loop, when {@code source.server-time-zone}
+     * disagrees with the server's offset ({@link ServerZoneRule}); Sluice's reader reads the
+     * snapshot in that zone too. Named here, by the same rule, with the zone to set.
+     */
+    private void checkTimeZone(Statement statement, List<String> problems) throws SQLException {
+        if (serverTimeZone == null) {
+            return;
+        }
+        String option = named(MySqlSourceOptions.SERVER_TIME_ZONE);
+        ZoneId zone;
+        try {
+            zone = ZoneId.of(serverTimeZone);
+        } catch (DateTimeException e) {
+            problems.add(
+                    String.format(
+                            "Option %s must be a time zone id like 'UTC', 'Europe/Berlin' or"
+                                    + " '+08:00', but is '%s'.",
+                            option, serverTimeZone));
+            return;
+        }
+        int serverOffset;
+        String serverZone;
+        String systemZone;
+        try (ResultSet result =
+                statement.executeQuery(
+                        "SELECT TIME_TO_SEC(TIMEDIFF(NOW(), UTC_TIMESTAMP())),"
+                                + " @@session.time_zone, @@system_time_zone")) {
+            result.next();
+            serverOffset = result.getInt(1);
+            serverZone = result.getString(2);
+            systemZone = result.getString(3);
+        }
+        if (ServerZoneRule.agreesNow(serverOffset, zone)) {
+            return;
+        }
+        String remedy;
+        if (ServerZoneRule.agreesNow(
+                serverOffset, ZoneId.of(MySqlSourceOptions.SERVER_TIME_ZONE.defaultValue()))) {
+            remedy =
+                    "leave it unset (its default, '"
+                            + MySqlSourceOptions.SERVER_TIME_ZONE.defaultValue()
+                            + "', agrees with the server)";
+        } else {
+            String id = "SYSTEM".equalsIgnoreCase(serverZone) ? systemZone : serverZone;
+            ZoneId candidate = zoneOrNull(id);
+            remedy =
+                    candidate != null && ServerZoneRule.agreesNow(serverOffset, candidate)
+                            ? "set it to '" + candidate.getId() + "'"
+                            : "set it to the server's time zone id, e.g. '"
+                                    + ZoneOffset.ofTotalSeconds(serverOffset).getId()
+                                    + "' (a region id like 'Europe/Berlin' also follows its"
+                                    + " daylight saving time)";
+        }
+        problems.add(
+                String.format(
+                        "Option %s is '%s' (%s now), but the server at %s runs at %s (time_zone"
+                                + " %s, system_time_zone %s), so time values would be read"
+                                + " shifted and the CDC source refuses to start: %s.",
+                        option,
+                        serverTimeZone,
+                        ServerZoneRule.utcOffset(ServerZoneRule.offsetNow(zone)),
+                        jdbc.address(),
+                        ServerZoneRule.utcOffset(serverOffset),
+                        serverZone,
+                        systemZone,
+                        remedy));
+    }
+
+    /** {@code id} as a zone (MySQL's abbreviations where Java knows them), or null. */
+    @Nullable
+    private static ZoneId zoneOrNull(@Nullable String id) {
+        if (id == null || id.isEmpty()) {
+            return null;
+        }
+        try {
+            return ZoneId.of(id, ZoneId.SHORT_IDS);
+        } catch (DateTimeException e) {
+            return null;
+        }
     }
 
     /** The TLS failure in {@code e}'s causes, if it is one: a certificate or handshake problem. */
@@ -438,14 +628,18 @@ public final class SourceServerCheck implements Serializable {
             }
         }
         List<String> unsplittable = new ArrayList<>();
-        for (String filter : tableFilters) {
-            Pattern pattern = Pattern.compile(filter);
+        for (int i = 0; i < tableFilters.size(); i++) {
+            Pattern pattern = Pattern.compile(tableFilters.get(i));
+            // Debezium's table filter, which Flink CDC selects by, ignores case.
+            Pattern anyCase = Pattern.compile(tableFilters.get(i), Pattern.CASE_INSENSITIVE);
             boolean matched = false;
             for (Map.Entry<String, Boolean> table : hasKey.entrySet()) {
+                if (anyCase.matcher(table.getKey()).matches()) {
+                    matched = true;
+                }
                 if (!pattern.matcher(table.getKey()).matches()) {
                     continue;
                 }
-                matched = true;
                 if (mode == StartupMode.INITIAL
                         && !table.getValue()
                         && !chunkKeys.containsKey(table.getKey())
@@ -454,12 +648,7 @@ public final class SourceServerCheck implements Serializable {
                 }
             }
             if (!matched) {
-                LOG.warn(
-                        "Table pattern '{}' matches no table that user '{}' can see on the"
-                                + " server at {} yet: only tables created later will be captured.",
-                        filter,
-                        jdbc.user(),
-                        jdbc.address());
+                problems.add(unmatched(statement, tableEntries.get(i), hasKey.keySet()));
             }
         }
         if (mode == StartupMode.INITIAL && sluiceReader) {
@@ -479,6 +668,86 @@ public final class SourceServerCheck implements Serializable {
                             named(MySqlSourceOptions.SNAPSHOT_CHUNK_KEY_COLUMNS),
                             unsplittable.get(0)));
         }
+    }
+
+    /**
+     * A {@code tables} entry that matches no table the user can see: Flink CDC would find no table
+     * to snapshot, and the binlog would bring nothing. Names a missing database when the entry's
+     * database part is a plain name, else the tables there are, and what to do.
+     */
+    private String unmatched(Statement statement, String entry, Set<String> tables)
+            throws SQLException {
+        String option = named(MySqlSourceOptions.TABLES);
+        int dot = entry.indexOf('.');
+        String database = dot < 0 ? entry : entry.substring(0, dot);
+        database =
+                database.endsWith("\\") ? database.substring(0, database.length() - 1) : database;
+        boolean plain = PLAIN_NAME.matcher(database).matches();
+        if (plain) {
+            List<String> databases = new ArrayList<>();
+            try (ResultSet result =
+                    statement.executeQuery(
+                            "SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME"
+                                    + " NOT IN ('information_schema', 'performance_schema',"
+                                    + " 'mysql', 'sys') ORDER BY 1")) {
+                while (result.next()) {
+                    databases.add(result.getString(1));
+                }
+            }
+            String known = database;
+            if (databases.stream().noneMatch(name -> name.equalsIgnoreCase(known))) {
+                return String.format(
+                        "Option %s names database '%s' (in '%s'), which user '%s' cannot see on"
+                                + " the server at %s: it does not exist, or the user has no"
+                                + " privilege in it (it sees %s). Correct the name, create the"
+                                + " database and its tables before the job starts, or GRANT SELECT"
+                                + " ON `%s`.* TO '%s'.",
+                        option,
+                        database,
+                        entry,
+                        jdbc.user(),
+                        jdbc.address(),
+                        few(databases),
+                        database,
+                        jdbc.user());
+            }
+        }
+        String prefix = database + ".";
+        List<String> there = new ArrayList<>();
+        for (String table : tables) {
+            if (plain && table.regionMatches(true, 0, prefix, 0, prefix.length())) {
+                there.add(table.substring(prefix.length()));
+            }
+        }
+        String excluded = "";
+        Pattern unguarded = Pattern.compile(entry, Pattern.CASE_INSENSITIVE);
+        if (tables.stream().anyMatch(table -> unguarded.matcher(table).matches())) {
+            excluded =
+                    " (every table it matches is excluded by "
+                            + named(MySqlSourceOptions.TABLES_EXCLUDE)
+                            + ")";
+        }
+        return String.format(
+                "Option %s has '%s', which matches no table that user '%s' can see on the server"
+                        + " at %s%s%s: correct the pattern, create the tables before the job"
+                        + " starts, or GRANT SELECT on them to '%s'.",
+                option,
+                entry,
+                jdbc.user(),
+                jdbc.address(),
+                excluded,
+                plain ? "; '" + database + "' has " + few(there) : "",
+                jdbc.user());
+    }
+
+    /** Up to ten names, for messages. */
+    private static String few(List<String> names) {
+        if (names.isEmpty()) {
+            return "none";
+        }
+        return names.size() <= 10
+                ? String.join(", ", names)
+                : String.join(", ", names.subList(0, 10)) + " and " + (names.size() - 10) + " more";
     }
 
     /** Whether a table pattern matches {@code table} ({@code database.table}). */
