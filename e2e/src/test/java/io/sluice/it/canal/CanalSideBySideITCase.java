@@ -107,6 +107,9 @@ class CanalSideBySideITCase {
         // The window starts before the database exists: its CREATE DATABASE is captured too.
         String[] start = server.binlogEnd();
         String database = server.createDatabase("sbs", null);
+        // Sluice's job starts after this: its 'tables' must match a table then (both sides also
+        // capture this CREATE TABLE, in the window).
+        server.execute(database, "CREATE TABLE placeholder (id INT NOT NULL, PRIMARY KEY (id))");
         String tables = database + "x?\\..*";
         String hash = database + "\\..*:$pk$";
         List<CompletableFuture<CanalServer>> canals = new ArrayList<>();

@@ -199,7 +199,15 @@ class BadServerSettingsITCase {
                 List.of("source.username=" + inactive, "source.password=reader-pw"),
                 "User '" + inactive + "' may not read the binlog",
                 "not active when it logs in",
-                "SET DEFAULT ROLE ALL TO '" + inactive + "'");
+                "SET DEFAULT ROLE ALL TO '" + inactive + "'",
+                // Without its roles the user has no SELECT either: no table of 'tables' to see.
+                "names database '"
+                        + database
+                        + "' (in '"
+                        + database
+                        + "\\..*'), which user '"
+                        + inactive
+                        + "' cannot see");
     }
 
     /**

@@ -103,7 +103,10 @@ public final class MySqlSourceOptions {
             ConfigOptions.key("server-time-zone")
                     .stringType()
                     .defaultValue("UTC")
-                    .withDescription("Session time zone of the database server.");
+                    .withDescription(
+                            "The database server's time zone, an id like 'UTC', 'Europe/Berlin'"
+                                    + " or '+08:00': it must agree with the server's offset from"
+                                    + " UTC, which the source checks when it starts.");
 
     public static final ConfigOption<Duration> HEARTBEAT_INTERVAL =
             ConfigOptions.key("heartbeat-interval")

@@ -36,13 +36,15 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
- * What the source needs of the database, checked before it reads: the binlog on, ROW format, FULL
- * row images, the privileges to read it, the start position still there, statement texts where
- * asked for, and a way to split every snapshotted table into chunks (for Sluice's reader, by a
- * column whose keys it can compare: {@link ServerCollations}), and no MariaDB system-versioned
- * table whose binlog rows are not the table's. Each problem is one line that says what, where and
- * how to fix it. Run by the source's enumerator when the job starts (on the JobManager, never while
- * the job graph is built) and by {@code ./sluice validate}.
+ * What the source needs of the database, checked before it reads: the server reachable (at the
+ * job's first start), the binlog on, ROW format, FULL row images, the privileges to read it, the
+ * configured server time zone the server's, the start position still there, every table pattern
+ * matching a table, statement texts where asked for, and a way to split every snapshotted table
+ * into chunks (for Sluice's reader, by a column whose keys it can compare: {@link
+ * ServerCollations}), and no MariaDB system-versioned table whose binlog rows are not the table's.
+ * Each problem is one line that says what, where and how to fix it. Run by the source's enumerator
+ * when the job starts (on the JobManager, never while the job graph is built) and by {@code
+ * ./sluice validate}.
  */
 @Internal
 public final class SourceServerCheck implements Serializable {
@@ -602,9 +604,10 @@ public final class SourceServerCheck implements Serializable {
     }
 
     /**
-     * Every table pattern should match a table; in a snapshot every matched table needs a primary
-     * key or a chunk key column, or Flink CDC cannot split it; on MariaDB, no matched table is
-     * versioned in a way whose rows the binlog does not give ({@link #checkVersionedTables}).
+     * Every table pattern must match a table (a later table would need the source to wait for it,
+     * and Flink CDC's snapshot fails without one); in a snapshot every matched table needs a
+     * primary key or a chunk key column, or Flink CDC cannot split it; on MariaDB, no matched table
+     * is versioned in a way whose rows the binlog does not give ({@link #checkVersionedTables}).
      */
     private void checkTables(Statement statement, boolean mariaDb, List<String> problems)
             throws SQLException {
