@@ -23,9 +23,10 @@ import java.util.List;
 /**
  * {@code ./sluice validate --config conf/sluice.yaml [--set key=value ...]}: loads the job's
  * configuration and checks, before anything is submitted, what the job checks when it starts: the
- * source database (reachable, the binlog on and ROW and FULL, the privileges, the start position,
- * the tables) and Kafka's brokers (reachable with the job's client settings, the transaction
- * timeout within their limit). Prints one line per problem and exits non-zero when there is any.
+ * source database (reachable, the binlog on and ROW and FULL, the privileges, the server time zone,
+ * the start position, the tables) and Kafka's brokers (reachable with the job's client settings,
+ * the transaction timeout within their limit). Prints one line per problem and exits non-zero when
+ * there is any.
  */
 public final class SluiceValidate {
 

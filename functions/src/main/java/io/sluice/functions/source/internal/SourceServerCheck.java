@@ -38,9 +38,9 @@ import java.util.stream.Collectors;
 /**
  * What the source needs of the database, checked before it reads: the server reachable (at the
  * job's first start), the binlog on, ROW format, FULL row images, the privileges to read it, the
- * configured server time zone the server's, the start position still there, every table pattern
- * matching a table, statement texts where asked for, and a way to split every snapshotted table
- * into chunks (for Sluice's reader, by a column whose keys it can compare: {@link
+ * configured server time zone agreeing with the server's offset, the start position still there,
+ * every table pattern matching a table, statement texts where asked for, and a way to split every
+ * snapshotted table into chunks (for Sluice's reader, by a column whose keys it can compare: {@link
  * ServerCollations}), and no MariaDB system-versioned table whose binlog rows are not the table's.
  * Each problem is one line that says what, where and how to fix it. Run by the source's enumerator
  * when the job starts (on the JobManager, never while the job graph is built) and by {@code
