@@ -117,6 +117,33 @@ CREATE TABLE scratch (id BIGINT UNSIGNED NOT NULL, v INT NULL, PRIMARY KEY (id))
 INSERT INTO scratch VALUES (1, 1), (18446744073709551615, 2);
 DROP TABLE scratch;
 
+-- Every spatial type: the column's bytes (the SRID, 4 bytes little-endian, then WKB). No column
+-- has an SRID attribute: Canal's DDL parser cannot read one (on MySQL it then stops at the table's
+-- rows, on MariaDB it writes the CREATE TABLE as a QUERY of no table); ChangeEventConversionITCase
+-- has them.
+CREATE TABLE geo (
+    id INT NOT NULL,
+    g GEOMETRY NULL,
+    p POINT NULL,
+    l LINESTRING NULL,
+    po POLYGON NULL,
+    mp MULTIPOINT NULL,
+    ml MULTILINESTRING NULL,
+    mpo MULTIPOLYGON NULL,
+    gc GEOMETRYCOLLECTION NULL,
+    PRIMARY KEY (id)
+) DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_general_ci;
+INSERT INTO geo VALUES (1, ST_GeomFromText('POINT(1 2)'), ST_GeomFromText('POINT(-1.5 0)'),
+    ST_GeomFromText('LINESTRING(0 0, 1 1, 2 0)'),
+    ST_GeomFromText('POLYGON((0 0, 10 0, 10 10, 0 10, 0 0), (2 2, 4 2, 4 4, 2 2))'),
+    ST_GeomFromText('MULTIPOINT(0 0, 1 1)'),
+    ST_GeomFromText('MULTILINESTRING((0 0, 1 1), (2 2, 3 3))'),
+    ST_GeomFromText('MULTIPOLYGON(((0 0, 1 0, 1 1, 0 0)), ((5 5, 6 5, 6 6, 5 5)))'),
+    ST_GeomFromText('GEOMETRYCOLLECTION(POINT(1 1), LINESTRING(0 0, 1 1))'));
+INSERT INTO geo (id, g, gc) VALUES (2, ST_GeomFromText('POINT(1 2)', 4326), ST_GeomFromText('GEOMETRYCOLLECTION EMPTY')), (3, ST_GeomFromText('POLYGON((0 0, 1 0, 1 1, 0 0))', 3857), NULL);
+UPDATE geo SET p = ST_GeomFromText('POINT(7 8)'), g = NULL WHERE id = 1;
+DELETE FROM geo WHERE id = 3;
+
 -- Database-level DDL.
 ALTER DATABASE ${db} CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci;
 CREATE DATABASE ${db}x CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci;

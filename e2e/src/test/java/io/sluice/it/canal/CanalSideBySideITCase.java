@@ -48,12 +48,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * position, on MariaDB and on MySQL 8.0, each in both formats, into topics of 3 partitions hashed
  * by primary key with the same rule; one workload ({@code canal/side_by_side.sql}: every type of
  * value-rendering.md, NULLs, multi-row statements, a primary-key change, table and database DDL, a
- * latin1 table, 4-byte UTF-8; on MySQL also XA transactions, {@code canal/side_by_side_xa.sql}, and
- * binary JSON of every shape, {@code canal/side_by_side_json.sql}). Each side's messages are
- * decoded with Canal's own consumer classes and compared row by row, field by field. A difference
- * passes only as one of the rows of docs/canal-compatibility.md's "Where Sluice differs from Canal,
- * on purpose" table, read from the doc at run time; anything else fails with the field, both values
- * and the statement.
+ * latin1 table, 4-byte UTF-8, every spatial type with values with and without an SRID; on MySQL
+ * also XA transactions, {@code canal/side_by_side_xa.sql}, and binary JSON of every shape, {@code
+ * canal/side_by_side_json.sql}). Each side's messages are decoded with Canal's own consumer classes
+ * and compared row by row, field by field. A difference passes only as one of the rows of
+ * docs/canal-compatibility.md's "Where Sluice differs from Canal, on purpose" table, read from the
+ * doc at run time; anything else fails with the field, both values and the statement.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class CanalSideBySideITCase {

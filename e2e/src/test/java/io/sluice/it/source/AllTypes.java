@@ -236,6 +236,12 @@ final class AllTypes {
     /** {@code information_schema.COLUMNS.COLUMN_TYPE} by column, in table order. */
     static Map<String, String> columnTypes(DatabaseServer server, String database)
             throws Exception {
+        return columnTypes(server, database, "all_types");
+    }
+
+    /** {@code COLUMN_TYPE} of {@code table}'s columns, in table order. */
+    static Map<String, String> columnTypes(DatabaseServer server, String database, String table)
+            throws Exception {
         Map<String, String> types = new LinkedHashMap<>();
         try (Connection connection = server.connect(database);
                 Statement statement = connection.createStatement();
@@ -244,7 +250,9 @@ final class AllTypes {
                                 "SELECT COLUMN_NAME, COLUMN_TYPE FROM information_schema.COLUMNS"
                                         + " WHERE TABLE_SCHEMA = '"
                                         + database
-                                        + "' AND TABLE_NAME = 'all_types'"
+                                        + "' AND TABLE_NAME = '"
+                                        + table
+                                        + "'"
                                         + " ORDER BY ORDINAL_POSITION")) {
             while (rows.next()) {
                 types.put(rows.getString(1), rows.getString(2));

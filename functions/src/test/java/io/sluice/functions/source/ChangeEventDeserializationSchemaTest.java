@@ -246,6 +246,31 @@ class ChangeEventDeserializationSchemaTest {
     }
 
     @Test
+    void aTypeSluiceCannotRenderFailsTheJobOnce() {
+        Schema odd =
+                SchemaBuilder.struct()
+                        .name("srv.shop.odd.Value")
+                        .optional()
+                        .field("u", typed(SchemaBuilder.bytes(), "UUID", null, null))
+                        .build();
+        Envelope envelope = DebeziumRecords.envelope("e", odd);
+        Struct row = new Struct(odd).put("u", new byte[16]);
+
+        // Non-recoverable: a restart would meet the same column.
+        assertThatThrownBy(
+                        () ->
+                                single(
+                                        record(
+                                                envelope.create(
+                                                        row, source(1L, "b", 1, 0, null), NOW),
+                                                envelope)))
+                .isInstanceOf(SourceSetupException.class)
+                .hasMessageContaining("shop.items.u (declared uuid)")
+                .hasMessageContaining("type uuid is not supported")
+                .hasMessageContaining("Leave the table out of the captured tables");
+    }
+
+    @Test
     void aColumnWithoutDeclaredTypeIsRefused() {
         Schema untyped =
                 SchemaBuilder.struct()

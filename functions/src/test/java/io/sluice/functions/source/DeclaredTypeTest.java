@@ -222,4 +222,27 @@ class DeclaredTypeTest {
                     .isEqualTo(columnType);
         }
     }
+
+    @Test
+    void spatialTypesAreBlobsInTheServersNames() {
+        assertThat(DeclaredType.of("POINT", null, null, null).sqlType()).isEqualTo(Types.BLOB);
+        assertThat(DeclaredType.of("POINT", null, null, null).isSpatial()).isTrue();
+        assertThat(DeclaredType.of("GEOMETRY", null, null, null).mysqlType()).isEqualTo("geometry");
+        // MySQL 8 names GEOMETRYCOLLECTION geomcollection; MariaDB knows only the long name.
+        assertThat(
+                        DeclaredType.of(
+                                        "GEOMETRYCOLLECTION",
+                                        null,
+                                        null,
+                                        null,
+                                        ColumnTypeStyle.MYSQL)
+                                .mysqlType())
+                .isEqualTo("geomcollection");
+        assertThat(
+                        DeclaredType.of("GEOMCOLLECTION", null, null, null, ColumnTypeStyle.MARIADB)
+                                .mysqlType())
+                .isEqualTo("geometrycollection");
+        assertThat(DeclaredType.ofColumnType("geomcollection").isSpatial()).isTrue();
+        assertThat(DeclaredType.of("UUID", null, null, null).isSpatial()).isFalse();
+    }
 }

@@ -7,6 +7,8 @@ import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.data.Sche
 import io.debezium.data.Bits;
 import io.debezium.data.Enum;
 import io.debezium.data.EnumSet;
+import io.debezium.data.geometry.Geometry;
+import io.debezium.data.geometry.Point;
 import io.debezium.time.Date;
 import io.debezium.time.MicroTime;
 import io.debezium.time.MicroTimestamp;
@@ -22,6 +24,7 @@ import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
@@ -247,7 +250,14 @@ class ValueRenderersTest {
                                         DeclaredType.of("GEOMETRY", null, null, null),
                                         SchemaBuilder.struct().build(),
                                         UTC))
-                .hasMessageContaining("geometry is not supported");
+                .hasMessageContaining("but Sluice expects io.debezium.data.geometry.Geometry");
+        assertThatThrownBy(
+                        () ->
+                                ValueRenderers.forColumn(
+                                        DeclaredType.of("UUID", null, null, null),
+                                        Schema.BYTES_SCHEMA,
+                                        UTC))
+                .hasMessageContaining("type uuid is not supported");
     }
 
     /** What Sluice's TIMESTAMP converter gives for the instant {@code iso}. */
@@ -294,5 +304,23 @@ class ValueRenderersTest {
         RowImage.Builder out = new RowImage.Builder();
         renderer.render(value, new StringBuilder(), out);
         return out.build().text(0);
+    }
+
+    @Test
+    void spatialValuesAreTheColumnsBytesSridThenWkb() {
+        byte[] wkb = {1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, (byte) 0xf0, 0x3f};
+        Schema geometry = Geometry.builder().build();
+        assertThat(render("GEOMETRY", null, geometry, Geometry.createValue(geometry, wkb, null)))
+                .isEqualTo("\0\0\0\0" + new String(wkb, StandardCharsets.ISO_8859_1));
+        assertThat(render("POINT", null, geometry, Geometry.createValue(geometry, wkb, 4326)))
+                .isEqualTo("\u00e6\u0010\0\0" + new String(wkb, StandardCharsets.ISO_8859_1));
+        Schema point = Point.builder().build();
+        assertThat(render("POINT", null, point, Point.createValue(point, 1, 0)).substring(0, 4))
+                .isEqualTo("\0\0\0\0");
+        assertThat(ValueRenderers.renders(DeclaredType.of("GEOMCOLLECTION", null, null, null)))
+                .isTrue();
+        assertThatThrownBy(() -> render("POINT", null, Schema.BYTES_SCHEMA, wkb))
+                .hasMessageContaining("io.debezium.data.geometry.Geometry");
+        assertThat(ValueRenderers.renders(DeclaredType.of("UUID", null, null, null))).isFalse();
     }
 }

@@ -51,8 +51,8 @@ public final class ValueDifferences {
 
     /**
      * Whether two {@code mysqlType} texts differ only in what the source of Canal's schema changes
-     * (case, display widths, the aliases BOOLEAN and, on MariaDB, JSON): {@link
-     * DeliberateDifference#SCHEMA_SOURCE}.
+     * (case, display widths, the aliases BOOLEAN, GEOMETRYCOLLECTION (MySQL 8's geomcollection)
+     * and, on MariaDB, JSON): {@link DeliberateDifference#SCHEMA_SOURCE}.
      */
     public static boolean sameServerForm(String canal, String sluice) {
         return serverForm(canal).equals(serverForm(sluice));
@@ -64,6 +64,8 @@ public final class ValueDifferences {
             t = "tinyint(1)";
         } else if (t.equals("json")) {
             t = "longtext";
+        } else if (t.equals("geometrycollection")) {
+            t = "geomcollection";
         }
         return WIDTH.matcher(t).replaceFirst("$1");
     }

@@ -91,6 +91,10 @@ final class BinlogRenderers {
             case "longblob":
                 return ValueRenderers.latin1Bytes();
             default:
+                if (type.isSpatial()) {
+                    // The column's bytes as stored: the SRID, then WKB (what Canal writes).
+                    return ValueRenderers.latin1Bytes();
+                }
                 throw new IllegalArgumentException(
                         "Column '" + column.name() + "' has type " + type + ", not supported");
         }
@@ -139,7 +143,9 @@ final class BinlogRenderers {
                 return EnumSet.of(ColumnType.JSON);
             default:
                 // TEXT and BLOB of every size are BLOB in the table map.
-                return EnumSet.of(ColumnType.BLOB);
+                return type.isSpatial()
+                        ? EnumSet.of(ColumnType.GEOMETRY)
+                        : EnumSet.of(ColumnType.BLOB);
         }
     }
 

@@ -9,10 +9,12 @@ import io.debezium.relational.TableId;
 import io.debezium.relational.Tables;
 import io.debezium.relational.history.TableChanges;
 import io.sluice.functions.source.ChangeEventConversionException;
+import io.sluice.functions.source.SourceSetupException;
 import io.sluice.functions.source.internal.ColumnTypeStyle;
 import io.sluice.functions.source.internal.DdlClassifier;
 import io.sluice.functions.source.internal.DeclaredType;
 import io.sluice.functions.source.internal.SourceJdbc;
+import io.sluice.functions.source.internal.UnsupportedColumns;
 import io.sluice.serializers.event.ChangeType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -73,6 +75,15 @@ public final class TableSchemas implements TableDecoders {
             Pattern.compile(
                     "\\bALTER\\s+(?:COLUMN\\s+)?(?:`[^`]+`|\\w+)\\s+SET\\s+(?:IN)?VISIBLE\\b",
                     Pattern.CASE_INSENSITIVE);
+
+    /**
+     * A spatial column's SRID attribute, MySQL 8.0's {@code SRID 4326} and MariaDB's {@code
+     * REF_SYSTEM_ID=4326}, which Debezium 1.9's grammar does not know and which changes nothing of
+     * the column's rows but which values it accepts.
+     */
+    private static final Pattern SRID =
+            Pattern.compile(
+                    "\\s(?:SRID\\s+|REF_SYSTEM_ID\\s*=\\s*)\\d+\\b", Pattern.CASE_INSENSITIVE);
 
     private static final String NAME = "(?:`[^`]+`|\\w+)(?:\\.(?:`[^`]+`|\\w+))?";
 
@@ -300,6 +311,14 @@ public final class TableSchemas implements TableDecoders {
         try {
             parse(sql, statement, type);
         } catch (RuntimeException e) {
+            if (appliedWithoutSrid(sql, statement, type)) {
+                LOG.info(
+                        "Applied the DDL statement at {} without its SRID attributes, which change"
+                                + " no column's type: {}",
+                        position,
+                        sql);
+                return;
+            }
             if (type == ChangeType.ALTER && appliedWithoutVisibility(sql, statement, type)) {
                 LOG.info(
                         "Applied the DDL statement at {} without its column visibility changes,"
@@ -310,6 +329,20 @@ public final class TableSchemas implements TableDecoders {
             }
             if (!statement.table().isEmpty()
                     && captured.test(statement.database(), statement.table())) {
+                String[] unsupported = UnsupportedColumns.declaredIn(sql);
+                if (unsupported != null) {
+                    // A restart would meet the same statement: fail once.
+                    throw new SourceSetupException(
+                            String.format(
+                                    "%s; it is declared at %s by: %s. Leave the table out of the"
+                                            + " captured tables.",
+                                    UnsupportedColumns.message(
+                                            statement.database() + "." + statement.table(),
+                                            unsupported[0],
+                                            unsupported[1]),
+                                    position,
+                                    sql));
+                }
                 throw new IllegalStateException(
                         String.format(
                                 "Cannot apply the DDL statement at %s to the schema of %s.%s,"
@@ -345,6 +378,24 @@ public final class TableSchemas implements TableDecoders {
             convertColumns(id(statement.database(), statement.table()), convert.group(1));
         }
         versions.keySet().removeIf(id -> tables.forTable(id) == null); // dropped, renamed
+    }
+
+    /**
+     * A statement that spatial columns' SRID attributes made unreadable, applied without them.
+     * False if it has none or is unreadable without.
+     */
+    private boolean appliedWithoutSrid(
+            String sql, DdlClassifier.Statement statement, ChangeType type) {
+        String rest = SRID.matcher(sql).replaceAll("");
+        if (rest.equals(sql)) {
+            return false;
+        }
+        try {
+            parse(rest, statement, type);
+            return true;
+        } catch (RuntimeException e) {
+            return false;
+        }
     }
 
     /**
@@ -579,6 +630,17 @@ public final class TableSchemas implements TableDecoders {
     /** Defines a table as information_schema states it, through the parser Debezium reads with. */
     private void define(
             String database, String table, List<BinlogColumn> columns, String tableCharset) {
+        for (BinlogColumn column : columns) {
+            if (UnsupportedColumns.TYPES.contains(column.type().base())) {
+                // A restart would read the same definition: fail once.
+                throw new SourceSetupException(
+                        UnsupportedColumns.message(
+                                        database + "." + table,
+                                        column.name(),
+                                        column.type().mysqlType())
+                                + ". Leave the table out of the captured tables.");
+            }
+        }
         StringBuilder ddl = new StringBuilder("CREATE TABLE ");
         ddl.append(quote(database)).append('.').append(quote(table)).append(" (");
         List<String> keys = new ArrayList<>();

@@ -59,8 +59,7 @@ public final class DeclaredType {
                     Map.entry("long varchar", "mediumtext"),
                     Map.entry("long", "mediumtext"),
                     Map.entry("long varbinary", "mediumblob"),
-                    Map.entry("long byte", "mediumblob"),
-                    Map.entry("geomcollection", "geometrycollection"));
+                    Map.entry("long byte", "mediumblob"));
 
     private final String base;
     private final boolean unsigned;
@@ -145,6 +144,12 @@ public final class DeclaredType {
         }
         if (style.jsonIsLongtext() && name.equals("json")) {
             name = "longtext";
+        }
+        // MySQL 8 names GEOMETRYCOLLECTION geomcollection; MariaDB knows only the long name.
+        if (style == ColumnTypeStyle.MYSQL && name.equals("geometrycollection")) {
+            name = "geomcollection";
+        } else if (style == ColumnTypeStyle.MARIADB && name.equals("geomcollection")) {
+            name = "geometrycollection";
         }
         if (style.normalizes()) {
             parsedLength = serverLength(name, parsedLength, unsigned || zerofill, zerofill, style);
@@ -287,6 +292,24 @@ public final class DeclaredType {
     /** The lower-case base type name without attributes: {@code bigint}, {@code varchar}. */
     public String base() {
         return base;
+    }
+
+    /** Whether this is one of the spatial types: GEOMETRY, POINT, ..., GEOMETRYCOLLECTION. */
+    public boolean isSpatial() {
+        switch (base) {
+            case "geometry":
+            case "point":
+            case "linestring":
+            case "polygon":
+            case "multipoint":
+            case "multilinestring":
+            case "multipolygon":
+            case "geometrycollection":
+            case "geomcollection":
+                return true;
+            default:
+                return false;
+        }
     }
 
     public boolean isUnsigned() {

@@ -256,6 +256,13 @@ public final class SourceServerCheck implements Serializable {
             if (freshStart) {
                 checkStartFile(statement, problems);
                 checkTables(statement, mariaDb, problems);
+                if (mariaDb) { // MySQL has no type Sluice cannot read
+                    problems.addAll(
+                            UnsupportedColumns.problems(
+                                    statement,
+                                    tablePatterns,
+                                    prefix + MySqlSourceOptions.TABLES.key()));
+                }
             }
         } catch (SQLException e) {
             if (e.getErrorCode() == ER_SECURE_TRANSPORT_REQUIRED) {

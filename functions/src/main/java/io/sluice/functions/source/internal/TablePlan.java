@@ -7,6 +7,7 @@ import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.data.Sche
 import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.data.Struct;
 
 import io.sluice.functions.source.ChangeEventConversionException;
+import io.sluice.functions.source.SourceSetupException;
 import io.sluice.serializers.event.RowImage;
 import io.sluice.serializers.event.TableSchema;
 
@@ -138,6 +139,15 @@ public final class TablePlan {
                                 style);
                 renderers[i] = ValueRenderers.forColumn(types[i], fieldSchema, timestampZone);
             } catch (IllegalArgumentException e) {
+                if (types[i] != null && !ValueRenderers.renders(types[i])) {
+                    // A restart would meet the same column: fail once.
+                    throw new SourceSetupException(
+                            String.format(
+                                    "Cannot convert column %s.%s.%s (declared %s): %s. Leave the"
+                                            + " table out of the captured tables, or change the"
+                                            + " column's type.",
+                                    database, table, field.name(), types[i], e.getMessage()));
+                }
                 throw new ChangeEventConversionException(
                         String.format(
                                 "Cannot convert column %s.%s.%s (declared %s): %s",

@@ -3,6 +3,7 @@ package io.sluice.functions.source.internal;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.data.Decimal;
 import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.data.Schema;
+import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.data.Struct;
 
 import io.sluice.serializers.event.RowImage;
 
@@ -36,6 +37,8 @@ public final class ValueRenderers {
     static final String BITS = "io.debezium.data.Bits";
     static final String ENUM = "io.debezium.data.Enum";
     static final String ENUM_SET = "io.debezium.data.EnumSet";
+    static final String GEOMETRY = "io.debezium.data.geometry.Geometry";
+    static final String POINT = "io.debezium.data.geometry.Point";
 
     private ValueRenderers() {}
 
@@ -160,12 +163,59 @@ public final class ValueRenderers {
                         "io.debezium.data.EnumSet with its 'allowed' labels",
                         new SetRenderer(type.labels()));
             default:
+                if (type.isSpatial()) {
+                    return require(
+                            type,
+                            schema,
+                            connect == Schema.Type.STRUCT
+                                    && (GEOMETRY.equals(name) || POINT.equals(name)),
+                            GEOMETRY + " (its wkb and srid)",
+                            new GeometryRenderer());
+                }
                 throw new IllegalArgumentException(
                         "type "
                                 + type
                                 + " is not supported (Connect schema "
                                 + describe(schema)
                                 + ")");
+        }
+    }
+
+    /** Whether {@link #forColumn} has a renderer for {@code type} (given the schema it expects). */
+    public static boolean renders(DeclaredType type) {
+        switch (type.base()) {
+            case "tinyint":
+            case "smallint":
+            case "mediumint":
+            case "int":
+            case "bigint":
+            case "decimal":
+            case "float":
+            case "double":
+            case "bit":
+            case "year":
+            case "date":
+            case "time":
+            case "datetime":
+            case "timestamp":
+            case "char":
+            case "varchar":
+            case "tinytext":
+            case "text":
+            case "mediumtext":
+            case "longtext":
+            case "json":
+            case "binary":
+            case "varbinary":
+            case "tinyblob":
+            case "blob":
+            case "mediumblob":
+            case "longblob":
+            case "enum":
+            case "set":
+                return true;
+            default:
+                return type.isSpatial();
         }
     }
 
@@ -537,6 +587,38 @@ public final class ValueRenderers {
                 byte[] bytes = (byte[]) value;
                 out.appendLatin1(bytes, 0, bytes.length);
             }
+        }
+    }
+
+    /**
+     * A spatial value: Debezium splits the column's bytes (MySQL's internal form, the SRID as 4
+     * bytes little-endian, then WKB) into {@code srid} (null for 0) and {@code wkb}; joined again,
+     * they are the bytes the binlog holds and Canal writes, one ISO-8859-1 char per byte.
+     */
+    static final class GeometryRenderer implements ValueRenderer {
+        @Override
+        public void render(Object value, StringBuilder scratch, RowImage.Builder out) {
+            Struct struct = (Struct) value;
+            byte[] wkb = bytes(struct.get("wkb"));
+            Object srid = struct.get("srid");
+            byte[] column = new byte[4 + wkb.length];
+            int s = srid == null ? 0 : ((Number) srid).intValue();
+            column[0] = (byte) s;
+            column[1] = (byte) (s >>> 8);
+            column[2] = (byte) (s >>> 16);
+            column[3] = (byte) (s >>> 24);
+            System.arraycopy(wkb, 0, column, 4, wkb.length);
+            out.appendLatin1(column, 0, column.length);
+        }
+
+        private static byte[] bytes(Object value) {
+            if (value instanceof ByteBuffer) {
+                ByteBuffer buffer = ((ByteBuffer) value).duplicate();
+                byte[] copy = new byte[buffer.remaining()];
+                buffer.get(copy);
+                return copy;
+            }
+            return (byte[]) value;
         }
     }
 
