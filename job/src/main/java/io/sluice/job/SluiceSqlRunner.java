@@ -6,6 +6,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.TableResult;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 
+import io.sluice.functions.source.MySqlSourceFactory;
 import io.sluice.job.config.JobConfigLoader;
 import io.sluice.job.sql.SqlScriptRunner;
 
@@ -53,14 +54,18 @@ public final class SluiceSqlRunner {
             }
             defines.put(define.substring(0, eq), define.substring(eq + 1));
         }
-        JobClient job =
-                start(read(script), script.getFileName().toString(), defines, System.getenv());
-        // As env.execute() does: a detached submission (REST, the web UI, 'flink run -d') has no
-        // result to wait for, and asking for it fails.
-        if (StreamExecutionEnvironment.getExecutionEnvironment()
-                .getConfiguration()
-                .get(DeploymentOptions.ATTACHED)) {
-            job.getJobExecutionResult().get();
+        try {
+            JobClient job =
+                    start(read(script), script.getFileName().toString(), defines, System.getenv());
+            // As env.execute() does: a detached submission (REST, the web UI, 'flink run -d') has
+            // no result to wait for, and asking for it fails.
+            if (StreamExecutionEnvironment.getExecutionEnvironment()
+                    .getConfiguration()
+                    .get(DeploymentOptions.ATTACHED)) {
+                job.getJobExecutionResult().get();
+            }
+        } finally {
+            MySqlSourceFactory.releaseDrivers();
         }
     }
 

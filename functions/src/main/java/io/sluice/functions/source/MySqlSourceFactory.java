@@ -16,6 +16,7 @@ import io.sluice.functions.source.binlog.BinlogSource;
 import io.sluice.functions.source.internal.CheckedSource;
 import io.sluice.functions.source.internal.HeartbeatWritingSource;
 import io.sluice.functions.source.internal.HookedMySqlSource;
+import io.sluice.functions.source.internal.MySqlDrivers;
 import io.sluice.functions.source.internal.SnapshotQueryDriver;
 import io.sluice.functions.source.internal.SourceJdbc;
 import io.sluice.functions.source.internal.SourceServerCheck;
@@ -96,6 +97,15 @@ public final class MySqlSourceFactory {
                 config.key(MySqlSourceOptions.STALL_TIMEOUT),
                 config.get(MySqlSourceOptions.STATEMENT_LOGGED_CHANGES),
                 config.key(MySqlSourceOptions.STATEMENT_LOGGED_CHANGES));
+    }
+
+    /**
+     * Removes what this class loader left registered JVM-wide while a job's {@code main} built and
+     * checked the source (MySQL's JDBC driver, {@link MySqlDrivers}); entry points call it as their
+     * {@code main} ends, so that a session cluster's JobManager keeps nothing of the submission.
+     */
+    public static void releaseDrivers() {
+        MySqlDrivers.deregister();
     }
 
     /** What {@link #changeEventSource} checks of the database, for {@code ./sluice validate}. */

@@ -2,6 +2,8 @@ package io.sluice.functions.source.internal;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.api.connector.source.SourceReader;
+import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.api.connector.source.SourceSplit;
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
@@ -41,23 +43,42 @@ public final class CheckedSource<T, S extends SourceSplit, E> extends Delegating
     }
 
     @Override
+    public SourceReader<T, S> createReader(SourceReaderContext context) throws Exception {
+        MySqlDrivers.prepare();
+        MySqlDrivers.deregisterOnRelease(context.getUserCodeClassLoader());
+        return source.createReader(context);
+    }
+
+    @Override
     public SplitEnumerator<S, E> createEnumerator(SplitEnumeratorContext<S> context)
             throws Exception {
-        if (reached) {
-            check.run(true);
-        } else {
-            check.runAtFirstStart();
+        MySqlDrivers.prepare();
+        try {
+            if (reached) {
+                check.run(true);
+            } else {
+                check.runAtFirstStart();
+            }
+            reached = true;
+            return new DriverReleasingEnumerator<>(source.createEnumerator(context));
+        } catch (Exception | Error e) {
+            MySqlDrivers.deregister();
+            throw e;
         }
-        reached = true;
-        return source.createEnumerator(context);
     }
 
     @Override
     public SplitEnumerator<S, E> restoreEnumerator(SplitEnumeratorContext<S> context, E checkpoint)
             throws Exception {
-        // A checkpoint means the job ran: an unreachable database is one that went away.
-        check.run(false);
-        reached = true;
-        return source.restoreEnumerator(context, checkpoint);
+        MySqlDrivers.prepare();
+        try {
+            // A checkpoint means the job ran: an unreachable database is one that went away.
+            check.run(false);
+            reached = true;
+            return new DriverReleasingEnumerator<>(source.restoreEnumerator(context, checkpoint));
+        } catch (Exception | Error e) {
+            MySqlDrivers.deregister();
+            throw e;
+        }
     }
 }

@@ -39,7 +39,7 @@ public final class SnapshotQueryDriver implements Driver {
             "SELECT COLUMN_NAME, EXTRA FROM information_schema.COLUMNS"
                     + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION";
 
-    private final Driver driver = new com.mysql.cj.jdbc.Driver();
+    private final Driver driver = MySqlDrivers.driver();
 
     public SnapshotQueryDriver() throws SQLException {}
 

@@ -2,7 +2,6 @@ package io.sluice.functions.source.internal;
 
 import org.apache.flink.annotation.Internal;
 
-import com.mysql.cj.jdbc.Driver;
 import io.sluice.functions.config.OptionSection;
 import io.sluice.functions.source.MySqlSourceOptions;
 
@@ -61,7 +60,7 @@ public final class SourceJdbc implements Serializable {
         properties.setProperty("user", user);
         properties.setProperty("password", password);
         Connection connection =
-                new Driver()
+                MySqlDrivers.driver()
                         .connect(
                                 "jdbc:mysql://"
                                         + address()
