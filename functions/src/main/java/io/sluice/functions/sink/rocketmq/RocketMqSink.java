@@ -14,6 +14,7 @@ import io.sluice.functions.encode.SinkMessage;
 import io.sluice.functions.sink.rocketmq.internal.ClientSettings;
 import io.sluice.functions.sink.rocketmq.internal.PullTailReader;
 import io.sluice.functions.sink.rocketmq.internal.QueueSender;
+import io.sluice.functions.sink.rocketmq.internal.RocketMqClientLogging;
 import io.sluice.functions.sink.rocketmq.internal.RocketMqCommitter;
 import io.sluice.functions.sink.rocketmq.internal.RocketMqWriter;
 
@@ -72,6 +73,7 @@ public final class RocketMqSink
     public CommittingSinkWriter<SinkMessage, RocketMqCommittable> createWriter(
             WriterInitContext context) {
         String role = "writer-" + context.getTaskInfo().getIndexOfThisSubtask();
+        RocketMqClientLogging.stopOnRelease(context.getUserCodeClassLoader());
         return new RocketMqWriter(
                 settings, guarantee, () -> senders.open(settings, role), context.metricGroup());
     }
