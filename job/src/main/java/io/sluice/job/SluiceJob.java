@@ -53,6 +53,8 @@ import io.sluice.job.config.JobConfigLoader;
 import io.sluice.job.config.JobOptions;
 import io.sluice.serializers.event.ChangeEvent;
 
+import java.util.Objects;
+
 /**
  * The Sluice job: every selected table's snapshot and binlog changes, kept in order per table and
  * primary key, routed, encoded in parallel as Canal messages, and written exactly once, statements
@@ -310,6 +312,38 @@ public final class SluiceJob {
         boolean writesInPlace(SinkType type) {
             return type == SinkType.KAFKA && routeChained() && !encodeFannedIn() && sink == route;
         }
+
+        // Written out: the generated ones would keep the job's class loader alive in a
+        // session cluster on Java 17 (JDK-8078641).
+        @Override
+        public boolean equals(Object o) {
+            if (!(o instanceof Parallelism)) {
+                return false;
+            }
+            Parallelism other = (Parallelism) o;
+            return source == other.source
+                    && route == other.route
+                    && encode == other.encode
+                    && sink == other.sink;
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(source, route, encode, sink);
+        }
+
+        @Override
+        public String toString() {
+            return "Parallelism[source="
+                    + source
+                    + ", route="
+                    + route
+                    + ", encode="
+                    + encode
+                    + ", sink="
+                    + sink
+                    + "]";
+        }
     }
 
     /** Applies the job-level options that any environment running Sluice needs. */
@@ -340,12 +374,16 @@ public final class SluiceJob {
         Configuration config = JobConfigLoader.fromArgs(args);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         configure(env, config);
-        new SluiceJob(
-                        MySqlSourceFactory.changeEventSource(config),
-                        SinkFactory.sink(config),
-                        SinkFactory.partitionCounts(config),
-                        config)
-                .build(env);
-        env.execute(JobOptions.job(config).get(JobOptions.NAME));
+        try {
+            new SluiceJob(
+                            MySqlSourceFactory.changeEventSource(config),
+                            SinkFactory.sink(config),
+                            SinkFactory.partitionCounts(config),
+                            config)
+                    .build(env);
+            env.execute(JobOptions.job(config).get(JobOptions.NAME));
+        } finally {
+            MySqlSourceFactory.releaseDrivers();
+        }
     }
 }

@@ -11,6 +11,7 @@ import io.sluice.functions.sink.rocketmq.RocketMqSinkOptions;
 
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -109,5 +110,37 @@ public record SinkClaim(String connector, String option, String value, ObjectIde
 
     private static String normalized(String enumValue) {
         return enumValue.replace('_', '-').toLowerCase(Locale.ROOT);
+    }
+
+    // Written out: the generated ones would keep the job's class loader alive in a
+    // session cluster on Java 17 (JDK-8078641).
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof SinkClaim)) {
+            return false;
+        }
+        SinkClaim other = (SinkClaim) o;
+        return Objects.equals(connector, other.connector)
+                && Objects.equals(option, other.option)
+                && Objects.equals(value, other.value)
+                && Objects.equals(table, other.table);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(connector, option, value, table);
+    }
+
+    @Override
+    public String toString() {
+        return "SinkClaim[connector="
+                + connector
+                + ", option="
+                + option
+                + ", value="
+                + value
+                + ", table="
+                + table
+                + "]";
     }
 }

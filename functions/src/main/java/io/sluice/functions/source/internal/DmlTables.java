@@ -9,6 +9,7 @@ import javax.annotation.Nullable;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -50,6 +51,22 @@ public final class DmlTables {
         @Override
         public String toString() {
             return database + "." + table;
+        }
+
+        // Written out: the generated ones would keep the job's class loader alive in a
+        // session cluster on Java 17 (JDK-8078641).
+        @Override
+        public boolean equals(Object o) {
+            if (!(o instanceof Name)) {
+                return false;
+            }
+            Name other = (Name) o;
+            return Objects.equals(database, other.database) && Objects.equals(table, other.table);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(database, table);
         }
     }
 

@@ -44,6 +44,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -242,6 +243,51 @@ public final class MessageTableSink implements DynamicTableSink, SupportsWriting
                             .setParallelism(rows.getParallelism());
             provider.generateUid("encode").ifPresent(messages::uid);
             return messages;
+        }
+
+        // Written out: the generated ones would keep the job's class loader alive in a
+        // session cluster on Java 17 (JDK-8078641).
+        @Override
+        public boolean equals(Object o) {
+            if (!(o instanceof Encoders)) {
+                return false;
+            }
+            Encoders other = (Encoders) o;
+            return Objects.equals(format, other.format)
+                    && Objects.equals(routing, other.routing)
+                    && Objects.equals(largeMessages, other.largeMessages)
+                    && Objects.equals(filters, other.filters)
+                    && topicField == other.topicField
+                    && keyField == other.keyField
+                    && Objects.equals(grouping, other.grouping)
+                    && Objects.equals(name, other.name);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(
+                    format, routing, largeMessages, filters, topicField, keyField, grouping, name);
+        }
+
+        @Override
+        public String toString() {
+            return "Encoders[format="
+                    + format
+                    + ", routing="
+                    + routing
+                    + ", largeMessages="
+                    + largeMessages
+                    + ", filters="
+                    + filters
+                    + ", topicField="
+                    + topicField
+                    + ", keyField="
+                    + keyField
+                    + ", grouping="
+                    + grouping
+                    + ", name="
+                    + name
+                    + "]";
         }
     }
 

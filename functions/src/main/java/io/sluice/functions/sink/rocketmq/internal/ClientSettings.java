@@ -7,6 +7,7 @@ import org.apache.rocketmq.client.producer.DefaultMQProducer;
 
 import java.io.Serializable;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** How the sink's RocketMQ clients connect; validated by the sink's builder. */
@@ -55,5 +56,41 @@ public record ClientSettings(
                 + ProcessHandle.current().pid()
                 + "-"
                 + INSTANCES.incrementAndGet();
+    }
+
+    // Written out: the generated ones would keep the job's class loader alive in a
+    // session cluster on Java 17 (JDK-8078641).
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof ClientSettings)) {
+            return false;
+        }
+        ClientSettings other = (ClientSettings) o;
+        return Objects.equals(nameServer, other.nameServer)
+                && Objects.equals(producerGroup, other.producerGroup)
+                && Objects.equals(sendTimeout, other.sendTimeout)
+                && batchMaxMessages == other.batchMaxMessages
+                && batchMaxBytes == other.batchMaxBytes;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(
+                nameServer, producerGroup, sendTimeout, batchMaxMessages, batchMaxBytes);
+    }
+
+    @Override
+    public String toString() {
+        return "ClientSettings[nameServer="
+                + nameServer
+                + ", producerGroup="
+                + producerGroup
+                + ", sendTimeout="
+                + sendTimeout
+                + ", batchMaxMessages="
+                + batchMaxMessages
+                + ", batchMaxBytes="
+                + batchMaxBytes
+                + "]";
     }
 }

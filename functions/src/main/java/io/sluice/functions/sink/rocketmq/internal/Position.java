@@ -2,6 +2,8 @@ package io.sluice.functions.sink.rocketmq.internal;
 
 import org.apache.flink.annotation.Internal;
 
+import java.util.Objects;
+
 /**
  * Where a message sits in the sink's write-ahead log: writer run, committable number within the
  * run, index within that committable's queue batch. Stamped on each message as a user property so a
@@ -45,5 +47,26 @@ public record Position(long run, long batch, int index) {
         } catch (NumberFormatException e) {
             return null;
         }
+    }
+
+    // Written out: the generated ones would keep the job's class loader alive in a
+    // session cluster on Java 17 (JDK-8078641).
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof Position)) {
+            return false;
+        }
+        Position other = (Position) o;
+        return run == other.run && batch == other.batch && index == other.index;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(run, batch, index);
+    }
+
+    @Override
+    public String toString() {
+        return "Position[run=" + run + ", batch=" + batch + ", index=" + index + "]";
     }
 }

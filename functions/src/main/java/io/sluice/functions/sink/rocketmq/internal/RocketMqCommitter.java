@@ -20,6 +20,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Sends each committable once its checkpoint completed: queue by queue, in order, synchronously.
@@ -162,5 +163,26 @@ public final class RocketMqCommitter implements Committer<RocketMqCommittable> {
     }
 
     /** The last position known in a queue; null position when none of ours is there. */
-    private record Tail(Position position) {}
+    private record Tail(Position position) {
+        // Written out: the generated ones would keep the job's class loader alive in a
+        // session cluster on Java 17 (JDK-8078641).
+        @Override
+        public boolean equals(Object o) {
+            if (!(o instanceof Tail)) {
+                return false;
+            }
+            Tail other = (Tail) o;
+            return Objects.equals(position, other.position);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(position);
+        }
+
+        @Override
+        public String toString() {
+            return "Tail[position=" + position + "]";
+        }
+    }
 }

@@ -27,6 +27,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Collects messages per queue, in arrival order. Exactly-once: each checkpoint's messages become
@@ -200,7 +201,28 @@ public final class RocketMqWriter
         }
     }
 
-    private record QueueKey(String topic, int queue) {}
+    private record QueueKey(String topic, int queue) {
+        // Written out: the generated ones would keep the job's class loader alive in a
+        // session cluster on Java 17 (JDK-8078641).
+        @Override
+        public boolean equals(Object o) {
+            if (!(o instanceof QueueKey)) {
+                return false;
+            }
+            QueueKey other = (QueueKey) o;
+            return Objects.equals(topic, other.topic) && queue == other.queue;
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(topic, queue);
+        }
+
+        @Override
+        public String toString() {
+            return "QueueKey[topic=" + topic + ", queue=" + queue + "]";
+        }
+    }
 
     /** One queue's messages since the last committable, encoded as the committable holds them. */
     private static final class QueueLog {
