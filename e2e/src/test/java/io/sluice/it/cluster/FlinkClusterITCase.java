@@ -54,7 +54,6 @@ class FlinkClusterITCase {
     private static final int ROWS = 20;
     private static final int NEW_ROWS = 5;
     private static final Duration WAIT = Duration.ofMinutes(3);
-    private static final String PASSWORD_ENV = "SLUICE_SOURCE_PASSWORD";
 
     private static final String OPERATOR = "flink_taskmanager_job_task_operator_";
     private static final String SLUICE = OPERATOR + "sluice_";
@@ -107,7 +106,7 @@ class FlinkClusterITCase {
                         .taskSlots(4)
                         // The job's config names the password as ${env:...}; it is in no file or
                         // argument.
-                        .environment(PASSWORD_ENV, MariaDbServer.CDC_PASSWORD)
+                        .environment(ClusterJobConfig.PASSWORD_ENV, MariaDbServer.CDC_PASSWORD)
                         .start();
 
         assertThat(cluster.processes()).hasSize(2).allMatch(ProcessHandle::isAlive);
@@ -305,7 +304,7 @@ class FlinkClusterITCase {
                         "  'hostname' = '" + mariaDb.host() + "',",
                         "  'port' = '" + mariaDb.port() + "',",
                         "  'username' = '" + MariaDbServer.CDC_USER + "',",
-                        "  'password' = '${env:" + PASSWORD_ENV + "}',",
+                        "  'password' = '${env:" + ClusterJobConfig.PASSWORD_ENV + "}',",
                         "  'server-id' = '5480',",
                         "  'tables' = '" + sqlDatabase + ".users'",
                         ");",
@@ -380,33 +379,18 @@ class FlinkClusterITCase {
     }
 
     private static List<String> jobArgs() throws IOException {
-        MariaDbServer mariaDb = MARIADB.server();
-        Path config = cluster.workDir().resolve("sluice-" + database + ".yaml");
-        String yaml =
-                String.join(
-                        "\n",
-                        "job:",
-                        "  name: sluice-cluster-it",
-                        "  checkpoint-interval: 2 s",
-                        "source:",
-                        "  hostname: " + mariaDb.host(),
-                        "  port: " + mariaDb.port(),
-                        "  username: " + MariaDbServer.CDC_USER,
-                        "  password: ${env:" + PASSWORD_ENV + "}",
-                        "  tables:",
-                        "    - " + database + ".counters",
-                        "route:",
-                        "  default-topic: " + topic,
-                        "parallelism:",
-                        "  source: 2",
-                        "  route: 3",
-                        "  encode: 2",
-                        "  sink: 2",
-                        "sink:",
-                        "  kafka.bootstrap-servers: " + KAFKA.server().bootstrapServers(),
-                        "  transactional-id-prefix: " + topic,
-                        "");
-        Files.writeString(config, yaml, StandardCharsets.UTF_8);
+        Path config =
+                ClusterJobConfig.write(
+                        cluster.workDir().resolve("sluice-" + database + ".yaml"),
+                        "sluice-cluster-it",
+                        "2 s",
+                        MARIADB.server(),
+                        database,
+                        topic,
+                        KAFKA.server().bootstrapServers(),
+                        topic,
+                        new int[] {2, 3, 2, 2},
+                        List.of());
         return List.of("--config", config.toString());
     }
 

@@ -70,7 +70,6 @@ class SessionClusterLeakITCase {
     private static final String DEFAULT_METASPACE = "-XX:MaxMetaspaceSize=268435456";
 
     private static final Duration WAIT = Duration.ofMinutes(2);
-    private static final String PASSWORD_ENV = "SLUICE_SOURCE_PASSWORD";
     private static final String USER_CODE_LOADER = "org.apache.flink.util.ChildFirstClassLoader";
 
     /**
@@ -101,7 +100,7 @@ class SessionClusterLeakITCase {
                         .restPort(ports[0])
                         .prometheusPorts(ports[1], ports[2])
                         .taskSlots(JOBS_PER_ROUND)
-                        .environment(PASSWORD_ENV, MariaDbServer.CDC_PASSWORD)
+                        .environment(ClusterJobConfig.PASSWORD_ENV, MariaDbServer.CDC_PASSWORD)
                         .start();
         MariaDbServer mariaDb = MARIADB.server();
         String database = mariaDb.createDatabase("leak", "ddl/counters.sql");
@@ -307,35 +306,18 @@ class SessionClusterLeakITCase {
 
     private static Path config(String database, String topic, String transactionalIds)
             throws IOException {
-        MariaDbServer mariaDb = MARIADB.server();
-        Path config = cluster.workDir().resolve(transactionalIds + ".yaml");
-        String yaml =
-                String.join(
-                        "\n",
-                        "job:",
-                        "  name: sluice-leak-it",
-                        "  checkpoint-interval: 1 s",
-                        "source:",
-                        "  hostname: " + mariaDb.host(),
-                        "  port: " + mariaDb.port(),
-                        "  username: " + MariaDbServer.CDC_USER,
-                        "  password: ${env:" + PASSWORD_ENV + "}",
-                        "  tables:",
-                        "    - " + database + ".counters",
-                        "route:",
-                        "  default-topic: " + topic,
-                        "parallelism:",
-                        "  source: 1",
-                        "  route: 1",
-                        "  encode: 1",
-                        "  sink: 1",
-                        "sink:",
-                        "  kafka.bootstrap-servers: " + KAFKA.server().bootstrapServers(),
-                        "  transactional-id-prefix: " + transactionalIds,
-                        "  rocketmq.name-server: " + ROCKETMQ.server().nameServerAddress(),
-                        "  rocketmq.producer-group: " + transactionalIds,
-                        "");
-        Files.writeString(config, yaml, StandardCharsets.UTF_8);
-        return config;
+        return ClusterJobConfig.write(
+                cluster.workDir().resolve(transactionalIds + ".yaml"),
+                "sluice-leak-it",
+                "1 s",
+                MARIADB.server(),
+                database,
+                topic,
+                KAFKA.server().bootstrapServers(),
+                transactionalIds,
+                new int[] {1, 1, 1, 1},
+                List.of(
+                        "rocketmq.name-server: " + ROCKETMQ.server().nameServerAddress(),
+                        "rocketmq.producer-group: " + transactionalIds));
     }
 }

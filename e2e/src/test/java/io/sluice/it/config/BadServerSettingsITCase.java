@@ -4,10 +4,8 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.InjectClusterRESTAddress;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.flink.util.ExceptionUtils;
 
 import io.sluice.functions.encode.MessageFormat;
-import io.sluice.functions.source.SourceSetupException;
 import io.sluice.it.flink.FlinkMiniCluster;
 import io.sluice.it.flink.JobExceptions;
 import io.sluice.it.job.EmbeddedJobs;
@@ -20,7 +18,6 @@ import io.sluice.it.server.MariaDbServer;
 import io.sluice.it.server.MySqlExtension;
 import io.sluice.it.server.MySqlServer;
 import io.sluice.job.SluiceValidate;
-import io.sluice.job.config.JobConfigLoader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -40,12 +37,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * A database that cannot feed the job as configured stops it when it starts, once, with a message
@@ -438,31 +432,18 @@ class BadServerSettingsITCase {
         assertThat(report).contains(expected);
         assertOnlyExpected(report, expected);
 
-        JobClient job =
-                EmbeddedJobs.start(
-                        StreamExecutionEnvironment.getExecutionEnvironment(),
-                        JobConfigLoader.fromArgs(args),
-                        "refused-" + topic);
-        assertThatThrownBy(
-                        () ->
-                                job.getJobExecutionResult()
-                                        .get(WAIT.toMillis(), TimeUnit.MILLISECONDS))
-                .isInstanceOf(ExecutionException.class)
-                .satisfies(
-                        e -> {
-                            Optional<SourceSetupException> cause =
-                                    ExceptionUtils.findThrowable(e, SourceSetupException.class);
-                            assertThat(cause).as("the source's setup error").isPresent();
-                            assertThat(cause.get().getMessage()).contains(expected);
-                            assertOnlyExpected(cause.get().getMessage(), expected);
+        String root =
+                RefusedStart.assertFailsOnce(
+                        rest,
+                        args,
+                        topic,
+                        expected[0],
+                        message -> {
+                            assertThat(message).contains(expected);
+                            assertOnlyExpected(message, expected);
                         });
-        JobExceptions exceptions = JobExceptions.of(rest, job.getJobID());
-        assertThat(exceptions.failures()).as("failed once, never restarted").isEqualTo(1);
-        assertThat(exceptions.rootException()).contains(expected[0]);
         for (String secret : List.of(MariaDbServer.CDC_PASSWORD, "reader-pw", "not-the-password")) {
-            assertThat(report + exceptions.rootException())
-                    .as("no password in any message")
-                    .doesNotContain(secret);
+            assertThat(report + root).as("no password in any message").doesNotContain(secret);
         }
         // In no line that Flink, the CDC source or Sluice logged (the ITCases' one log file).
         Path log = Path.of(System.getProperty("sluice.it.logDir", "target/it-logs"), "tests.log");

@@ -5,18 +5,14 @@ import org.apache.flink.api.connector.source.SplitEnumeratorContext;
 import org.apache.flink.api.connector.source.lib.NumberSequenceSource;
 import org.apache.flink.api.connector.source.lib.NumberSequenceSource.NumberSequenceSplit;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.InjectClusterRESTAddress;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.flink.util.ExceptionUtils;
 
 import io.sluice.functions.config.PipelineSections;
 import io.sluice.functions.source.MySqlSourceFactory;
 import io.sluice.functions.source.SourceSetupException;
 import io.sluice.functions.source.internal.CheckedSource;
 import io.sluice.it.flink.FlinkMiniCluster;
-import io.sluice.it.flink.JobExceptions;
 import io.sluice.it.job.EmbeddedJobs;
 import io.sluice.it.server.DatabaseServer;
 import io.sluice.it.server.FreePorts;
@@ -25,7 +21,6 @@ import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
 import io.sluice.it.server.MySqlExtension;
 import io.sluice.job.SluiceValidate;
-import io.sluice.job.config.JobConfigLoader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -42,13 +37,10 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -68,8 +60,6 @@ class StartMistakesITCase {
     @RegisterExtension static final MySqlExtension MYSQL = MySqlExtension.shared();
     @RegisterExtension static final KafkaExtension KAFKA = KafkaExtension.shared();
     @RegisterExtension static final MiniClusterExtension FLINK = FlinkMiniCluster.extension(2);
-
-    private static final Duration WAIT = Duration.ofMinutes(2);
 
     @ParameterizedTest(name = "{0}")
     @EnumSource(DatabaseServer.Kind.class)
@@ -342,29 +332,17 @@ class StartMistakesITCase {
                 .singleElement()
                 .satisfies(line -> assertThat(line).startsWith("source: ").contains(expected));
 
-        JobClient job =
-                EmbeddedJobs.start(
-                        StreamExecutionEnvironment.getExecutionEnvironment(),
-                        JobConfigLoader.fromArgs(args),
-                        "refused-" + topic);
-        assertThatThrownBy(
-                        () ->
-                                job.getJobExecutionResult()
-                                        .get(WAIT.toMillis(), TimeUnit.MILLISECONDS))
-                .isInstanceOf(ExecutionException.class)
-                .satisfies(
-                        e -> {
-                            Optional<SourceSetupException> cause =
-                                    ExceptionUtils.findThrowable(e, SourceSetupException.class);
-                            assertThat(cause).as("the source's setup error").isPresent();
-                            assertThat("source: " + cause.get().getMessage())
-                                    .as("the job's message is validate's line")
-                                    .isEqualTo(report.strip());
-                        });
-        JobExceptions exceptions = JobExceptions.of(rest, job.getJobID());
-        assertThat(exceptions.failures()).as("failed once, never restarted").isEqualTo(1);
-        assertThat(exceptions.rootException()).contains(expected[0]);
-        assertThat(report + exceptions.rootException())
+        String root =
+                RefusedStart.assertFailsOnce(
+                        rest,
+                        args,
+                        topic,
+                        expected[0],
+                        message ->
+                                assertThat("source: " + message)
+                                        .as("the job's message is validate's line")
+                                        .isEqualTo(report.strip()));
+        assertThat(report + root)
                 .as("no password in any message")
                 .doesNotContain(server.cdcPassword());
     }

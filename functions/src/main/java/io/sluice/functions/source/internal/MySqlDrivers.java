@@ -25,6 +25,8 @@ public final class MySqlDrivers {
     /** Connector/J's switch for its abandoned-connection cleanup thread, read once per copy. */
     static final String NO_CLEANUP_THREAD = "com.mysql.cj.disableAbandonedConnectionCleanup";
 
+    private static final String MYSQL_DRIVER = "com.mysql.cj.jdbc.Driver";
+
     private static volatile boolean prepared;
 
     private MySqlDrivers() {}
@@ -43,9 +45,7 @@ public final class MySqlDrivers {
             if (prepared) {
                 return;
             }
-            if (System.getProperty(NO_CLEANUP_THREAD) == null) {
-                System.setProperty(NO_CLEANUP_THREAD, "true");
-            }
+            noCleanupThread();
             Thread thread = Thread.currentThread();
             ClassLoader context = thread.getContextClassLoader();
             thread.setContextClassLoader(ClassLoader.getSystemClassLoader());
@@ -75,6 +75,14 @@ public final class MySqlDrivers {
         if (own == SourceSplit.class.getClassLoader()) {
             return; // Not a job's own loader (a MiniCluster): its drivers are everyone's.
         }
+        noCleanupThread(); // Initializing the driver starts the thread otherwise.
+        // Initialized now, this copy registers now, and never again once deregistered below;
+        // otherwise getDrivers() may initialize it while the loop reads a copy of the list.
+        try {
+            Class.forName(MYSQL_DRIVER, true, own);
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException("The job jar holds no " + MYSQL_DRIVER, e);
+        }
         for (Driver driver : Collections.list(DriverManager.getDrivers())) {
             if (driver.getClass().getClassLoader() == own) {
                 try {
@@ -83,6 +91,12 @@ public final class MySqlDrivers {
                     throw new IllegalStateException("Cannot deregister " + driver, e);
                 }
             }
+        }
+    }
+
+    private static void noCleanupThread() {
+        if (System.getProperty(NO_CLEANUP_THREAD) == null) {
+            System.setProperty(NO_CLEANUP_THREAD, "true");
         }
     }
 
