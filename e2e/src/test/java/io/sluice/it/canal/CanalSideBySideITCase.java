@@ -50,8 +50,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * value-rendering.md, NULLs, multi-row statements, a primary-key change, table and database DDL, a
  * latin1 table, 4-byte UTF-8, every spatial type with values with and without an SRID; on MySQL
  * also XA transactions, {@code canal/side_by_side_xa.sql}, and binary JSON of every shape, {@code
- * canal/side_by_side_json.sql}). Each side's messages are decoded with Canal's own consumer classes
- * and compared row by row, field by field. A difference passes only as one of the rows of
+ * canal/side_by_side_json.sql}; on MariaDB also UUID, INET4 and INET6, {@code
+ * canal/side_by_side_mariadb.sql}). Each side's messages are decoded with Canal's own consumer
+ * classes and compared row by row, field by field. A difference passes only as one of the rows of
  * docs/canal-compatibility.md's "Where Sluice differs from Canal, on purpose" table, read from the
  * doc at run time; anything else fails with the field, both values and the statement.
  */
@@ -166,6 +167,8 @@ class CanalSideBySideITCase {
         if (server.kind() == DatabaseServer.Kind.MYSQL) {
             workload.addAll(SqlScript.statements("canal/side_by_side_xa.sql"));
             workload.addAll(SqlScript.statements("canal/side_by_side_json.sql"));
+        } else {
+            workload.addAll(SqlScript.statements("canal/side_by_side_mariadb.sql"));
         }
         // The end: both sides have everything once they have this row.
         workload.add("CREATE TABLE done_marker (id INT NOT NULL, PRIMARY KEY (id))");

@@ -343,23 +343,6 @@ class BadServerSettingsITCase {
         }
     }
 
-    /** Columns of a type no reader can read (docs/value-rendering.md) are named, each. */
-    @Test
-    void mariaDbUuidAndInetColumnsAreRefusedOnce(@InjectClusterRESTAddress URI rest)
-            throws Exception {
-        MariaDbServer server = MARIADB.server();
-        String database = server.createDatabase("uuid", null);
-        server.execute(database, "CREATE TABLE ids (id INT PRIMARY KEY, u UUID, i6 INET6)");
-        assertRefused(
-                rest,
-                server,
-                database,
-                List.of(),
-                "Column " + database + ".ids.u (declared uuid) has a type Sluice cannot read",
-                "Column " + database + ".ids.i6 (declared inet6) has a type Sluice cannot read",
-                "Leave these tables out of 'source.tables'");
-    }
-
     @Test
     void validateNamesUnreachableBrokers() throws Exception {
         MariaDbServer server = MARIADB.server();

@@ -12,7 +12,6 @@ import io.sluice.functions.encode.MessageFormat;
 import io.sluice.functions.source.MySqlSourceFactory;
 import io.sluice.functions.source.MySqlSourceOptions;
 import io.sluice.functions.source.SourceReaderKind;
-import io.sluice.functions.source.SourceSetupException;
 import io.sluice.it.canal.CanalMessages;
 import io.sluice.it.canal.CanalMessages.Row;
 import io.sluice.it.flink.FlinkMiniCluster;
@@ -461,81 +460,132 @@ class ChangeEventConversionITCase {
     }
 
     /**
-     * MariaDB's UUID, INET4 and INET6, which Debezium 1.9's DDL parser cannot read: the source
-     * check names each captured column with either reader (a job's start and {@code ./sluice
-     * validate}: BadServerSettingsITCase), and with Sluice's reader an ALTER TABLE that adds such a
-     * column while the job runs fails it once, not in a restart loop (1000 restarts left would
-     * outlast the wait).
+     * MariaDB's UUID, INET4 and INET6, which Debezium 1.9's DDL parser does not know: the text
+     * {@code SELECT} shows, mysqlType the declared type and sqlType 1 (CHAR, as the binlog types
+     * them), in snapshot rows and in the binlog's (a copy of every row in one statement, an
+     * update), with either reader: UUIDs of several versions and variants, values whose bytes end
+     * in zero bytes, which the binlog drops, and INET6 texts of every shape MariaDB writes. With
+     * Sluice's reader also columns an ALTER TABLE adds while the job runs.
      */
-    @Test
-    void refusesMariaDbUuidAndInetColumnsOnce() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(SourceReaderKind.class)
+    void rendersMariaDbUuidAndInetColumnsAsSelectShowsThem(SourceReaderKind reader)
+            throws Exception {
         DatabaseServer server = SERVERS.server(DatabaseServer.Kind.MARIADB);
-        String database = server.createDatabase("uuid_refused", null);
+        String database = server.createDatabase("uuid", null);
         server.execute(
                 database,
-                "CREATE TABLE ids (id INT PRIMARY KEY, u UUID, i4 INET4, i6 INET6)",
-                "CREATE TABLE later (id INT PRIMARY KEY, v INT)",
-                "INSERT INTO later VALUES (1, 1)");
-        String table = database + ".ids";
-        String prefix = "Column " + table + ".";
-        String reason =
-                " has a type Sluice cannot read: the DDL parser of Debezium 1.9, which reads"
-                        + " every captured table's definition, does not know MariaDB's UUID,"
-                        + " INET4 and INET6, so no row of "
-                        + table
-                        + " can be read.";
-        for (SourceReaderKind reader : SourceReaderKind.values()) {
-            Configuration options = new Configuration();
-            options.set(MySqlSourceOptions.HOSTNAME, server.host());
-            options.set(MySqlSourceOptions.PORT, server.port());
-            options.set(MySqlSourceOptions.USERNAME, server.cdcUser());
-            options.set(MySqlSourceOptions.PASSWORD, server.cdcPassword());
-            options.set(MySqlSourceOptions.TABLES, List.of(database + "\\..*"));
-            options.set(MySqlSourceOptions.READER, reader);
-            assertThat(
-                            MySqlSourceFactory.serverCheck(OptionSection.unprefixed(options))
-                                    .problems(true))
-                    .as("%s: the problems the source check finds", reader)
-                    .containsExactly(
-                            prefix + "u (declared uuid)" + reason,
-                            prefix + "i4 (declared inet4)" + reason,
-                            prefix + "i6 (declared inet6)" + reason,
-                            "Leave these tables out of 'tables' (the table's definition cannot be"
-                                    + " read at all, so 'filter.columns.exclude' cannot help), or"
-                                    + " change the columns' type (e.g. UUID to CHAR(36) or"
-                                    + " BINARY(16), INET6 to VARCHAR(39)).");
-        }
-
-        // Sluice's reader, when an ALTER TABLE adds such a column while it runs.
+                "CREATE TABLE ids (id INT PRIMARY KEY, u UUID, i4 INET4, i6 INET6 NOT NULL)",
+                "INSERT INTO ids VALUES"
+                        + " (1, '123e4567-e89b-12d3-a456-426614174000', '192.0.2.1', '2001:db8::1'),"
+                        + " (2, '00000000-0000-0000-0000-000000000000', '0.0.0.0', '::'),"
+                        + " (3, 'ffffffff-ffff-ffff-ffff-ffffffffffff', '255.255.255.255',"
+                        + " 'ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff'),"
+                        + " (4, '01234567-89ab-4def-8123-456789abcdef', '10.0.0.0',"
+                        + " '::ffff:192.0.2.128'),"
+                        + " (5, '01234567-89ab-7def-c123-456789abcdef', '1.2.3.4', '1::'),"
+                        + " (6, '6ccd780c-baba-5026-0564-5b8c656024db', NULL, '::1.2.3.4'),"
+                        + " (7, NULL, '127.0.0.1', '1:0:0:1:0:0:0:1'),"
+                        + " (8, 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', '1.0.0.0',"
+                        + " '1:0:1:1:1:1:1:1')");
+        int rowCount = 8;
+        Map<Integer, List<String>> select = selected(server, database, "ids");
+        assertThat(select).hasSize(rowCount);
         EVENTS.clear();
-        JobClient job = startJob(server, database, "later", SourceReaderKind.SLUICE, 1000);
-        take(job, 1);
-        server.execute(database, "ALTER TABLE later ADD COLUMN u UUID");
-        assertThat(failure(job))
-                .as("the job's failure after the ALTER")
-                .hasMessageContaining(
-                        "Column "
-                                + database
-                                + ".later.u (declared uuid) has a type Sluice cannot read");
+        JobClient job = startJob(server, database, "ids", reader);
+        try {
+            List<ChangeEvent> snapshot = take(job, rowCount);
+            snapshot.sort(Comparator.comparing(e -> Integer.valueOf(e.after().text(0))));
+            server.execute(
+                    database,
+                    "INSERT INTO ids SELECT id + 10, u, i4, i6 FROM ids ORDER BY id",
+                    "UPDATE ids SET u = '6ccd780c-baba-1026-9564-5b8c656024db', i4 = NULL,"
+                            + " i6 = '::1' WHERE id = 11");
+            List<ChangeEvent> binlog = take(job, rowCount + 1);
+            List<String> names = List.of("id", "u", "i4", "i6");
+            List<String> mysqlTypes = List.of("int(11)", "uuid", "inet4", "inet6");
+            List<Integer> sqlTypes = List.of(Types.INTEGER, Types.CHAR, Types.CHAR, Types.CHAR);
+            SoftAssertions softly = new SoftAssertions();
+            List<ChangeEvent> rows = new ArrayList<>(snapshot);
+            rows.addAll(binlog.subList(0, rowCount));
+            for (int r = 0; r < rows.size(); r++) {
+                ChangeEvent event = rows.get(r);
+                String what =
+                        (r < rowCount ? "snapshot " : reader + " binlog ") + event.after().text(0);
+                List<String> expected = new ArrayList<>(select.get(r % rowCount + 1));
+                expected.set(0, event.after().text(0));
+                softly.assertThat(texts(event)).as("%s: texts", what).isEqualTo(expected);
+                for (int c = 0; c < names.size(); c++) {
+                    softly.assertThat(event.schema().name(c)).isEqualTo(names.get(c));
+                    softly.assertThat(event.schema().mysqlType(c))
+                            .as("%s: mysqlType of %s", what, names.get(c))
+                            .isEqualTo(mysqlTypes.get(c));
+                    softly.assertThat(event.schema().sqlType(c))
+                            .as("%s: sqlType of %s", what, names.get(c))
+                            .isEqualTo(sqlTypes.get(c));
+                }
+            }
+            ChangeEvent update = binlog.get(rowCount);
+            List<String> before = new ArrayList<>(select.get(1));
+            before.set(0, "11");
+            softly.assertThat(texts(update, update.before())).as("update before").isEqualTo(before);
+            softly.assertThat(texts(update, update.after()))
+                    .as("update after")
+                    .containsExactly("11", "6ccd780c-baba-1026-9564-5b8c656024db", null, "::1");
+            softly.assertAll();
+            for (MessageFormat format : MessageFormat.values()) {
+                decodesWithCanal(format, snapshot);
+                decodesWithCanal(format, binlog.subList(0, rowCount));
+                decodesWithCanal(format, List.of(update));
+            }
+            if (reader == SourceReaderKind.SLUICE) {
+                // Debezium's parser does not know the types: Sluice's reader declares them
+                // BINARY(n) for it.
+                server.execute(
+                        database,
+                        "ALTER TABLE ids ADD COLUMN added_u UUID NULL AFTER id,"
+                                + " ADD COLUMN `added i6` INET6 NULL",
+                        "INSERT INTO ids (id, added_u, i6, `added i6`) VALUES (30,"
+                                + " '123e4567-e89b-12d3-a456-426614174000', '::',"
+                                + " 'fe80::1')");
+                List<ChangeEvent> added = take(job, 2);
+                assertThat(added.get(0).type()).isEqualTo(ChangeType.ALTER);
+                ChangeEvent insert = added.get(1);
+                assertThat(texts(insert))
+                        .as("after ALTER")
+                        .containsExactly(
+                                "30",
+                                "123e4567-e89b-12d3-a456-426614174000",
+                                null,
+                                null,
+                                "::",
+                                "fe80::1");
+                assertThat(insert.schema().mysqlType(1)).isEqualTo("uuid");
+                assertThat(insert.schema().mysqlType(5)).isEqualTo("inet6");
+                assertThat(insert.schema().sqlType(5)).isEqualTo(Types.CHAR);
+            }
+        } finally {
+            job.cancel().get(1, TimeUnit.MINUTES);
+        }
     }
 
-    /** The non-recoverable failure that ended {@code job}. */
-    private static Throwable failure(JobClient job) throws Exception {
-        try {
-            job.getJobExecutionResult().get(2, TimeUnit.MINUTES);
-        } catch (java.util.concurrent.ExecutionException e) {
-            // The task's failure may arrive as Flink's SerializedThrowable, named in its text.
-            String name = SourceSetupException.class.getName();
-            Throwable cause = e;
-            while (cause != null
-                    && !(cause instanceof SourceSetupException)
-                    && !String.valueOf(cause.getMessage()).startsWith(name)) {
-                cause = cause.getCause();
+    /** Each row of {@code table} by its first column, as {@code SELECT} gives its texts. */
+    private static Map<Integer, List<String>> selected(
+            DatabaseServer server, String database, String table) throws Exception {
+        Map<Integer, List<String>> rows = new HashMap<>();
+        try (Connection connection = server.connect(database);
+                Statement statement = connection.createStatement();
+                ResultSet result = statement.executeQuery("SELECT * FROM " + table)) {
+            int columns = result.getMetaData().getColumnCount();
+            while (result.next()) {
+                List<String> row = new ArrayList<>();
+                for (int c = 1; c <= columns; c++) {
+                    row.add(result.getString(c));
+                }
+                rows.put(result.getInt(1), row);
             }
-            assertThat(cause).as("a SourceSetupException in %s", e.toString()).isNotNull();
-            return cause;
         }
-        throw new AssertionError("the job ended without a failure");
+        return rows;
     }
 
     /**

@@ -8,12 +8,16 @@ import org.apache.flink.util.Collector;
 
 import io.sluice.functions.source.internal.ChangeRecordConverter;
 import io.sluice.functions.source.internal.ColumnTypeStyle;
+import io.sluice.functions.source.internal.MariaDbBinaryTypes;
 import io.sluice.functions.source.internal.SourceJdbc;
 import io.sluice.functions.source.internal.TimestampMicrosConverter;
 import io.sluice.functions.types.ChangeEventTypeInfo;
 import io.sluice.serializers.event.ChangeEvent;
 
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.ZoneId;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
 
@@ -114,11 +118,33 @@ public final class ChangeEventDeserializationSchema
         if (converter == null) {
             ColumnTypeStyle style =
                     server == null ? ColumnTypeStyle.AS_DECLARED : ColumnTypeStyle.of(server);
-            converter = new ChangeRecordConverter(timestampZone, includeQueries, style);
+            converter =
+                    new ChangeRecordConverter(
+                            timestampZone, includeQueries, style, this::mariaDbTypes);
         }
         ChangeEvent event = converter.convert(record);
         if (event != null) {
             out.collect(event);
+        }
+    }
+
+    /**
+     * The UUID, INET4 and INET6 columns of a MariaDB table, which Debezium reads as BINARY(n): from
+     * {@code information_schema}, once per table version.
+     */
+    private Map<String, String> mariaDbTypes(String database, String table) {
+        if (server == null) {
+            return Map.of();
+        }
+        try (Connection connection = server.connect()) {
+            return MariaDbBinaryTypes.columns(connection, database, table);
+        } catch (SQLException e) {
+            throw new IllegalStateException(
+                    String.format(
+                            "Cannot read the UUID, INET4 and INET6 columns of %s.%s from"
+                                    + " information_schema at %s: %s",
+                            database, table, server.address(), e.getMessage()),
+                    e);
         }
     }
 

@@ -162,8 +162,11 @@ public final class MySqlSourceFactory {
         // Debezium's connection, Flink CDC's binlog client, and Sluice's readers, which get them
         // through Flink CDC's config.
         SourceTls.from(config).debeziumProperties(debezium);
-        // Debezium reads its driver's name from its settings under "database.", prefix removed.
+        // Debezium reads its driver's name from its settings under "database.", prefix removed;
+        // Flink CDC's connection pool (the chunk splitter's, which reads each table's definition
+        // with SHOW CREATE TABLE) from the settings as they are.
         debezium.setProperty("database.database.jdbc.driver", SnapshotQueryDriver.class.getName());
+        debezium.setProperty("database.jdbc.driver", SnapshotQueryDriver.class.getName());
         return debezium;
     }
 

@@ -251,7 +251,7 @@ class ChangeEventDeserializationSchemaTest {
                 SchemaBuilder.struct()
                         .name("srv.shop.odd.Value")
                         .optional()
-                        .field("u", typed(SchemaBuilder.bytes(), "UUID", null, null))
+                        .field("u", typed(SchemaBuilder.bytes(), "VECTOR", null, null))
                         .build();
         Envelope envelope = DebeziumRecords.envelope("e", odd);
         Struct row = new Struct(odd).put("u", new byte[16]);
@@ -265,8 +265,8 @@ class ChangeEventDeserializationSchemaTest {
                                                         row, source(1L, "b", 1, 0, null), NOW),
                                                 envelope)))
                 .isInstanceOf(SourceSetupException.class)
-                .hasMessageContaining("shop.items.u (declared uuid)")
-                .hasMessageContaining("type uuid is not supported")
+                .hasMessageContaining("shop.items.u (declared vector)")
+                .hasMessageContaining("type vector is not supported")
                 .hasMessageContaining("Leave the table out of the captured tables");
     }
 

@@ -25,9 +25,11 @@ import org.junit.jupiter.api.Test;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.sql.Types;
 import java.time.LocalDate;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.HexFormat;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -254,10 +256,10 @@ class ValueRenderersTest {
         assertThatThrownBy(
                         () ->
                                 ValueRenderers.forColumn(
-                                        DeclaredType.of("UUID", null, null, null),
+                                        DeclaredType.of("VECTOR", null, null, null),
                                         Schema.BYTES_SCHEMA,
                                         UTC))
-                .hasMessageContaining("type uuid is not supported");
+                .hasMessageContaining("type vector is not supported");
     }
 
     /** What Sluice's TIMESTAMP converter gives for the instant {@code iso}. */
@@ -321,6 +323,41 @@ class ValueRenderersTest {
                 .isTrue();
         assertThatThrownBy(() -> render("POINT", null, Schema.BYTES_SCHEMA, wkb))
                 .hasMessageContaining("io.debezium.data.geometry.Geometry");
-        assertThat(ValueRenderers.renders(DeclaredType.of("UUID", null, null, null))).isFalse();
+        assertThat(ValueRenderers.renders(DeclaredType.of("VECTOR", null, null, null))).isFalse();
+    }
+
+    /**
+     * MariaDB's UUID, INET4 and INET6, which Debezium reads as BINARY(n): the binlog's stored bytes
+     * (trailing zero bytes dropped) and the snapshot's text both as SELECT shows them.
+     */
+    @Test
+    void mariaDbUuidAndInetAsSelectShowsThem() {
+        byte[] uuid = HexFormat.of().parseHex("123e4567e89b12d3a4564266141740");
+        assertThat(render("UUID", "16", Schema.BYTES_SCHEMA, ByteBuffer.wrap(uuid)))
+                .isEqualTo("123e4567-e89b-12d3-a456-426614174000");
+        String text = "123e4567-e89b-12d3-a456-426614174000";
+        assertThat(
+                        render(
+                                "UUID",
+                                "16",
+                                Schema.BYTES_SCHEMA,
+                                text.getBytes(StandardCharsets.US_ASCII)))
+                .isEqualTo(text);
+        assertThat(render("INET4", "4", Schema.BYTES_SCHEMA, new byte[] {(byte) 192, 0, 2}))
+                .isEqualTo("192.0.2.0");
+        assertThat(render("INET4", "4", Schema.BYTES_SCHEMA, "10.0.0.1".getBytes()))
+                .isEqualTo("10.0.0.1");
+        assertThat(
+                        render(
+                                "INET6",
+                                "16",
+                                Schema.BYTES_SCHEMA,
+                                HexFormat.of().parseHex("20010db8000000000000000000000001")))
+                .isEqualTo("2001:db8::1");
+        assertThat(DeclaredType.of("INET6", "16", null, null).mysqlType()).isEqualTo("inet6");
+        assertThat(DeclaredType.of("UUID", "16", null, null).sqlType()).isEqualTo(Types.CHAR);
+        assertThat(ValueRenderers.renders(DeclaredType.of("UUID", null, null, null))).isTrue();
+        assertThatThrownBy(() -> render("UUID", "16", Schema.STRING_SCHEMA, text))
+                .hasMessageContaining("bytes");
     }
 }

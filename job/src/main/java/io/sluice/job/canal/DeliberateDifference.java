@@ -16,6 +16,7 @@ public enum DeliberateDifference {
     SQL_TYPE("`sqlType`"),
     SCHEMA_SOURCE("`mysqlType` of a table created or altered while capturing"),
     BINARY_PADDING("BINARY(n) trailing zero bytes"),
+    MARIADB_UUID_INET("MariaDB UUID, INET4 and INET6"),
     TIMESTAMP_ZONE("TIMESTAMP zone"),
     STATEMENT_TEXTS("statement texts (MySQL rows-query, MariaDB annotate-rows events)"),
     QUERY_DATABASE("`database` of such a `QUERY`"),

@@ -134,6 +134,10 @@ public final class ValueDifferences {
                 && sluice.substring(canal.length()).chars().allMatch(ch -> ch == 0)) {
             return DeliberateDifference.BINARY_PADDING;
         }
+        if ((type.equals("uuid") || type.equals("inet4") || type.equals("inet6"))
+                && canalStoredBytes(type, canal, sluice)) {
+            return DeliberateDifference.MARIADB_UUID_INET;
+        }
         if (type.startsWith("decimal") && numericallyEqual(canal, sluice)) {
             return DeliberateDifference.DECIMAL_SCALE;
         }
@@ -147,6 +151,79 @@ public final class ValueDifferences {
             return DeliberateDifference.TIMESTAMP_ZONE;
         }
         return null;
+    }
+
+    /**
+     * Whether Canal's text of a MariaDB UUID, INET4 or INET6 value is the column's stored bytes, as
+     * the binlog holds them (trailing zero bytes dropped), decoded as characters, where Sluice's is
+     * the text {@code SELECT} shows: {@link DeliberateDifference#MARIADB_UUID_INET}.
+     */
+    static boolean canalStoredBytes(String type, String canal, String sluice) {
+        byte[] stored = storedBytes(type, sluice);
+        if (stored == null) {
+            return false;
+        }
+        int length = stored.length;
+        while (length > 0 && stored[length - 1] == 0) {
+            length--;
+        }
+        for (int n : new int[] {length, stored.length}) {
+            for (java.nio.charset.Charset charset :
+                    List.of(StandardCharsets.ISO_8859_1, StandardCharsets.UTF_8)) {
+                if (canal.equals(new String(stored, 0, n, charset))) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The bytes the binlog holds for the text of a UUID, INET4 or INET6 value (before it drops
+     * trailing zero bytes); null if the text is not one.
+     */
+    static byte[] storedBytes(String type, String text) {
+        try {
+            switch (type) {
+                case "uuid":
+                    {
+                        String hex = text.replace("-", "");
+                        if (hex.length() != 32 || text.length() != 36) {
+                            return null;
+                        }
+                        return java.util.HexFormat.of().parseHex(hex);
+                    }
+                case "inet4":
+                    {
+                        String[] parts = text.split("\\.", -1);
+                        if (parts.length != 4) {
+                            return null;
+                        }
+                        byte[] b = new byte[4];
+                        for (int i = 0; i < 4; i++) {
+                            b[i] = (byte) Integer.parseInt(parts[i]);
+                        }
+                        return b;
+                    }
+                default:
+                    {
+                        if (text.indexOf(':') < 0) {
+                            return null;
+                        }
+                        byte[] address = java.net.InetAddress.getByName(text).getAddress();
+                        if (address.length == 4) { // ::ffff:a.b.c.d, which Java makes IPv4
+                            byte[] mapped = new byte[16];
+                            mapped[10] = (byte) 0xff;
+                            mapped[11] = (byte) 0xff;
+                            System.arraycopy(address, 0, mapped, 12, 4);
+                            return mapped;
+                        }
+                        return address;
+                    }
+            }
+        } catch (IllegalArgumentException | java.net.UnknownHostException e) {
+            return null;
+        }
     }
 
     /**

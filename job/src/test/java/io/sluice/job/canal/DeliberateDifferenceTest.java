@@ -64,6 +64,36 @@ class DeliberateDifferenceTest {
     }
 
     @Test
+    void classifiesMariaDbUuidAndInetTexts() {
+        // Canal: the binlog's bytes as characters (trailing zero bytes dropped); Sluice: the
+        // text SELECT shows.
+        assertThat(
+                        ValueDifferences.valueDifference(
+                                "uuid",
+                                "\u0012>Eg\u00e8\u009b\u0012\u00d3\u00a4VBf\u0014\u0017@",
+                                "123e4567-e89b-12d3-a456-426614174000"))
+                .isEqualTo(DeliberateDifference.MARIADB_UUID_INET);
+        assertThat(
+                        ValueDifferences.valueDifference(
+                                "inet4", "\u00c0\u0000\u0002\u0001", "192.0.2.1"))
+                .isEqualTo(DeliberateDifference.MARIADB_UUID_INET);
+        assertThat(ValueDifferences.valueDifference("inet4", "\n", "10.0.0.0"))
+                .isEqualTo(DeliberateDifference.MARIADB_UUID_INET);
+        assertThat(ValueDifferences.valueDifference("inet6", "", "::"))
+                .isEqualTo(DeliberateDifference.MARIADB_UUID_INET);
+        assertThat(
+                        ValueDifferences.valueDifference(
+                                "inet6",
+                                "\0\0\0\0\0\0\0\0\0\0\u00ff\u00ff\u00c0\0\u0002\u0080",
+                                "::ffff:192.0.2.128"))
+                .isEqualTo(DeliberateDifference.MARIADB_UUID_INET);
+        assertThat(
+                        ValueDifferences.valueDifference(
+                                "inet4", "\u00c0\u0000\u0002\u0002", "192.0.2.1"))
+                .isNull();
+    }
+
+    @Test
     void classifiesMySqlJsonTexts() {
         // As Canal 1.1.7 and Sluice wrote them side by side (canal/side_by_side_json.sql).
         assertThat(

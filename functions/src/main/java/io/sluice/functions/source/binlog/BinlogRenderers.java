@@ -2,6 +2,7 @@ package io.sluice.functions.source.binlog;
 
 import com.github.shyiko.mysql.binlog.event.deserialization.ColumnType;
 import io.sluice.functions.source.internal.DeclaredType;
+import io.sluice.functions.source.internal.MariaDbBinaryTypes;
 import io.sluice.functions.source.internal.TemporalText;
 import io.sluice.functions.source.internal.ValueRenderer;
 import io.sluice.functions.source.internal.ValueRenderers;
@@ -90,6 +91,11 @@ final class BinlogRenderers {
             case "mediumblob":
             case "longblob":
                 return ValueRenderers.latin1Bytes();
+            case "uuid":
+            case "inet4":
+            case "inet6":
+                // MariaDB's: the stored bytes, written as the text SELECT shows.
+                return MariaDbBinaryTypes.renderer(type.base());
             default:
                 if (type.isSpatial()) {
                     // The column's bytes as stored: the SRID, then WKB (what Canal writes).
@@ -135,6 +141,9 @@ final class BinlogRenderers {
             case "binary":
             case "enum":
             case "set":
+            case "uuid":
+            case "inet4":
+            case "inet6":
                 return EnumSet.of(ColumnType.STRING);
             case "varchar":
             case "varbinary":

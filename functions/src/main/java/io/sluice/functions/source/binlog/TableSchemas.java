@@ -13,6 +13,7 @@ import io.sluice.functions.source.SourceSetupException;
 import io.sluice.functions.source.internal.ColumnTypeStyle;
 import io.sluice.functions.source.internal.DdlClassifier;
 import io.sluice.functions.source.internal.DeclaredType;
+import io.sluice.functions.source.internal.MariaDbBinaryTypes;
 import io.sluice.functions.source.internal.SourceJdbc;
 import io.sluice.functions.source.internal.UnsupportedColumns;
 import io.sluice.serializers.event.ChangeType;
@@ -262,9 +263,41 @@ public final class TableSchemas implements TableDecoders {
      * what this holds for the same tables.
      */
     public TableSchemas overwrite(Collection<Table> known) {
-        known.forEach(tables::overwriteTable);
+        known.forEach(table -> tables.overwriteTable(withMariaDbTypes(table)));
         versions.clear();
         return this;
+    }
+
+    /**
+     * {@code table} with the MariaDB UUID, INET4 and INET6 columns this holds given their type:
+     * Flink CDC's split holds them as BINARY(n), as it read them from {@code SHOW CREATE TABLE}
+     * ({@link io.sluice.functions.source.internal.SnapshotQueryDriver}).
+     */
+    private Table withMariaDbTypes(Table table) {
+        Table held = tables.forTable(table.id());
+        if (held == null) {
+            return table;
+        }
+        TableEditor editor = null;
+        for (Column column : table.columns()) {
+            Column mine = held.columnWithName(column.name());
+            if (mine == null
+                    || !column.typeName().equalsIgnoreCase("BINARY")
+                    || column.length()
+                            != MariaDbBinaryTypes.length(
+                                    mine.typeName().toLowerCase(Locale.ROOT))) {
+                continue;
+            }
+            if (editor == null) {
+                editor = table.edit();
+            }
+            editor.updateColumn(
+                    column.edit()
+                            .type(mine.typeName(), mine.typeName())
+                            .charsetName(null)
+                            .create());
+        }
+        return editor == null ? table : editor.create();
     }
 
     /** What this holds now, for a checkpoint. */
@@ -311,6 +344,14 @@ public final class TableSchemas implements TableDecoders {
         try {
             parse(sql, statement, type);
         } catch (RuntimeException e) {
+            if (appliedWithMariaDbTypes(sql, statement, type)) {
+                LOG.info(
+                        "Applied the DDL statement at {} with its MariaDB UUID, INET4 or INET6"
+                                + " columns read as BINARY(n), then given their type: {}",
+                        position,
+                        sql);
+                return;
+            }
             if (appliedWithoutSrid(sql, statement, type)) {
                 LOG.info(
                         "Applied the DDL statement at {} without its SRID attributes, which change"
@@ -378,6 +419,60 @@ public final class TableSchemas implements TableDecoders {
             convertColumns(id(statement.database(), statement.table()), convert.group(1));
         }
         versions.keySet().removeIf(id -> tables.forTable(id) == null); // dropped, renamed
+    }
+
+    /**
+     * A statement that MariaDB's UUID, INET4 or INET6 columns made unreadable (Debezium 1.9's
+     * grammar does not know them), applied with them declared BINARY(n), which has their binlog
+     * form, and then given their own type again. False if it declares none or is unreadable so.
+     */
+    private boolean appliedWithMariaDbTypes(
+            String sql, DdlClassifier.Statement statement, ChangeType type) {
+        List<String[]> declared = new ArrayList<>();
+        String rest = MariaDbBinaryTypes.rewrite(sql, declared);
+        if (declared.isEmpty()) {
+            return false;
+        }
+        try {
+            parse(rest, statement, type);
+        } catch (RuntimeException e) {
+            String withoutSrid = SRID.matcher(rest).replaceAll("");
+            if (withoutSrid.equals(rest)) {
+                return false;
+            }
+            try {
+                parse(withoutSrid, statement, type);
+            } catch (RuntimeException again) {
+                return false;
+            }
+        }
+        retype(id(statement.database(), statement.table()), declared);
+        return true;
+    }
+
+    /**
+     * Gives the columns {@link MariaDbBinaryTypes#rewrite} declared BINARY(n) their own type again:
+     * the type name ({@code UUID}), no charset.
+     */
+    private void retype(TableId id, List<String[]> declared) {
+        Table table = tables.forTable(id);
+        if (table == null) {
+            return;
+        }
+        TableEditor editor = table.edit();
+        boolean changed = false;
+        for (String[] column : declared) {
+            Column current = table.columnWithName(column[0]);
+            if (current == null || !current.typeName().equalsIgnoreCase("BINARY")) {
+                continue;
+            }
+            String name = column[1].toUpperCase(Locale.ROOT);
+            editor.updateColumn(current.edit().type(name, name).charsetName(null).create());
+            changed = true;
+        }
+        if (changed) {
+            tables.overwriteTable(editor.create());
+        }
     }
 
     /**
@@ -646,7 +741,7 @@ public final class TableSchemas implements TableDecoders {
         List<String> keys = new ArrayList<>();
         for (BinlogColumn column : columns) {
             ddl.append(quote(column.name())).append(' ').append(column.type().ddlType());
-            if (column.mysqlCharset() != null) {
+            if (column.mysqlCharset() != null && !MariaDbBinaryTypes.is(column.type().base())) {
                 ddl.append(" CHARACTER SET ").append(column.mysqlCharset());
             }
             ddl.append(", ");
@@ -665,7 +760,10 @@ public final class TableSchemas implements TableDecoders {
         }
         parser.setCurrentDatabase(database);
         parser.getDdlChanges().reset();
-        parser.parse(ddl.toString(), tables);
+        List<String[]> declared = new ArrayList<>();
+        String sql = MariaDbBinaryTypes.rewrite(ddl.toString(), declared);
+        parser.parse(sql, tables);
+        retype(id(database, table), declared);
     }
 
     private void setServerCharset(String charset) {

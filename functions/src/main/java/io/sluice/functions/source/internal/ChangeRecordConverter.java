@@ -41,6 +41,7 @@ public final class ChangeRecordConverter {
     private final ZoneId timestampZone;
     private final boolean includeQueries;
     private final ColumnTypeStyle style;
+    private final MariaDbBinaryTypes.Lookup mariaDbTypes;
     private final TablePlanCache plans = new TablePlanCache();
     private final RowImage.Builder images = new RowImage.Builder(1024, 64);
     private final StringBuilder scratch = new StringBuilder(64);
@@ -68,9 +69,25 @@ public final class ChangeRecordConverter {
      */
     public ChangeRecordConverter(
             ZoneId timestampZone, boolean includeQueries, ColumnTypeStyle style) {
+        this(timestampZone, includeQueries, style, (database, table) -> Map.of());
+    }
+
+    /**
+     * @param includeQueries whether rows carry their statement's text (Debezium's {@code
+     *     include.query} must be on too)
+     * @param style how the source server writes column types, which mysqlType follows
+     * @param mariaDbTypes where a MariaDB table's UUID, INET4 and INET6 columns, which Debezium
+     *     reads as BINARY(n), are looked up
+     */
+    public ChangeRecordConverter(
+            ZoneId timestampZone,
+            boolean includeQueries,
+            ColumnTypeStyle style,
+            MariaDbBinaryTypes.Lookup mariaDbTypes) {
         this.timestampZone = timestampZone;
         this.includeQueries = includeQueries;
         this.style = style;
+        this.mariaDbTypes = mariaDbTypes;
     }
 
     /**
@@ -135,7 +152,8 @@ public final class ChangeRecordConverter {
                         record.keySchema(),
                         timestampZone,
                         plans::intern,
-                        style));
+                        style,
+                        mariaDbTypes));
     }
 
     private ChangeEvent row(TablePlan plan, Struct envelope, SourceRecord record) {

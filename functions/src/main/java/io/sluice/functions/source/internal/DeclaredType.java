@@ -458,6 +458,11 @@ public final class DeclaredType {
                 return Types.TIMESTAMP;
             case "char":
                 return Types.CHAR;
+            case "uuid":
+            case "inet4":
+            case "inet6":
+                // MariaDB's: the binlog's table map types them as CHAR (of the binary charset).
+                return Types.CHAR;
             case "tinytext":
             case "text":
             case "mediumtext":

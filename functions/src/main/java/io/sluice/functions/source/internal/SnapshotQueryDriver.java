@@ -11,9 +11,12 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
+import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Properties;
+import java.util.Set;
 import java.util.logging.Logger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -36,8 +39,12 @@ public final class SnapshotQueryDriver implements Driver {
     private static final String STAR = "SELECT *";
 
     private static final String COLUMNS =
-            "SELECT COLUMN_NAME, EXTRA FROM information_schema.COLUMNS"
+            "SELECT COLUMN_NAME, EXTRA, DATA_TYPE FROM information_schema.COLUMNS"
                     + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION";
+
+    /** The statement Flink CDC learns a table's definition from. */
+    private static final Pattern SHOW_CREATE_TABLE =
+            Pattern.compile("^\\s*SHOW\\s+CREATE\\s+TABLE\\b", Pattern.CASE_INSENSITIVE);
 
     private final Driver driver = MySqlDrivers.driver();
 
@@ -79,7 +86,11 @@ public final class SnapshotQueryDriver implements Driver {
         return driver.getParentLogger();
     }
 
-    /** {@code connection}, whose {@code prepareStatement} names the columns of a chunk query. */
+    /**
+     * {@code connection}, whose {@code prepareStatement} names the columns of a chunk query, and
+     * whose statements' {@code SHOW CREATE TABLE} results declare MariaDB's UUID, INET4 and INET6
+     * columns BINARY(n), which Debezium's DDL parser reads ({@link MariaDbBinaryTypes}).
+     */
     static Connection naming(Connection connection) {
         InvocationHandler handler =
                 (proxy, method, args) -> {
@@ -90,7 +101,11 @@ public final class SnapshotQueryDriver implements Driver {
                         actual = args.clone();
                         actual[0] = withColumns(connection, (String) args[0]);
                     }
-                    return invoke(method, connection, actual);
+                    Object result = invoke(method, connection, actual);
+                    if (method.getName().equals("createStatement")) {
+                        return definitionsRewriting((Statement) result);
+                    }
+                    return result;
                 };
         return (Connection)
                 Proxy.newProxyInstance(
@@ -99,13 +114,63 @@ public final class SnapshotQueryDriver implements Driver {
                         handler);
     }
 
-    private static Object invoke(Method method, Connection connection, Object[] args)
-            throws Throwable {
+    private static Object invoke(Method method, Object target, Object[] args) throws Throwable {
         try {
-            return method.invoke(connection, args);
+            return method.invoke(target, args);
         } catch (InvocationTargetException e) {
             throw e.getCause();
         }
+    }
+
+    /** {@code statement}, whose {@code SHOW CREATE TABLE} results are {@link #readable}. */
+    private static Statement definitionsRewriting(Statement statement) {
+        InvocationHandler handler =
+                (proxy, method, args) -> {
+                    Object result = invoke(method, statement, args);
+                    if (method.getName().equals("executeQuery")
+                            && args != null
+                            && args.length == 1
+                            && args[0] instanceof String
+                            && SHOW_CREATE_TABLE.matcher((String) args[0]).lookingAt()) {
+                        return definitionRewriting((ResultSet) result);
+                    }
+                    return result;
+                };
+        return (Statement)
+                Proxy.newProxyInstance(
+                        SnapshotQueryDriver.class.getClassLoader(),
+                        new Class<?>[] {Statement.class},
+                        handler);
+    }
+
+    /** A {@code SHOW CREATE TABLE} result whose definition (column 2) is {@link #readable}. */
+    private static ResultSet definitionRewriting(ResultSet result) {
+        InvocationHandler handler =
+                (proxy, method, args) -> {
+                    Object value = invoke(method, result, args);
+                    if (method.getName().equals("getString")
+                            && value != null
+                            && args != null
+                            && (Integer.valueOf(2).equals(args[0])
+                                    || "Create Table".equals(args[0]))) {
+                        return readable((String) value);
+                    }
+                    return value;
+                };
+        return (ResultSet)
+                Proxy.newProxyInstance(
+                        SnapshotQueryDriver.class.getClassLoader(),
+                        new Class<?>[] {ResultSet.class},
+                        handler);
+    }
+
+    /**
+     * A table definition with MariaDB's UUID, INET4 and INET6 columns declared BINARY(16) and
+     * BINARY(4), which have their binlog form; Sluice gives them their type again ({@link
+     * TablePlan}).
+     */
+    static String readable(String definition) {
+        return MariaDbBinaryTypes.rewrite(definition, new ArrayList<>());
     }
 
     /**
@@ -120,6 +185,7 @@ public final class SnapshotQueryDriver implements Driver {
         String database = chunk.group(1).replace("``", "`");
         String table = chunk.group(2).replace("``", "`");
         List<String> columns = new ArrayList<>();
+        Set<String> inet6 = new HashSet<>();
         boolean invisible = false;
         try (PreparedStatement statement = connection.prepareStatement(COLUMNS)) {
             statement.setString(1, database);
@@ -129,19 +195,35 @@ public final class SnapshotQueryDriver implements Driver {
                     columns.add(rows.getString(1));
                     String extra = rows.getString(2);
                     invisible |= extra != null && extra.toUpperCase().contains("INVISIBLE");
+                    if ("inet6".equalsIgnoreCase(rows.getString(3))) {
+                        inet6.add(rows.getString(1));
+                    }
                 }
             }
         }
-        return invisible ? named(columns, sql) : sql;
+        return invisible || !inet6.isEmpty() ? named(columns, inet6, sql) : sql;
     }
 
     /** {@code sql}, a {@code SELECT *}, selecting {@code columns} instead. */
     static String named(List<String> columns, String sql) {
+        return named(columns, Set.of(), sql);
+    }
+
+    /**
+     * {@code sql}, a {@code SELECT *}, selecting {@code columns} instead; those of {@code inet6},
+     * MariaDB INET6 columns, as their 16 bytes, the binlog's form (their text could be as short as
+     * the bytes, which the renderer could not tell apart).
+     */
+    static String named(List<String> columns, Set<String> inet6, String sql) {
         StringBuilder named = new StringBuilder("SELECT ");
         for (int i = 0; i < columns.size(); i++) {
-            named.append(i == 0 ? "`" : ", `")
-                    .append(columns.get(i).replace("`", "``"))
-                    .append('`');
+            String quoted = "`" + columns.get(i).replace("`", "``") + "`";
+            named.append(i == 0 ? "" : ", ");
+            if (inet6.contains(columns.get(i))) {
+                named.append("CAST(").append(quoted).append(" AS BINARY(16)) AS ").append(quoted);
+            } else {
+                named.append(quoted);
+            }
         }
         return named.append(sql, STAR.length(), sql.length()).toString();
     }

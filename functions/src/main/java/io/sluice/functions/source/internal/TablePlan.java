@@ -97,6 +97,32 @@ public final class TablePlan {
             ZoneId timestampZone,
             UnaryOperator<TableSchema> intern,
             ColumnTypeStyle style) {
+        return build(
+                database,
+                table,
+                envelope,
+                keySchema,
+                timestampZone,
+                intern,
+                style,
+                (d, t) -> Map.of());
+    }
+
+    /**
+     * As {@link #build(String, String, Schema, Schema, ZoneId, UnaryOperator, ColumnTypeStyle)};
+     * the BINARY(16) and BINARY(4) columns of a MariaDB table are looked up in {@code
+     * mariaDbTypes}: Debezium reads MariaDB's UUID, INET4 and INET6 as BINARY(n) ({@link
+     * MariaDbBinaryTypes}).
+     */
+    public static TablePlan build(
+            String database,
+            String table,
+            Schema envelope,
+            Schema keySchema,
+            ZoneId timestampZone,
+            UnaryOperator<TableSchema> intern,
+            ColumnTypeStyle style,
+            MariaDbBinaryTypes.Lookup mariaDbTypes) {
         Field rowField =
                 envelope.field("after") != null
                         ? envelope.field("after")
@@ -107,6 +133,10 @@ public final class TablePlan {
             keySchema.fields().forEach(f -> keys.add(f.name()));
         }
         List<Field> fields = rowSchema.fields();
+        Map<String, String> binaryTypes =
+                style == ColumnTypeStyle.MARIADB && MariaDbBinaryTypes.mayHold(fields)
+                        ? mariaDbTypes.columns(database, table)
+                        : Map.of();
         DeclaredType[] types = new DeclaredType[fields.size()];
         ValueRenderer[] renderers = new ValueRenderer[fields.size()];
         TableSchema.Builder builder = TableSchema.builder(database, table);
@@ -137,6 +167,10 @@ public final class TablePlan {
                                 parameters.get(DeclaredType.SCALE_PARAMETER),
                                 parameters.get(DeclaredType.ALLOWED_PARAMETER),
                                 style);
+                String binaryType = binaryTypes.get(field.name());
+                if (binaryType != null && types[i].base().equals("binary")) {
+                    types[i] = DeclaredType.ofColumnType(binaryType);
+                }
                 renderers[i] = ValueRenderers.forColumn(types[i], fieldSchema, timestampZone);
             } catch (IllegalArgumentException e) {
                 if (types[i] != null && !ValueRenderers.renders(types[i])) {

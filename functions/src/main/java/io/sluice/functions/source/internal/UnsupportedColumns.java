@@ -13,26 +13,22 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The column types Sluice cannot read, and the captured columns of those types. MariaDB's UUID,
- * INET4 and INET6 are unknown to Debezium 1.9's DDL parser, through which both readers learn every
- * captured table's definition (Flink CDC's snapshot from {@code SHOW CREATE TABLE}, the binlog
- * readers from each DDL statement): no row of such a table can be read, and a restart would meet
- * the same definition, so the job fails once, before it reads, naming each column.
+ * The column types Sluice cannot read, and the captured columns of those types: a type that
+ * Debezium 1.9's DDL parser, through which both readers learn every captured table's definition,
+ * does not know and that Sluice does not declare in another form for it (as it does MariaDB's UUID,
+ * INET4 and INET6, {@link MariaDbBinaryTypes}). No row of such a table can be read, and a restart
+ * would meet the same definition, so the job fails once, before it reads, naming each column.
+ * MariaDB 11.4 and MySQL 8.0 have no such type: {@link #TYPES} is empty.
  */
 @Internal
 public final class UnsupportedColumns {
 
     /** {@code information_schema.COLUMNS.DATA_TYPE} of the types Sluice cannot read. */
-    public static final Set<String> TYPES = Set.of("uuid", "inet4", "inet6");
-
-    /** A column definition of one of {@link #TYPES} in a DDL statement: name, then type. */
-    private static final Pattern DEFINITION =
-            Pattern.compile(
-                    "(`(?:[^`]|``)+`|\\w+)\\s+(uuid|inet4|inet6)\\b", Pattern.CASE_INSENSITIVE);
+    public static final Set<String> TYPES = Set.of();
 
     /** Words a column's name follows in ALTER TABLE. */
     private static final Set<String> KEYWORDS =
-            Set.of("add", "column", "modify", "change", "exists", "table");
+            Set.of("add", "column", "modify", "change", "exists", "table", "default");
 
     private UnsupportedColumns() {}
 
@@ -44,9 +40,19 @@ public final class UnsupportedColumns {
      */
     public static List<String> problems(
             Statement statement, List<Pattern> tables, String tablesOption) throws SQLException {
+        return problems(statement, tables, tablesOption, TYPES);
+    }
+
+    /** {@link #problems(Statement, List, String)} for the types {@code types}. */
+    static List<String> problems(
+            Statement statement, List<Pattern> tables, String tablesOption, Set<String> types)
+            throws SQLException {
         List<String> problems = new ArrayList<>();
+        if (types.isEmpty()) {
+            return problems;
+        }
         StringBuilder in = new StringBuilder();
-        for (String type : TYPES) {
+        for (String type : types) {
             in.append(in.length() == 0 ? "'" : ",'").append(type).append('\'');
         }
         try (ResultSet result =
@@ -67,8 +73,8 @@ public final class UnsupportedColumns {
                     "Leave these tables out of '"
                             + tablesOption
                             + "' (the table's definition cannot be read at all, so"
-                            + " 'filter.columns.exclude' cannot help), or change the columns' type"
-                            + " (e.g. UUID to CHAR(36) or BINARY(16), INET6 to VARCHAR(39)).");
+                            + " 'filter.columns.exclude' cannot help), or change the columns'"
+                            + " type.");
         }
         return problems;
     }
@@ -78,7 +84,7 @@ public final class UnsupportedColumns {
         return String.format(
                 "Column %s.%s (declared %s) has a type Sluice cannot read: the DDL parser of"
                         + " Debezium 1.9, which reads every captured table's definition, does not"
-                        + " know MariaDB's UUID, INET4 and INET6, so no row of %s can be read",
+                        + " know it, so no row of %s can be read",
                 table, column, type.toLowerCase(Locale.ROOT), table);
     }
 
@@ -87,12 +93,24 @@ public final class UnsupportedColumns {
      * null if it declares none.
      */
     public static String[] declaredIn(String sql) {
-        Matcher definition = DEFINITION.matcher(sql);
+        return declaredIn(sql, TYPES);
+    }
+
+    /** {@link #declaredIn(String)} for the types {@code types}. */
+    static String[] declaredIn(String sql, Set<String> types) {
+        if (types.isEmpty()) {
+            return null;
+        }
+        Matcher definition =
+                Pattern.compile(
+                                "(`(?:[^`]|``)+`|\\w+)\\s+(" + String.join("|", types) + ")\\b",
+                                Pattern.CASE_INSENSITIVE)
+                        .matcher(sql);
         int from = 0;
         while (definition.find(from)) {
             String name = definition.group(1);
             if (KEYWORDS.contains(name.toLowerCase(Locale.ROOT))) {
-                // ADD [COLUMN] uuid ...: the column's name, not its type.
+                // ADD [COLUMN] name ...: the column's name, not its type.
                 from = definition.start(2);
                 continue;
             }

@@ -148,6 +148,16 @@ public final class ValueRenderers {
                         connect == Schema.Type.BYTES,
                         "bytes (binary.handling.mode=bytes)",
                         new BytesRenderer());
+            case "uuid":
+            case "inet4":
+            case "inet6":
+                // MariaDB's, read as BINARY(n): the stored bytes, written as SELECT shows them.
+                return require(
+                        type,
+                        schema,
+                        connect == Schema.Type.BYTES,
+                        "bytes (the column read as BINARY(n))",
+                        MariaDbBinaryTypes.renderer(type.base()));
             case "enum":
                 return require(
                         type,
@@ -215,7 +225,7 @@ public final class ValueRenderers {
             case "set":
                 return true;
             default:
-                return type.isSpatial();
+                return type.isSpatial() || MariaDbBinaryTypes.is(type.base());
         }
     }
 

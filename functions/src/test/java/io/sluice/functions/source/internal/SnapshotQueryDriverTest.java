@@ -3,6 +3,7 @@ package io.sluice.functions.source.internal;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -16,6 +17,28 @@ class SnapshotQueryDriverTest {
                 .isEqualTo(
                         "SELECT `id`, `inv`, `we``ird` FROM `db`.`t` WHERE `id` >= ? AND NOT"
                                 + " (`id` = ?) AND `id` <= ?");
+    }
+
+    @Test
+    void selectsMariaDbInet6ColumnsAsTheirBytes() {
+        String chunk = "SELECT * FROM `db`.`t` WHERE `id` >= ?";
+        assertThat(SnapshotQueryDriver.named(List.of("id", "u", "i6"), Set.of("i6"), chunk))
+                .isEqualTo(
+                        "SELECT `id`, `u`, CAST(`i6` AS BINARY(16)) AS `i6` FROM `db`.`t` WHERE"
+                                + " `id` >= ?");
+    }
+
+    @Test
+    void declaresMariaDbUuidAndInetColumnsBinaryInTableDefinitions() {
+        assertThat(
+                        SnapshotQueryDriver.readable(
+                                "CREATE TABLE `ids` (\n  `id` int(11) NOT NULL,\n  `u` uuid DEFAULT"
+                                        + " NULL,\n  `i4` inet4 DEFAULT NULL,\n  `i6` inet6 NOT"
+                                        + " NULL,\n  PRIMARY KEY (`id`)\n) ENGINE=InnoDB"))
+                .isEqualTo(
+                        "CREATE TABLE `ids` (\n  `id` int(11) NOT NULL,\n  `u` BINARY(16) DEFAULT"
+                                + " NULL,\n  `i4` BINARY(4) DEFAULT NULL,\n  `i6` BINARY(16) NOT"
+                                + " NULL,\n  PRIMARY KEY (`id`)\n) ENGINE=InnoDB");
     }
 
     @Test
