@@ -32,7 +32,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.net.BindException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
@@ -219,7 +221,7 @@ class StartMistakesITCase {
             CheckedSource<Long, NumberSequenceSplit, Collection<NumberSequenceSplit>> neverStarted =
                     checkedSource(config);
 
-            forwarder.close();
+            forwarder.goAway();
 
             assertThatThrownBy(() -> started.createEnumerator(null))
                     .as("created again after a first start")
@@ -356,6 +358,12 @@ class StartMistakesITCase {
         private final ServerSocket listener;
         private final List<Socket> sockets = new CopyOnWriteArrayList<>();
 
+        /**
+         * Holds the port once the forwarder went away, bound but not listening, so connections are
+         * refused and no other server (another test JVM's) can take the port meanwhile.
+         */
+        private Socket reserved;
+
         Forwarder(String host, int port) throws IOException {
             listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
             Thread acceptor =
@@ -409,10 +417,48 @@ class StartMistakesITCase {
             }
         }
 
+        /** Stops forwarding: the port refuses connections from now on. */
+        void goAway() throws IOException {
+            if (reserved != null) {
+                return;
+            }
+            int port = listener.getLocalPort();
+            listener.close();
+            for (Socket socket : sockets) {
+                try {
+                    socket.setSoLinger(true, 0); // Reset: nothing left on the port.
+                } catch (IOException e) {
+                    // Closed already.
+                }
+                closeQuietly(socket);
+            }
+            // The kernel may hold the port for a moment after the last connection on it ends.
+            for (int attempt = 1; ; attempt++) {
+                Socket socket = new Socket();
+                socket.setReuseAddress(true);
+                try {
+                    socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+                    reserved = socket;
+                    return;
+                } catch (BindException e) {
+                    socket.close();
+                    if (attempt == 200) {
+                        throw e;
+                    }
+                    try {
+                        Thread.sleep(50);
+                    } catch (InterruptedException interrupted) {
+                        Thread.currentThread().interrupt();
+                        throw e;
+                    }
+                }
+            }
+        }
+
         @Override
         public void close() throws IOException {
-            listener.close();
-            sockets.forEach(Forwarder::closeQuietly);
+            goAway();
+            reserved.close();
         }
     }
 }
