@@ -38,7 +38,9 @@ public final class ProducerQueueSender implements QueueSender {
         this.producer = settings.newProducer(role);
         try {
             producer.start();
-        } catch (MQClientException e) {
+        } catch (MQClientException | RuntimeException e) {
+            // A start that failed half-way may have started the client's threads.
+            producer.shutdown();
             throw new IOException(
                     "Cannot start a RocketMQ producer for name server " + settings.nameServer(), e);
         }

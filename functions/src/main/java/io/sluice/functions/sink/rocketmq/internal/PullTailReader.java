@@ -23,7 +23,9 @@ public final class PullTailReader implements TailReader {
         this.consumer = settings.newTailConsumer(role);
         try {
             consumer.start();
-        } catch (MQClientException e) {
+        } catch (MQClientException | RuntimeException e) {
+            // A start that failed half-way may have started the client's threads.
+            consumer.shutdown();
             throw new IOException(
                     "Cannot start a RocketMQ consumer for name server " + settings.nameServer(), e);
         }

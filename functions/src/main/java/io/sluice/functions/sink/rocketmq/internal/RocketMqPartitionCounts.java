@@ -32,7 +32,13 @@ public final class RocketMqPartitionCounts extends BrokerPartitionCounts {
         try {
             if (producer == null) {
                 DefaultMQProducer started = settings.newProducer("queue-counts");
-                started.start();
+                try {
+                    started.start();
+                } catch (MQClientException | RuntimeException e) {
+                    // A start that failed half-way may have started the client's threads.
+                    started.shutdown();
+                    throw e;
+                }
                 producer = started;
             }
             return ProducerQueueSender.fetchQueues(producer, topic, settings.nameServer()).size();
