@@ -8,7 +8,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -277,12 +276,5 @@ public final class MariaDbBinaryTypes {
             }
             out.append(Integer.toHexString(words[i]));
         }
-    }
-
-    /** The column definitions of {@code sql} of one of {@link #TYPES}, as {@link #rewrite}. */
-    public static List<String[]> declaredIn(String sql) {
-        List<String[]> declared = new ArrayList<>();
-        rewrite(sql, declared);
-        return declared;
     }
 }
