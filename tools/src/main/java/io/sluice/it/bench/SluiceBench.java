@@ -42,7 +42,7 @@ import java.util.function.LongSupplier;
  * MiniCluster, over a matrix of formats, topics, partitions and guarantees; side by side, on the
  * same backlog, with the source limit, the producer limit, the SQL door and the plain Flink SQL
  * pipeline (Kafka only: Flink SQL has no RocketMQ connector); and the stage funnel. Prints a
- * report; see docs/BENCHMARKS.md.
+ * report; see docs/dev/BENCHMARKS.md.
  */
 public final class SluiceBench {
 
