@@ -125,53 +125,11 @@ final class BinaryMessage {
         if (!ENTRY_TYPES[ENTRY_TYPE_ROWDATA].equals(common.get("entryType"))) {
             return;
         }
-        Map<String, String> change = new LinkedHashMap<>();
-        change.put("rowChange.tableId", "0");
-        change.put("rowChange.eventType", "UPDATE");
-        change.put("rowChange.isDdl", "false");
-        change.put("rowChange.sql", "");
-        change.put("rowChange.ddlSchemaName", "");
-        List<String> props = new ArrayList<>();
         List<ProtoReader> rowDatas = new ArrayList<>();
-        while (storeValue != null && storeValue.more()) {
-            switch (storeValue.tag()) {
-                case ROW_CHANGE_TABLE_ID:
-                    change.put("rowChange.tableId", String.valueOf(storeValue.varint()));
-                    break;
-                case ROW_CHANGE_EVENT_TYPE:
-                    change.put("rowChange.eventType", name(EVENT_TYPES, storeValue.varint()));
-                    break;
-                case ROW_CHANGE_IS_DDL:
-                    change.put("rowChange.isDdl", String.valueOf(storeValue.varint() != 0));
-                    break;
-                case ROW_CHANGE_SQL:
-                    change.put("rowChange.sql", storeValue.string());
-                    break;
-                case ROW_CHANGE_ROW_DATAS:
-                    rowDatas.add(storeValue.message());
-                    break;
-                case ROW_CHANGE_PROPS:
-                    props.add(pair(storeValue.message()));
-                    break;
-                case ROW_CHANGE_DDL_SCHEMA_NAME:
-                    change.put("rowChange.ddlSchemaName", storeValue.string());
-                    break;
-                default:
-                    storeValue.skip();
-            }
-        }
-        change.put("rowChange.props", "[" + String.join(",", props) + "]");
+        Map<String, String> change = rowChange(storeValue, rowDatas);
         common.putAll(change);
         String type = change.get("rowChange.eventType");
-        ObjectNode flat = NODES.objectNode();
-        flat.put("id", batchId);
-        flat.put("database", common.get("header.schemaName"));
-        flat.put("table", common.get("header.tableName"));
-        flat.put("isDdl", Boolean.parseBoolean(change.get("rowChange.isDdl")));
-        flat.put("type", type);
-        flat.put("es", header.executeTime);
-        flat.put("sql", change.get("rowChange.sql"));
-        flat.put("gtid", common.get("header.gtid"));
+        ObjectNode flat = flatMessage(batchId, common, change, header.executeTime);
         if (rowDatas.isEmpty()) {
             flat.putArray("pkNames");
             rows.add(FlatRow.binary(topic, partition, offset, keyed, flat, true, at, common));
@@ -192,6 +150,64 @@ final class BinaryMessage {
                             at + "[" + r + "]",
                             fields));
         }
+    }
+
+    /** A RowChange's fields, Canal's defaults for absent ones; its RowDatas go to {@code rows}. */
+    private static Map<String, String> rowChange(ProtoReader storeValue, List<ProtoReader> rows) {
+        Map<String, String> change = new LinkedHashMap<>();
+        change.put("rowChange.tableId", "0");
+        change.put("rowChange.eventType", "UPDATE");
+        change.put("rowChange.isDdl", "false");
+        change.put("rowChange.sql", "");
+        change.put("rowChange.ddlSchemaName", "");
+        List<String> props = new ArrayList<>();
+        while (storeValue != null && storeValue.more()) {
+            switch (storeValue.tag()) {
+                case ROW_CHANGE_TABLE_ID:
+                    change.put("rowChange.tableId", String.valueOf(storeValue.varint()));
+                    break;
+                case ROW_CHANGE_EVENT_TYPE:
+                    change.put("rowChange.eventType", name(EVENT_TYPES, storeValue.varint()));
+                    break;
+                case ROW_CHANGE_IS_DDL:
+                    change.put("rowChange.isDdl", String.valueOf(storeValue.varint() != 0));
+                    break;
+                case ROW_CHANGE_SQL:
+                    change.put("rowChange.sql", storeValue.string());
+                    break;
+                case ROW_CHANGE_ROW_DATAS:
+                    rows.add(storeValue.message());
+                    break;
+                case ROW_CHANGE_PROPS:
+                    props.add(pair(storeValue.message()));
+                    break;
+                case ROW_CHANGE_DDL_SCHEMA_NAME:
+                    change.put("rowChange.ddlSchemaName", storeValue.string());
+                    break;
+                default:
+                    storeValue.skip();
+            }
+        }
+        change.put("rowChange.props", "[" + String.join(",", props) + "]");
+        return change;
+    }
+
+    /** The FlatMessage fields every row of an entry shares, as Canal's converter sets them. */
+    private static ObjectNode flatMessage(
+            long batchId,
+            Map<String, String> common,
+            Map<String, String> change,
+            long executeTime) {
+        ObjectNode flat = NODES.objectNode();
+        flat.put("id", batchId);
+        flat.put("database", common.get("header.schemaName"));
+        flat.put("table", common.get("header.tableName"));
+        flat.put("isDdl", Boolean.parseBoolean(change.get("rowChange.isDdl")));
+        flat.put("type", change.get("rowChange.eventType"));
+        flat.put("es", executeTime);
+        flat.put("sql", change.get("rowChange.sql"));
+        flat.put("gtid", common.get("header.gtid"));
+        return flat;
     }
 
     /** A RowData's columns as fields, and as the FlatMessage's data, old and types. */

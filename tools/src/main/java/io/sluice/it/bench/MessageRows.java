@@ -2,6 +2,11 @@ package io.sluice.it.bench;
 
 import java.util.function.ToIntFunction;
 
+import static io.sluice.serializers.canal.proto.ProtoCanalTags.ENTRY_STORE_VALUE;
+import static io.sluice.serializers.canal.proto.ProtoCanalTags.MESSAGES_MESSAGES;
+import static io.sluice.serializers.canal.proto.ProtoCanalTags.PACKET_BODY;
+import static io.sluice.serializers.canal.proto.ProtoCanalTags.ROW_CHANGE_ROW_DATAS;
+
 /**
  * Counts the rows of a Canal message without decoding it, for runs whose messages may hold several
  * rows ({@code format.group-rows: event}): a flat message's {@code data} objects, a binary
@@ -54,14 +59,14 @@ final class MessageRows {
     /** The RowDatas of every entry of a Canal packet; 1 for an entry without rows. */
     static int binary(byte[] packet) {
         int rows = 0;
-        Reader messages = new Reader(packet, 0, packet.length).field(5);
+        Reader messages = new Reader(packet, 0, packet.length).field(PACKET_BODY);
         while (messages != null) {
-            Reader entry = messages.field(2);
+            Reader entry = messages.field(MESSAGES_MESSAGES);
             if (entry == null) {
                 break;
             }
-            Reader change = entry.field(3);
-            int count = change == null ? 0 : change.count(12);
+            Reader change = entry.field(ENTRY_STORE_VALUE);
+            int count = change == null ? 0 : change.count(ROW_CHANGE_ROW_DATAS);
             rows += Math.max(1, count);
         }
         return Math.max(1, rows);
@@ -91,11 +96,11 @@ final class MessageRows {
             this.end = end;
         }
 
-        /** The next length-delimited field {@code number} from here, or null. */
-        Reader field(int number) {
+        /** The next length-delimited field of {@code wanted} tag from here, or null. */
+        Reader field(int wanted) {
             while (pos < end) {
                 int tag = (int) varint();
-                if (tag >>> 3 == number && (tag & 7) == LEN) {
+                if (tag == wanted && (tag & 7) == LEN) {
                     int length = (int) varint();
                     Reader inner = new Reader(bytes, pos, pos + length);
                     pos += length;
@@ -106,12 +111,12 @@ final class MessageRows {
             return null;
         }
 
-        /** How many length-delimited fields {@code number} the rest holds. */
-        int count(int number) {
+        /** How many fields of {@code wanted} tag the rest holds. */
+        int count(int wanted) {
             int n = 0;
             while (pos < end) {
                 int tag = (int) varint();
-                if (tag >>> 3 == number) {
+                if (tag == wanted) {
                     n++;
                 }
                 skip(tag & 7);

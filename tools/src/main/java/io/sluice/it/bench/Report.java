@@ -147,6 +147,22 @@ final class Report {
 
     String render() {
         StringBuilder out = new StringBuilder();
+        header(out);
+        matrix(out);
+        if (sourceLimit != null) {
+            sideBySide(out);
+        }
+        if (!funnel.isEmpty()) {
+            stageFunnel(out);
+        }
+        List<RunResult> detailed = busyTime(out);
+        cpuByGroup(out, detailed, args.server.equals("mysql") ? "MySQL" : "MariaDB");
+        ceilings(out, detailed, Runtime.getRuntime().availableProcessors());
+        return out.toString();
+    }
+
+    /** The run's command, machine, versions and backlog, and what each column means. */
+    private void header(StringBuilder out) {
         Runtime runtime = Runtime.getRuntime();
         out.append("## Sluice benchmark: ")
                 .append(args.workload)
@@ -204,7 +220,10 @@ final class Report {
                         + " bytes/row = key + value bytes delivered per row change / bytes the"
                         + " broker's log holds per row change (record batches after the producer's"
                         + " compression, with transaction markers; Kafka only).\n\n");
+    }
 
+    /** One line per pipeline of the matrix. */
+    private void matrix(StringBuilder out) {
         out.append(
                 "| pipeline | workload | mode | sink | format | topics × partitions | guarantee |"
                         + " rows | rows/s | messages/s | rows/message | tx/s | p50 / p99 ms |"
@@ -243,155 +262,162 @@ final class Report {
                             r.bytesPerRow()));
         }
         out.append('\n');
+    }
 
-        if (sourceLimit != null) {
-            out.append("### Side by side on the same backlog (")
-                    .append(sluiceVariant)
-                    .append(")\n\n");
-            line(
-                    out,
-                    "Best of %d interleaved rounds, after %d warm-up round(s) not counted.",
-                    args.repeat,
-                    args.warmup);
-            out.append('\n');
-            out.append(
-                    "| pipeline | rows/s | every round, k rows/s | CPU-s per M rows (pipeline) |"
-                            + " bytes/row | Sluice ÷ this | last output → readable, ms |"
-                            + " rows/s to the last output |\n");
-            out.append("|---|---:|---:|---:|---:|---:|---:|---:|\n");
-            side(out, "(a) source limit: CDC source → discard", sourceLimit);
-            side(
-                    out,
-                    "(a2) source limit, Sluice reader: Sluice's binlog reader → discard",
-                    sluiceReaderLimit);
-            side(
-                    out,
-                    rocketMq()
-                            ? "(b) producer limit: pre-encoded → RocketMqSink"
-                            : "(b) producer limit: pre-encoded → KafkaSink",
-                    producerLimit);
-            side(out, "(c) plain Flink SQL: mysql-cdc → kafka canal-json", flinkSql);
-            if (rocketMq()) {
-                out.append(
-                        "| (c) plain Flink SQL: no RocketMQ connector | n/a | - | - | - | - |\n");
-            }
-            side(out, "(d) Sluice", sluice);
-            side(
-                    out,
-                    rocketMq()
-                            ? "(e) Sluice SQL door: sluice-mysql → sluice-rocketmq"
-                            : "(e) Sluice SQL door: sluice-mysql → sluice-kafka",
-                    sqlDoor);
-            side(out, "(f) Sluice with filters: " + args.filters, filtered);
-            out.append('\n');
-            if (flinkSql != null) {
-                line(
-                        out,
-                        "Targets (reported, not asserted): Sluice ≥ 2× Flink SQL: %s (%.2f×);"
-                                + " Sluice ≥ 80%% of the source limit: %s (%.0f%%)",
-                        ratio(sluice, flinkSql) >= 2 ? "met" : "not met",
-                        ratio(sluice, flinkSql),
-                        ratio(sluice, sourceLimit) >= 0.8 ? "met" : "not met",
-                        100 * ratio(sluice, sourceLimit));
-            } else {
-                line(
-                        out,
-                        "Targets (reported, not asserted): Sluice ≥ 2× Flink SQL: n/a (no"
-                                + " RocketMQ connector); Sluice ≥ 80%% of the source limit: %s (%.0f%%)",
-                        ratio(sluice, sourceLimit) >= 0.8 ? "met" : "not met",
-                        100 * ratio(sluice, sourceLimit));
-            }
-            line(
-                    out,
-                    "Without the final commit's wait (first output → last output stored, the"
-                            + " pipeline's own pace; a diagnostic, the targets are end to end):"
-                            + " Sluice ÷ source limit %.0f%%%s",
-                    100 * paceRatio(sluice, sourceLimit),
-                    flinkSql == null
-                            ? ""
-                            : String.format(
-                                    Locale.ROOT,
-                                    ", Sluice ÷ Flink SQL %.2f×",
-                                    paceRatio(sluice, flinkSql)));
-            line(
-                    out,
-                    "Round by round (each round runs its pipelines back to back, so drift between"
-                            + " rounds cancels; a diagnostic): Sluice ÷ source limit %s%s",
-                    roundByRound(sluice, sourceLimit, 100, "%.0f%%"),
-                    flinkSql == null
-                            ? ""
-                            : "; Sluice ÷ Flink SQL " + roundByRound(sluice, flinkSql, 1, "%.2f×"));
-            if (sluiceReaderLimit != null) {
-                line(
-                        out,
-                        "Sluice's reader ≥ 3× Flink CDC's source limit: %s ((a2) ÷ (a) = %.2f×;"
-                                + " round by round %s); binlog thread, CPU-s per M rows: (a2)"
-                                + " %s* %.2f, (a) %s* %.2f (whole run); of these, start-up (before"
-                                + " the first row), CPU-s: (a2) %.3f, (a) %.3f; first row to last,"
-                                + " CPU-s per M rows: (a2) %.2f, (a) %.2f",
-                        ratio(sluiceReaderLimit, sourceLimit) >= 3 ? "met" : "not met",
-                        ratio(sluiceReaderLimit, sourceLimit),
-                        roundByRound(sluiceReaderLimit, sourceLimit, 1, "%.2f×"),
-                        SLUICE_READER_THREAD,
-                        threadCpuPerMillionRows(sluiceReaderLimit, SLUICE_READER_THREAD),
-                        FLINK_CDC_BINLOG_THREAD,
-                        threadCpuPerMillionRows(sourceLimit, FLINK_CDC_BINLOG_THREAD),
-                        sluiceReaderLimit.readerStartCpuSeconds,
-                        sourceLimit.readerStartCpuSeconds,
-                        sluiceReaderLimit.cpuSecondsPerMillionRows(
-                                sluiceReaderLimit.readerRowsCpuSeconds),
-                        sourceLimit.cpuSecondsPerMillionRows(sourceLimit.readerRowsCpuSeconds));
-            }
-            if (sqlDoor != null) {
-                line(
-                        out,
-                        "SQL door within 10%% of Sluice's YAML pipeline: %s (SQL door ÷ Sluice ="
-                                + " %.0f%%; round by round %s)",
-                        ratio(sqlDoor, sluice) >= 0.90 ? "met" : "not met",
-                        100 * ratio(sqlDoor, sluice),
-                        roundByRound(sqlDoor, sluice, 100, "%.0f%%"));
-            }
-            if (filtered != null) {
-                line(
-                        out,
-                        "Filters cost less than 10%% of Sluice's rows/s: %s (with filters ÷"
-                                + " Sluice = %.0f%%; round by round %s)",
-                        ratio(filtered, sluice) >= 0.90 ? "met" : "not met",
-                        100 * ratio(filtered, sluice),
-                        roundByRound(filtered, sluice, 100, "%.0f%%"));
-            }
-            out.append('\n');
+    /** The cuts and Sluice on the same backlog, best of the rounds, and the targets. */
+    private void sideBySide(StringBuilder out) {
+        out.append("### Side by side on the same backlog (").append(sluiceVariant).append(")\n\n");
+        line(
+                out,
+                "Best of %d interleaved rounds, after %d warm-up round(s) not counted.",
+                args.repeat,
+                args.warmup);
+        out.append('\n');
+        out.append(
+                "| pipeline | rows/s | every round, k rows/s | CPU-s per M rows (pipeline) |"
+                        + " bytes/row | Sluice ÷ this | last output → readable, ms |"
+                        + " rows/s to the last output |\n");
+        out.append("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+        side(out, "(a) source limit: CDC source → discard", sourceLimit);
+        side(
+                out,
+                "(a2) source limit, Sluice reader: Sluice's binlog reader → discard",
+                sluiceReaderLimit);
+        side(
+                out,
+                rocketMq()
+                        ? "(b) producer limit: pre-encoded → RocketMqSink"
+                        : "(b) producer limit: pre-encoded → KafkaSink",
+                producerLimit);
+        side(out, "(c) plain Flink SQL: mysql-cdc → kafka canal-json", flinkSql);
+        if (rocketMq()) {
+            out.append("| (c) plain Flink SQL: no RocketMQ connector | n/a | - | - | - | - |\n");
         }
-        if (!funnel.isEmpty()) {
-            out.append("### Stage funnel (rows/s with the pipeline cut after each stage; best of ")
-                    .append(args.repeat)
-                    .append(")\n\n");
-            out.append(
-                    "| # | stage | rows/s | every round, k rows/s | of previous stage | binlog"
-                            + " thread, first row to last, CPU-s per M rows |\n"
-                            + "|---|---|---:|---:|---:|---:|\n");
-            int n = 0;
-            double previous = Double.NaN;
-            for (Map.Entry<String, RunResult> stage : funnel.entrySet()) {
-                double rate = stage.getValue().rowsPerSecond();
-                out.append(
-                        String.format(
+        side(out, "(d) Sluice", sluice);
+        side(
+                out,
+                rocketMq()
+                        ? "(e) Sluice SQL door: sluice-mysql → sluice-rocketmq"
+                        : "(e) Sluice SQL door: sluice-mysql → sluice-kafka",
+                sqlDoor);
+        side(out, "(f) Sluice with filters: " + args.filters, filtered);
+        out.append('\n');
+        targets(out);
+        out.append('\n');
+    }
+
+    /** The targets, reported and not asserted, and the diagnostics behind them. */
+    private void targets(StringBuilder out) {
+        if (flinkSql != null) {
+            line(
+                    out,
+                    "Targets (reported, not asserted): Sluice ≥ 2× Flink SQL: %s (%.2f×);"
+                            + " Sluice ≥ 80%% of the source limit: %s (%.0f%%)",
+                    ratio(sluice, flinkSql) >= 2 ? "met" : "not met",
+                    ratio(sluice, flinkSql),
+                    ratio(sluice, sourceLimit) >= 0.8 ? "met" : "not met",
+                    100 * ratio(sluice, sourceLimit));
+        } else {
+            line(
+                    out,
+                    "Targets (reported, not asserted): Sluice ≥ 2× Flink SQL: n/a (no"
+                            + " RocketMQ connector); Sluice ≥ 80%% of the source limit: %s (%.0f%%)",
+                    ratio(sluice, sourceLimit) >= 0.8 ? "met" : "not met",
+                    100 * ratio(sluice, sourceLimit));
+        }
+        line(
+                out,
+                "Without the final commit's wait (first output → last output stored, the"
+                        + " pipeline's own pace; a diagnostic, the targets are end to end):"
+                        + " Sluice ÷ source limit %.0f%%%s",
+                100 * paceRatio(sluice, sourceLimit),
+                flinkSql == null
+                        ? ""
+                        : String.format(
                                 Locale.ROOT,
-                                "| %d | %s | %,.0f | %s | %s | %s |\n",
-                                ++n,
-                                stage.getKey(),
-                                rate,
-                                roundsOf(stage.getValue()),
-                                Double.isNaN(previous)
-                                        ? "-"
-                                        : String.format(
-                                                Locale.ROOT, "%.0f%%", 100 * rate / previous),
-                                readerRowsCpu(stage.getValue())));
-                previous = rate;
-            }
-            out.append('\n');
+                                ", Sluice ÷ Flink SQL %.2f×",
+                                paceRatio(sluice, flinkSql)));
+        line(
+                out,
+                "Round by round (each round runs its pipelines back to back, so drift between"
+                        + " rounds cancels; a diagnostic): Sluice ÷ source limit %s%s",
+                roundByRound(sluice, sourceLimit, 100, "%.0f%%"),
+                flinkSql == null
+                        ? ""
+                        : "; Sluice ÷ Flink SQL " + roundByRound(sluice, flinkSql, 1, "%.2f×"));
+        if (sluiceReaderLimit != null) {
+            line(
+                    out,
+                    "Sluice's reader ≥ 3× Flink CDC's source limit: %s ((a2) ÷ (a) = %.2f×;"
+                            + " round by round %s); binlog thread, CPU-s per M rows: (a2)"
+                            + " %s* %.2f, (a) %s* %.2f (whole run); of these, start-up (before"
+                            + " the first row), CPU-s: (a2) %.3f, (a) %.3f; first row to last,"
+                            + " CPU-s per M rows: (a2) %.2f, (a) %.2f",
+                    ratio(sluiceReaderLimit, sourceLimit) >= 3 ? "met" : "not met",
+                    ratio(sluiceReaderLimit, sourceLimit),
+                    roundByRound(sluiceReaderLimit, sourceLimit, 1, "%.2f×"),
+                    SLUICE_READER_THREAD,
+                    threadCpuPerMillionRows(sluiceReaderLimit, SLUICE_READER_THREAD),
+                    FLINK_CDC_BINLOG_THREAD,
+                    threadCpuPerMillionRows(sourceLimit, FLINK_CDC_BINLOG_THREAD),
+                    sluiceReaderLimit.readerStartCpuSeconds,
+                    sourceLimit.readerStartCpuSeconds,
+                    sluiceReaderLimit.cpuSecondsPerMillionRows(
+                            sluiceReaderLimit.readerRowsCpuSeconds),
+                    sourceLimit.cpuSecondsPerMillionRows(sourceLimit.readerRowsCpuSeconds));
         }
+        if (sqlDoor != null) {
+            line(
+                    out,
+                    "SQL door within 10%% of Sluice's YAML pipeline: %s (SQL door ÷ Sluice ="
+                            + " %.0f%%; round by round %s)",
+                    ratio(sqlDoor, sluice) >= 0.90 ? "met" : "not met",
+                    100 * ratio(sqlDoor, sluice),
+                    roundByRound(sqlDoor, sluice, 100, "%.0f%%"));
+        }
+        if (filtered != null) {
+            line(
+                    out,
+                    "Filters cost less than 10%% of Sluice's rows/s: %s (with filters ÷"
+                            + " Sluice = %.0f%%; round by round %s)",
+                    ratio(filtered, sluice) >= 0.90 ? "met" : "not met",
+                    100 * ratio(filtered, sluice),
+                    roundByRound(filtered, sluice, 100, "%.0f%%"));
+        }
+    }
 
+    /** Rows/s with the pipeline cut after each stage. */
+    private void stageFunnel(StringBuilder out) {
+        out.append("### Stage funnel (rows/s with the pipeline cut after each stage; best of ")
+                .append(args.repeat)
+                .append(")\n\n");
+        out.append(
+                "| # | stage | rows/s | every round, k rows/s | of previous stage | binlog"
+                        + " thread, first row to last, CPU-s per M rows |\n"
+                        + "|---|---|---:|---:|---:|---:|\n");
+        int n = 0;
+        double previous = Double.NaN;
+        for (Map.Entry<String, RunResult> stage : funnel.entrySet()) {
+            double rate = stage.getValue().rowsPerSecond();
+            out.append(
+                    String.format(
+                            Locale.ROOT,
+                            "| %d | %s | %,.0f | %s | %s | %s |\n",
+                            ++n,
+                            stage.getKey(),
+                            rate,
+                            roundsOf(stage.getValue()),
+                            Double.isNaN(previous)
+                                    ? "-"
+                                    : String.format(Locale.ROOT, "%.0f%%", 100 * rate / previous),
+                            readerRowsCpu(stage.getValue())));
+            previous = rate;
+        }
+        out.append('\n');
+    }
+
+    /** Each task's busy and back-pressured share; returns the runs it lists. */
+    private List<RunResult> busyTime(StringBuilder out) {
         out.append("### Busy time per task (share of subtask time from submission to the end)\n\n");
         out.append(
                 "| run | task | parallelism | busy | back-pressured |\n|---|---|---:|---:|---:|\n");
@@ -427,9 +453,7 @@ final class Report {
             }
         }
         out.append('\n');
-        cpuByGroup(out, detailed, args.server.equals("mysql") ? "MySQL" : "MariaDB");
-        ceilings(out, detailed, Runtime.getRuntime().availableProcessors());
-        return out.toString();
+        return detailed;
     }
 
     /**

@@ -118,6 +118,58 @@ public final class SluiceBench {
     }
 
     private void backlog(Report report) throws Exception {
+        Backlog backlog = loadBacklog(report);
+        String database = backlog.database();
+        BinlogPosition start = backlog.start();
+        LoadStats stats = backlog.stats();
+
+        // Unrecorded: the JVM's first jobs pay class loading and JIT for every later one.
+        Variant base = matrix().get(0);
+        say("warm-up runs (not reported) ...");
+        sluice(base, database, start, stats, null, args.compare ? PRE_ENCODED_POOL : 0);
+        List<SinkMessage> pool = lastKept;
+        if (args.compare) {
+            cut(Pipelines.Cut.CHANGE_EVENT, base, database, start, stats);
+        }
+        // After warm-up rounds the matrix's run is not a round of the side by side.
+        boolean matrixRunCounts = !args.compare || args.warmup == 0;
+        runMatrix(report, backlog, base, matrixRunCounts);
+        if (!args.compare) {
+            return;
+        }
+        // Interleaved rounds, so drift (JIT, other load on the machine) hits every pipeline alike.
+        // Warm-up rounds (round <= 0) run every pipeline once more, into a report that is dropped:
+        // each pipeline's own code (Flink SQL's planner and format, Sluice's operators) is compiled
+        // before any round counts.
+        for (int round = 1 - args.warmup; round <= args.repeat; round++) {
+            Report target = round > 0 ? report : new Report(args);
+            if (round > 0) {
+                say("side by side and funnel, round %d of %d", round, args.repeat);
+            } else {
+                say("side by side and funnel, warm-up round (not counted)");
+            }
+            if (round > 1 || !matrixRunCounts) {
+                target.sluice(sluice(base, database, start, stats, null, 0), base);
+            }
+            sideBySideRound(target, backlog, base, pool);
+            funnelRound(target, backlog, base);
+        }
+        // Reordered into pipeline order, with the side-by-side runs as their stages.
+        report.funnelInOrder(
+                List.of(
+                        "binlog receive",
+                        "event parse",
+                        SLUICE_DECODER,
+                        SLUICE_READER,
+                        Pipelines.Cut.DEBEZIUM_RECORD.label,
+                        Pipelines.Cut.CHANGE_EVENT.label,
+                        Pipelines.Cut.ROUTED.label,
+                        Pipelines.Cut.ENCODED.label,
+                        "sending (Sluice end to end)"));
+    }
+
+    /** The database, its backlog written once, and the binlog it takes; reported. */
+    private Backlog loadBacklog(Report report) throws Exception {
         String database = createDatabase();
         BinlogPosition start = position();
         LoadStats stats = new LoadStats(false);
@@ -143,17 +195,15 @@ public final class SluiceBench {
                 stats.rows.get() * 1000.0 / loadMillis,
                 start,
                 end);
+        return new Backlog(database, start, end, stats);
+    }
 
-        // Unrecorded: the JVM's first jobs pay class loading and JIT for every later one.
-        Variant base = matrix().get(0);
-        say("warm-up runs (not reported) ...");
-        sluice(base, database, start, stats, null, args.compare ? PRE_ENCODED_POOL : 0);
-        List<SinkMessage> pool = lastKept;
-        if (args.compare) {
-            cut(Pipelines.Cut.CHANGE_EVENT, base, database, start, stats);
-        }
-        // After warm-up rounds the matrix's run is not a round of the side by side.
-        boolean matrixRunCounts = !args.compare || args.warmup == 0;
+    /** Every variant of the matrix once over the backlog (and grouped, when asked). */
+    private void runMatrix(Report report, Backlog backlog, Variant base, boolean matrixRunCounts)
+            throws Exception {
+        String database = backlog.database();
+        BinlogPosition start = backlog.start();
+        LoadStats stats = backlog.stats();
         for (Variant variant : matrix()) {
             RunResult result = sluice(variant, database, start, stats, null, 0);
             report.matrix(result);
@@ -164,69 +214,56 @@ public final class SluiceBench {
                 report.matrix(sluice(variant, database, start, stats, null, 0, Map.of(), GROUPED));
             }
         }
-        if (!args.compare) {
-            return;
-        }
-        // Interleaved rounds, so drift (JIT, other load on the machine) hits every pipeline alike.
-        // Warm-up rounds (round <= 0) run every pipeline once more, into a report that is dropped:
-        // each pipeline's own code (Flink SQL's planner and format, Sluice's operators) is compiled
-        // before any round counts.
-        for (int round = 1 - args.warmup; round <= args.repeat; round++) {
-            Report target = round > 0 ? report : new Report(args);
-            if (round > 0) {
-                say("side by side and funnel, round %d of %d", round, args.repeat);
-            } else {
-                say("side by side and funnel, warm-up round (not counted)");
-            }
-            if (round > 1 || !matrixRunCounts) {
-                target.sluice(sluice(base, database, start, stats, null, 0), base);
-            }
-            if (!args.filters.isEmpty()) {
-                target.filtered(
-                        sluice(base, database, start, stats, null, 0, args.filters, Map.of()));
-            }
-            // Right after Sluice, so both meet the same machine state.
-            target.sqlDoor(sqlDoor(base, database, start, stats));
-            target.sourceLimit(cut(Pipelines.Cut.CHANGE_EVENT, base, database, start, stats));
-            target.sluiceReaderLimit(
-                    cut(Pipelines.Cut.CHANGE_EVENT, base, database, start, stats, "sluice"));
-            target.producerLimit(producerLimit(base, stats, pool));
-            // Flink SQL has no RocketMQ connector: no twin of (c) there.
-            if (!rocketMq()) {
-                target.flinkSql(flinkSql(base, database, start, stats));
-            }
-            target.funnel(
-                    "binlog receive",
-                    binlog(start, end, stats, BinlogFunnel.Stage.RECEIVE, database));
-            target.funnel(
-                    "event parse", binlog(start, end, stats, BinlogFunnel.Stage.PARSE, database));
-            target.funnel(
-                    SLUICE_DECODER, binlog(start, end, stats, BinlogFunnel.Stage.DECODE, database));
-            target.funnel(
-                    SLUICE_READER, binlog(start, end, stats, BinlogFunnel.Stage.READER, database));
-            target.funnel(
-                    Pipelines.Cut.DEBEZIUM_RECORD.label,
-                    cut(Pipelines.Cut.DEBEZIUM_RECORD, base, database, start, stats));
-            target.funnel(
-                    Pipelines.Cut.ROUTED.label,
-                    cut(Pipelines.Cut.ROUTED, base, database, start, stats));
-            target.funnel(
-                    Pipelines.Cut.ENCODED.label,
-                    cut(Pipelines.Cut.ENCODED, base, database, start, stats));
-        }
-        // Reordered into pipeline order, with the side-by-side runs as their stages.
-        report.funnelInOrder(
-                List.of(
-                        "binlog receive",
-                        "event parse",
-                        SLUICE_DECODER,
-                        SLUICE_READER,
-                        Pipelines.Cut.DEBEZIUM_RECORD.label,
-                        Pipelines.Cut.CHANGE_EVENT.label,
-                        Pipelines.Cut.ROUTED.label,
-                        Pipelines.Cut.ENCODED.label,
-                        "sending (Sluice end to end)"));
     }
+
+    /** One round of the side by side: the cuts and the other pipelines on the same backlog. */
+    private void sideBySideRound(
+            Report target, Backlog backlog, Variant base, List<SinkMessage> pool) throws Exception {
+        String database = backlog.database();
+        BinlogPosition start = backlog.start();
+        LoadStats stats = backlog.stats();
+        if (!args.filters.isEmpty()) {
+            target.filtered(sluice(base, database, start, stats, null, 0, args.filters, Map.of()));
+        }
+        // Right after Sluice, so both meet the same machine state.
+        target.sqlDoor(sqlDoor(base, database, start, stats));
+        target.sourceLimit(cut(Pipelines.Cut.CHANGE_EVENT, base, database, start, stats));
+        target.sluiceReaderLimit(
+                cut(Pipelines.Cut.CHANGE_EVENT, base, database, start, stats, "sluice"));
+        target.producerLimit(producerLimit(base, stats, pool));
+        // Flink SQL has no RocketMQ connector: no twin of (c) there.
+        if (!rocketMq()) {
+            target.flinkSql(flinkSql(base, database, start, stats));
+        }
+    }
+
+    /** One round of the stage funnel: the pipeline cut after each stage. */
+    private void funnelRound(Report target, Backlog backlog, Variant base) throws Exception {
+        String database = backlog.database();
+        BinlogPosition start = backlog.start();
+        LoadStats stats = backlog.stats();
+        BinlogPosition end = backlog.end();
+        target.funnel(
+                "binlog receive", binlog(start, end, stats, BinlogFunnel.Stage.RECEIVE, database));
+        target.funnel("event parse", binlog(start, end, stats, BinlogFunnel.Stage.PARSE, database));
+        target.funnel(
+                SLUICE_DECODER, binlog(start, end, stats, BinlogFunnel.Stage.DECODE, database));
+        target.funnel(
+                SLUICE_READER, binlog(start, end, stats, BinlogFunnel.Stage.READER, database));
+        target.funnel(
+                Pipelines.Cut.DEBEZIUM_RECORD.label,
+                cut(Pipelines.Cut.DEBEZIUM_RECORD, base, database, start, stats));
+        target.funnel(
+                Pipelines.Cut.ROUTED.label,
+                cut(Pipelines.Cut.ROUTED, base, database, start, stats));
+        target.funnel(
+                Pipelines.Cut.ENCODED.label,
+                cut(Pipelines.Cut.ENCODED, base, database, start, stats));
+    }
+
+    /** The backlog every run of a backlog benchmark reads. */
+    private record Backlog(
+            String database, BinlogPosition start, BinlogPosition end, LoadStats stats) {}
 
     private void live(Report report) throws Exception {
         for (Variant variant : matrix()) {
