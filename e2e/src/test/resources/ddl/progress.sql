@@ -1,0 +1,5 @@
+-- Three tables a load writes in multi-table transactions: each row says which transaction (txn)
+-- and which of its statements (stmt) wrote it last.
+CREATE TABLE a (id INT NOT NULL PRIMARY KEY, txn INT NOT NULL, stmt INT NOT NULL);
+CREATE TABLE b (id INT NOT NULL PRIMARY KEY, txn INT NOT NULL, stmt INT NOT NULL);
+CREATE TABLE c (id INT NOT NULL PRIMARY KEY, txn INT NOT NULL, stmt INT NOT NULL);
