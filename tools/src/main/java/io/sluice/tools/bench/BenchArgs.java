@@ -97,6 +97,15 @@ final class BenchArgs {
     boolean groupRows;
 
     @Option(
+            names = "--progress-markers",
+            order = 21,
+            description =
+                    "backlog mode: each matrix variant also runs twice side by side, with"
+                            + " encode.progress-markers=checkpoint and off (the same reader, markers"
+                            + " not counted as rows)")
+    boolean progressMarkers;
+
+    @Option(
             names = "--out",
             order = 18,
             paramLabel = "FILE",

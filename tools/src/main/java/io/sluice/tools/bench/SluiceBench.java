@@ -49,6 +49,9 @@ public final class SluiceBench {
     private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss");
     private static final int PRE_ENCODED_POOL = 20_000;
     private static final Map<String, String> GROUPED = Map.of("encode.group-rows", "event");
+    private static final Map<String, String> UNMARKED = Map.of("encode.progress-markers", "off");
+    private static final Map<String, String> MARKED =
+            Map.of("encode.progress-markers", "checkpoint");
 
     /** Replica server ids: Sluice's runs, the Flink SQL tables', the bare binlog client's. */
     private static final int SLUICE_SERVER_IDS = 5400;
@@ -213,6 +216,11 @@ public final class SluiceBench {
             if (args.groupRows) {
                 report.matrix(sluice(variant, database, start, stats, null, 0, Map.of(), GROUPED));
             }
+            if (args.progressMarkers) {
+                // Side by side: the same reader's row count on both, markers skipped.
+                report.matrix(sluice(variant, database, start, stats, null, 0, Map.of(), UNMARKED));
+                report.matrix(sluice(variant, database, start, stats, null, 0, Map.of(), MARKED));
+            }
         }
     }
 
@@ -312,15 +320,20 @@ public final class SluiceBench {
         config.setString(SOURCE_READER, args.reader);
         filters.forEach(config::setString);
         grouping.forEach(config::setString);
+        String markers = grouping.get("encode.progress-markers");
         String label =
-                !grouping.isEmpty()
-                        ? "Sluice, rows grouped by event"
-                        : filters.isEmpty() ? "Sluice" : "Sluice with filters";
+                markers != null
+                        ? "Sluice, progress markers " + markers
+                        : !grouping.isEmpty()
+                                ? "Sluice, rows grouped by event"
+                                : filters.isEmpty() ? "Sluice" : "Sluice with filters";
         say("run %s: %s %s ...", run, label, variant);
         RunResult result = result(label, variant);
         try (SinkReader reader =
                 reader(topics, variant.partitions, liveDatabase != null ? stats : null, keep)) {
-            if (!grouping.isEmpty()) {
+            if (markers != null) {
+                reader.countingRows(MessageRows.skippingMarkers(variant.format));
+            } else if (!grouping.isEmpty()) {
                 reader.countingRows(MessageRows.of(variant.format));
             }
             measure(
