@@ -108,7 +108,7 @@ final class RowMessageEncodeFunction<OUT> extends ProcessFunction<RowData, OUT>
     @Override
     public void open(OpenContext context) {
         serializer = new ChangeEventSerializer();
-        encoder = format.newEncoder();
+        encoder = format.newEncoder(null);
         keys = new MessageKeyEncoder();
         one = new ArrayList<>(1);
         one.add(null);
