@@ -249,15 +249,7 @@ public final class SluiceJob {
         GroupSettings grouping = GroupSettings.from(sections.encode());
         DebeziumJsonSettings debezium =
                 DebeziumJsonOptions.settings(format, sections.encode(), sections.source());
-        if (debezium != null
-                && debezium.tombstones()
-                && sections.sink().get(SinkOptions.TYPE) == SinkType.ROCKETMQ) {
-            throw new IllegalArgumentException(
-                    "Option '"
-                            + sections.encode().key(EncodeOptions.DEBEZIUM_TOMBSTONES)
-                            + "' is true, but RocketMQ has no tombstones (a message needs a body):"
-                            + " set it to false for sink type 'rocketmq'");
-        }
+        DebeziumJsonOptions.checkSink(debezium, grouping, sections);
         // The first step behind a shuffle out of the source stays active (StatementPathOperator):
         // the encoders when the route is chained to the source and they are not to the route.
         boolean behindShuffle = parallelism.routeChained() && parallelism.encodeFannedIn();

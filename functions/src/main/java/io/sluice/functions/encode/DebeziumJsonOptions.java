@@ -3,6 +3,10 @@ package io.sluice.functions.encode;
 import org.apache.flink.annotation.Internal;
 
 import io.sluice.functions.config.OptionSection;
+import io.sluice.functions.config.PipelineSections;
+import io.sluice.functions.encode.internal.GroupSettings;
+import io.sluice.functions.sink.SinkOptions;
+import io.sluice.functions.sink.SinkType;
 import io.sluice.functions.source.MySqlSourceOptions;
 import io.sluice.serializers.debezium.DebeziumJsonSettings;
 
@@ -42,5 +46,33 @@ public final class DebeziumJsonOptions {
                 encode.get(EncodeOptions.DEBEZIUM_SCHEMAS),
                 encode.get(EncodeOptions.DEBEZIUM_TOMBSTONES),
                 zone);
+    }
+
+    /**
+     * Checks what debezium-json cannot do, naming the option: rows grouped into one message, and
+     * tombstones into RocketMQ, whose messages need a body.
+     *
+     * @param debezium null when the format is another
+     * @param grouping null for one row per message
+     */
+    public static void checkSink(
+            DebeziumJsonSettings debezium, GroupSettings grouping, PipelineSections sections) {
+        if (debezium == null) {
+            return;
+        }
+        if (grouping != null) {
+            throw new IllegalArgumentException(
+                    "Option '"
+                            + sections.encode().key(EncodeOptions.GROUP_ROWS)
+                            + "' is 'event', but format 'debezium-json' writes one row per"
+                            + " message, as Debezium: set it to 'none'");
+        }
+        if (debezium.tombstones() && sections.sink().get(SinkOptions.TYPE) == SinkType.ROCKETMQ) {
+            throw new IllegalArgumentException(
+                    "Option '"
+                            + sections.encode().key(EncodeOptions.DEBEZIUM_TOMBSTONES)
+                            + "' is true, but RocketMQ has no tombstones (a message needs a body):"
+                            + " set it to false for sink type 'rocketmq'");
+        }
     }
 }
