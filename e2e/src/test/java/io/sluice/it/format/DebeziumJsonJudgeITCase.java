@@ -3,7 +3,11 @@ package io.sluice.it.format;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.types.Row;
+import org.apache.flink.types.RowKind;
+import org.apache.flink.util.CloseableIterator;
 
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
@@ -22,10 +26,13 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
@@ -38,7 +45,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * trees: inserts (one of two rows in one event), updates, a primary-key change (delete, tombstone,
  * create), deletes and their tombstones, a composite key, a table without a key, every column type
  * of {@code all_types.sql}, ADD COLUMN and TRUNCATE ({@code ddl/debezium_judge_dml.sql}). The only
- * differences allowed are {@link DebeziumJsonDifferences}, which {@code docs/formats.md} lists.
+ * differences allowed are {@link DebeziumJsonDifferences}, which {@code docs/formats.md} lists. And
+ * Flink SQL's own {@code debezium-json} format rebuilds a table from Sluice's topic.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class DebeziumJsonJudgeITCase {
@@ -112,6 +120,99 @@ class DebeziumJsonJudgeITCase {
         } finally {
             EmbeddedJobs.cancel(job);
         }
+    }
+
+    /**
+     * Flink SQL as a consumer: its own {@code debezium-json} format, with {@code
+     * debezium-json.schema-include}, reads Sluice's topic and rebuilds the table, which must then
+     * equal the database. The topic holds two tables; the reader keeps one by its {@code
+     * source.table} metadata.
+     */
+    @Test
+    void flinkSqlRebuildsTheTableFromSluicesTopic() throws Exception {
+        MySqlServer mysql = MYSQL.server();
+        String database = mysql.createDatabase("dbzsql", "ddl/debezium_judge.sql");
+        String topic = "dbzsql-" + database;
+        KAFKA.server().createTopic(topic, 1);
+        Configuration config =
+                EmbeddedJobs.config(
+                        mysql,
+                        KAFKA.server(),
+                        database + ".items;" + database + ".fence",
+                        topic,
+                        "job.checkpoint-interval=1s",
+                        "source.startup.mode=latest",
+                        "encode.format=debezium-json");
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(1);
+        JobClient job = EmbeddedJobs.start(env, config, "dbzsql-" + database);
+        try {
+            int[] fence = {0};
+            Waits.until(
+                    "Sluice to read the binlog",
+                    WAIT,
+                    () -> {
+                        mysql.execute(database, "INSERT INTO fence VALUES (" + ++fence[0] + ")");
+                        Thread.sleep(500);
+                        return !sluice(topic).isEmpty();
+                    });
+            mysql.execute(
+                    database,
+                    "INSERT INTO items VALUES (1, 'one', 10), (2, 'two', 20), (5, 'five', 50)",
+                    "UPDATE items SET qty = 11 WHERE id = 1",
+                    "UPDATE items SET id = 3, qty = 30 WHERE id = 2",
+                    "DELETE FROM items WHERE id = 1",
+                    "INSERT INTO items VALUES (4, 'four', 40)",
+                    "UPDATE items SET name = 'FOUR' WHERE id = 4",
+                    "INSERT INTO fence VALUES (" + END_FENCE + ")");
+            Waits.until(
+                    "Sluice's end fence",
+                    WAIT,
+                    () -> sluice(topic).stream().anyMatch(m -> m.isFence(END_FENCE)));
+        } finally {
+            EmbeddedJobs.cancel(job);
+        }
+
+        StreamTableEnvironment sql =
+                StreamTableEnvironment.create(
+                        StreamExecutionEnvironment.getExecutionEnvironment().setParallelism(1));
+        sql.executeSql(
+                "CREATE TABLE items (id INT, name STRING, qty INT,"
+                        + " tbl STRING METADATA FROM 'value.source.table' VIRTUAL,"
+                        + " PRIMARY KEY (id) NOT ENFORCED) WITH ("
+                        + "'connector' = 'kafka', 'topic' = '"
+                        + topic
+                        + "', 'properties.bootstrap.servers' = '"
+                        + KAFKA.server().bootstrapServers()
+                        + "', 'properties.isolation.level' = 'read_committed',"
+                        + " 'scan.startup.mode' = 'earliest-offset',"
+                        + " 'scan.bounded.mode' = 'latest-offset',"
+                        + " 'format' = 'debezium-json', 'debezium-json.schema-include' = 'true')");
+        Map<Integer, String> rebuilt = new TreeMap<>();
+        try (CloseableIterator<Row> rows =
+                sql.executeSql("SELECT id, name, qty FROM items WHERE tbl = 'items'").collect()) {
+            rows.forEachRemaining(
+                    row -> {
+                        int id = (Integer) row.getField(0);
+                        if (row.getKind() == RowKind.INSERT
+                                || row.getKind() == RowKind.UPDATE_AFTER) {
+                            rebuilt.put(id, row.getField(1) + "/" + row.getField(2));
+                        } else {
+                            rebuilt.remove(id);
+                        }
+                    });
+        }
+        Map<Integer, String> inDatabase = new TreeMap<>();
+        try (Connection connection = mysql.connect(database);
+                ResultSet rows =
+                        connection
+                                .createStatement()
+                                .executeQuery("SELECT id, name, qty FROM items")) {
+            while (rows.next()) {
+                inDatabase.put(rows.getInt(1), rows.getString(2) + "/" + rows.getInt(3));
+            }
+        }
+        assertThat(rebuilt).isEqualTo(inDatabase).hasSize(3);
     }
 
     /** Debezium's settings: its defaults, but no snapshot of rows and schema history in memory. */
