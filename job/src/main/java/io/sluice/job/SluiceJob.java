@@ -17,6 +17,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import io.sluice.functions.config.OptionSection;
 import io.sluice.functions.config.PipelineSections;
 import io.sluice.functions.encode.ChangeEventEncodeFunction;
+import io.sluice.functions.encode.DebeziumJsonOptions;
 import io.sluice.functions.encode.EncodeOptions;
 import io.sluice.functions.encode.GroupingEncodeFunction;
 import io.sluice.functions.encode.MessageFormat;
@@ -56,6 +57,7 @@ import io.sluice.functions.types.RoutedChangeTypeInfo;
 import io.sluice.functions.types.SinkMessageTypeInfo;
 import io.sluice.job.config.JobConfigLoader;
 import io.sluice.job.config.JobOptions;
+import io.sluice.serializers.debezium.DebeziumJsonSettings;
 import io.sluice.serializers.event.ChangeEvent;
 
 import javax.annotation.Nullable;
@@ -345,12 +347,16 @@ public final class SluiceJob {
                 LargeMessageSettings.from(sections.sink(), format, messageLimits);
         FilterSettings filters = FilterSettings.from(sections.filter());
         GroupSettings grouping = GroupSettings.from(sections.encode());
+        DebeziumJsonSettings debezium =
+                DebeziumJsonOptions.settings(format, sections.encode(), sections.source());
+        DebeziumJsonOptions.checkSink(debezium, grouping, sections);
         // The first step behind a shuffle out of the source stays active (StatementPathOperator):
         // the encoders when the route is chained to the source and they are not to the route.
         boolean behindShuffle = parallelism.routeChained() && parallelism.encodeFannedIn();
         StatementPathOperator<RoutedChange, OUT> encoder =
                 grouping == null
-                        ? new ChangeEventEncodeFunction<>(format, out, largeMessages, filters)
+                        ? new ChangeEventEncodeFunction<>(
+                                        format, out, largeMessages, filters, debezium)
                                 .operator(behindShuffle)
                         : new GroupingEncodeFunction<>(
                                         format, out, largeMessages, filters, grouping)

@@ -8,6 +8,7 @@ import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 
 import com.alibaba.fastjson2.JSON;
+import com.alibaba.fastjson2.JSONObject;
 import com.alibaba.otter.canal.protocol.FlatMessage;
 import io.sluice.it.flink.FlinkMiniCluster;
 import io.sluice.it.server.KafkaExtension;
@@ -36,7 +37,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * new TaskManager takes over from the last checkpoint. The read_committed drain must hold every
  * change exactly once, each row's changes in Canal's partition for its key, in order. In each of
  * the job's three shapes (docs/pipeline.md): everything chained, each source subtask writing; Route
- * chained to the source, then the partition owners; Route behind the keyed exchange.
+ * chained to the source, then the partition owners; Route behind the keyed exchange. In Canal's
+ * flat JSON in each shape, and in debezium-json (docs/formats.md) in the shape with partition
+ * owners, the one where a message passes the most operators.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class ExactlyOnceITCase {
@@ -53,10 +56,15 @@ class ExactlyOnceITCase {
     /** MiniCluster keeps terminated TaskManagers in its list: the live one's index. */
     private static int liveTaskManager;
 
-    @ParameterizedTest(name = "source 2, route {0}, encode {1}, sink {2}")
-    @CsvSource({"2, 2, 2", "2, 2, 3", "3, 3, 2"})
+    @ParameterizedTest(name = "source 2, route {0}, encode {1}, sink {2}, {3}")
+    @CsvSource({
+        "2, 2, 2, canal-flat",
+        "2, 2, 3, canal-flat",
+        "3, 3, 2, canal-flat",
+        "2, 2, 3, debezium-json"
+    })
     void killedTaskManagerInBinlogPhaseLosesAndDuplicatesNothing(
-            int route, int encode, int sink, @InjectMiniCluster MiniCluster cluster)
+            int route, int encode, int sink, String format, @InjectMiniCluster MiniCluster cluster)
             throws Exception {
         MariaDbServer mariaDb = MARIADB.server();
         String database = mariaDb.createDatabase("eo", "ddl/counters.sql");
@@ -66,7 +74,7 @@ class ExactlyOnceITCase {
         String topic = "eo-" + database;
         KAFKA.server().createTopic(topic, 3);
 
-        JobClient job = startJob(mariaDb, database, topic, route, encode, sink);
+        JobClient job = startJob(mariaDb, database, topic, route, encode, sink, format);
         try {
             // Snapshot rows readable under read_committed: checkpoints have committed.
             KAFKA.server().drainReadCommitted(topic, ROWS, WAIT);
@@ -104,8 +112,7 @@ class ExactlyOnceITCase {
             Map<String, Integer> partitionOf = new HashMap<>();
             Map<String, Integer> lastVersion = new HashMap<>();
             for (ConsumerRecord<byte[], byte[]> record : records) {
-                FlatMessage message = JSON.parseObject(record.value(), FlatMessage.class);
-                Map<String, String> row = message.getData().get(0);
+                Map<String, String> row = row(format, record.value());
                 String id = row.get("id");
                 int version = Integer.parseInt(row.get("version"));
                 seen.add(id + "@" + version);
@@ -137,6 +144,17 @@ class ExactlyOnceITCase {
         }
     }
 
+    /** The row a message holds: Canal's first {@code data} row, or Debezium's {@code after}. */
+    private static Map<String, String> row(String format, byte[] value) {
+        if (format.equals("canal-flat")) {
+            return JSON.parseObject(value, FlatMessage.class).getData().get(0);
+        }
+        JSONObject after = JSON.parseObject(value).getJSONObject("payload").getJSONObject("after");
+        Map<String, String> row = new HashMap<>();
+        after.forEach((column, v) -> row.put(column, String.valueOf(v)));
+        return row;
+    }
+
     private static void updateAll(MariaDbServer mariaDb, String database, int version)
             throws Exception {
         String[] updates = new String[ROWS];
@@ -147,7 +165,13 @@ class ExactlyOnceITCase {
     }
 
     private static JobClient startJob(
-            MariaDbServer mariaDb, String database, String topic, int route, int encode, int sink)
+            MariaDbServer mariaDb,
+            String database,
+            String topic,
+            int route,
+            int encode,
+            int sink,
+            String format)
             throws Exception {
         Configuration config =
                 EmbeddedJobs.config(
@@ -159,7 +183,8 @@ class ExactlyOnceITCase {
                         "parallelism.source=2",
                         "parallelism.route=" + route,
                         "parallelism.encode=" + encode,
-                        "parallelism.sink=" + sink);
+                        "parallelism.sink=" + sink,
+                        "encode.format=" + format);
         return EmbeddedJobs.start(
                 StreamExecutionEnvironment.getExecutionEnvironment(),
                 config,

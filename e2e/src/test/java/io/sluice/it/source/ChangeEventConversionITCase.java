@@ -923,7 +923,7 @@ class ChangeEventConversionITCase {
 
     /** Encodes {@code events} as one message and checks Canal's decoding field by field. */
     private static void decodesWithCanal(MessageFormat format, List<ChangeEvent> events) {
-        byte[] message = format.newEncoder().encode(events, 1, System.currentTimeMillis());
+        byte[] message = format.newEncoder(null).encode(events, 1, System.currentTimeMillis());
         List<Row> rows = CanalMessages.decode(format, message);
         SoftAssertions softly = new SoftAssertions();
         softly.assertThat(rows).as("%s rows of %s", format, events.get(0)).hasSize(events.size());

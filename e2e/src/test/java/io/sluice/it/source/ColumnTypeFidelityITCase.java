@@ -268,7 +268,8 @@ class ColumnTypeFidelityITCase {
 
     /** Encodes {@code event} as one message and checks what Canal's classes decode. */
     private static void decodesWithCanal(MessageFormat format, ChangeEvent event) {
-        byte[] message = format.newEncoder().encode(List.of(event), 1, System.currentTimeMillis());
+        byte[] message =
+                format.newEncoder(null).encode(List.of(event), 1, System.currentTimeMillis());
         List<Row> rows = CanalMessages.decode(format, message);
         assertThat(rows).as("%s rows of %s", format, event).hasSize(1);
         Row row = rows.get(0);

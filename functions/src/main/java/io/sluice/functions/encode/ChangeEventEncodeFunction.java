@@ -11,10 +11,12 @@ import io.sluice.functions.filter.internal.ColumnControl;
 import io.sluice.functions.filter.internal.FilterSettings;
 import io.sluice.functions.normalize.RoutedChange;
 import io.sluice.functions.normalize.StatementPathOperator;
+import io.sluice.serializers.debezium.DebeziumJsonSettings;
 
 /**
- * Encodes each routed change as one message in the configured format. Runs in parallel: the
- * encoders are per subtask and reuse their buffers. When partition owners follow ({@link
+ * Encodes each routed change as one message in the configured format (with debezium-json: a row
+ * change as its message and, after a DELETE, a tombstone; a statement as none). Runs in parallel:
+ * the encoders are per subtask and reuse their buffers. When partition owners follow ({@link
  * MessageOut#TO_OWNERS}), the message keeps the change's rank ({@link RoutedChange#rank()}), which
  * its partition's owner orders it by.
  *
@@ -50,7 +52,19 @@ public final class ChangeEventEncodeFunction<OUT> extends ProcessFunction<Routed
             MessageOut<OUT> out,
             LargeMessageSettings largeMessages,
             FilterSettings filters) {
-        this.spec = new EncodeSpec<>(format, out, largeMessages, filters, null);
+        this(format, out, largeMessages, filters, null);
+    }
+
+    /**
+     * @param debezium debezium-json's settings; null for the other formats
+     */
+    public ChangeEventEncodeFunction(
+            MessageFormat format,
+            MessageOut<OUT> out,
+            LargeMessageSettings largeMessages,
+            FilterSettings filters,
+            DebeziumJsonSettings debezium) {
+        this.spec = new EncodeSpec<>(format, out, largeMessages, filters, null, debezium);
     }
 
     @Override
@@ -77,6 +91,6 @@ public final class ChangeEventEncodeFunction<OUT> extends ProcessFunction<Routed
 
     @Override
     public void processElement(RoutedChange routed, Context context, Collector<OUT> out) {
-        out.collect(encoding.encode(routed));
+        encoding.encode(routed, out);
     }
 }

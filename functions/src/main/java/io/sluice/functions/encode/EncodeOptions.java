@@ -22,8 +22,40 @@ public final class EncodeOptions {
                     .enumType(MessageFormat.class)
                     .defaultValue(MessageFormat.CANAL_FLAT)
                     .withDescription(
-                            "Message format: canal-flat (Canal's FlatMessage JSON) or canal-binary"
-                                    + " (Canal's protobuf).");
+                            "Message format: canal-flat (Canal's FlatMessage JSON), canal-binary"
+                                    + " (Canal's protobuf) or debezium-json (Debezium's MySQL"
+                                    + " envelope as Kafka Connect's JsonConverter writes it, see"
+                                    + " docs/formats.md).");
+
+    public static final ConfigOption<String> DEBEZIUM_TOPIC_PREFIX =
+            ConfigOptions.key("format.debezium.topic-prefix")
+                    .stringType()
+                    .defaultValue("sluice")
+                    .withDescription(
+                            "debezium-json: Debezium's topic.prefix, the logical server name in"
+                                    + " 'source.name' and in the schema names"
+                                    + " <prefix>.<database>.<table>.Key/.Value/.Envelope. It does"
+                                    + " not choose topics: the route options do.");
+
+    public static final ConfigOption<Boolean> DEBEZIUM_SCHEMAS =
+            ConfigOptions.key("format.debezium.schemas")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "debezium-json: whether each key and value carries its JSON schema,"
+                                    + " {\"schema\":...,\"payload\":...}, as JsonConverter's"
+                                    + " schemas.enable (default true); false writes the payload"
+                                    + " alone.");
+
+    public static final ConfigOption<Boolean> DEBEZIUM_TOMBSTONES =
+            ConfigOptions.key("format.debezium.tombstones")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "debezium-json: whether each DELETE is followed by a tombstone (the"
+                                    + " same key, a null value), as Debezium's"
+                                    + " tombstones.on.delete (default true). Kafka only: RocketMQ"
+                                    + " has no tombstones, so a RocketMQ sink needs false.");
 
     public static final ConfigOption<GroupRows> GROUP_ROWS =
             ConfigOptions.key("group-rows")

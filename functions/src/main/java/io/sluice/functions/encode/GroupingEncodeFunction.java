@@ -39,7 +39,7 @@ public final class GroupingEncodeFunction<OUT> extends ProcessFunction<RoutedCha
             LargeMessageSettings largeMessages,
             FilterSettings filters,
             GroupSettings grouping) {
-        this.spec = new EncodeSpec<>(format, out, largeMessages, filters, grouping);
+        this.spec = new EncodeSpec<>(format, out, largeMessages, filters, grouping, null);
         this.grouping = grouping;
     }
 
@@ -74,7 +74,7 @@ public final class GroupingEncodeFunction<OUT> extends ProcessFunction<RoutedCha
             return;
         }
         encoding.groups().flush(this);
-        out.collect(encoding.encode(routed));
+        encoding.encode(routed, out);
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.sluice.functions.encode;
 
 import org.apache.flink.api.common.functions.RuntimeContext;
 import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.util.Collector;
 
 import io.sluice.functions.encode.internal.GroupSettings;
 import io.sluice.functions.encode.internal.LargeMessageGuard;
@@ -11,6 +12,8 @@ import io.sluice.functions.filter.internal.ColumnControl;
 import io.sluice.functions.filter.internal.FilterSettings;
 import io.sluice.functions.normalize.RoutedChange;
 import io.sluice.serializers.canal.ChangeEncoder;
+import io.sluice.serializers.debezium.DebeziumJsonEncoder;
+import io.sluice.serializers.debezium.DebeziumJsonSettings;
 import io.sluice.serializers.event.ChangeEvent;
 
 import java.util.ArrayList;
@@ -26,6 +29,7 @@ final class RoutedEncoding<OUT> {
 
     private final MessageOut<OUT> out;
     private final ChangeEncoder encoder;
+    private final DebeziumJsonEncoder debezium;
     private final List<ChangeEvent> one = new ArrayList<>(1);
     private final EncodeMetrics metrics;
     private final LargeMessageGuard guard;
@@ -36,6 +40,7 @@ final class RoutedEncoding<OUT> {
     /**
      * @param filters null for all columns as they are
      * @param grouping null for one row per message
+     * @param debeziumSettings debezium-json's settings; null for the other formats
      */
     RoutedEncoding(
             RuntimeContext context,
@@ -43,9 +48,12 @@ final class RoutedEncoding<OUT> {
             MessageOut<OUT> out,
             LargeMessageSettings largeMessages,
             FilterSettings filters,
-            GroupSettings grouping) {
+            GroupSettings grouping,
+            DebeziumJsonSettings debeziumSettings) {
         this.out = out;
-        this.encoder = format.newEncoder();
+        this.encoder = format.newEncoder(debeziumSettings);
+        this.debezium =
+                encoder instanceof DebeziumJsonEncoder ? (DebeziumJsonEncoder) encoder : null;
         one.add(null);
         MetricGroup sluice = context.getMetricGroup().addGroup("sluice");
         this.metrics = new EncodeMetrics(sluice);
@@ -57,9 +65,17 @@ final class RoutedEncoding<OUT> {
         this.groups = grouping == null ? null : new RowGroups(encoder, guard, grouping.maxBytes());
     }
 
-    /** {@code routed} as one message of its own, with its rank. */
-    OUT encode(RoutedChange routed) {
+    /**
+     * {@code routed} as a message of its own, with its rank, into {@code collector}; with
+     * debezium-json a row change's message and the tombstone after a DELETE, and nothing for a
+     * statement (Debezium writes none to a table's topic).
+     */
+    void encode(RoutedChange routed, Collector<OUT> collector) {
         ChangeEvent change = shape(routed);
+        if (debezium != null) {
+            encodeDebezium(routed, change, collector);
+            return;
+        }
         one.set(0, change);
         long id = groups == null ? nextId++ : groups.nextId();
         byte[] value = encoder.encode(one, id, System.currentTimeMillis());
@@ -75,7 +91,40 @@ final class RoutedEncoding<OUT> {
             message = guard.check(change, message, id);
         }
         metrics.encoded(change, message.topic(), message.value().length);
-        return out.of(message, routed.rank());
+        collector.collect(out.of(message, routed.rank()));
+    }
+
+    /** The message key is Debezium's primary-key struct in place of the routed one. */
+    private void encodeDebezium(RoutedChange routed, ChangeEvent change, Collector<OUT> collector) {
+        if (!change.isRow()) {
+            return;
+        }
+        long id = nextId++;
+        byte[] key = debezium.key(change);
+        SinkMessage message =
+                new SinkMessage(
+                        routed.topic(),
+                        routed.partition(),
+                        key,
+                        debezium.value(change, System.currentTimeMillis()),
+                        change.executeTime(),
+                        change.table());
+        if (guard != null) {
+            message = guard.check(change, message, id);
+        }
+        metrics.encoded(change, message.topic(), message.value().length);
+        collector.collect(out.of(message, routed.rank()));
+        if (debezium.tombstoneAfter(change)) {
+            SinkMessage tombstone =
+                    new SinkMessage(
+                            routed.topic(),
+                            routed.partition(),
+                            key,
+                            null,
+                            change.executeTime(),
+                            change.table());
+            collector.collect(out.of(tombstone, routed.rank()));
+        }
     }
 
     /** The row groups (only with grouping). */

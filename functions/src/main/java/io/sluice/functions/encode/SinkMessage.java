@@ -7,9 +7,9 @@ import java.util.Objects;
 
 /**
  * An encoded message on its way to a broker: topic, partition (or -1 to let the producer pick by
- * key), key, value, the binlog execute time as the record timestamp (0 when none), and the table it
- * came from ({@code tag}, RocketMQ's tag). What the partition owners order messages by travels
- * beside it, in {@link OrderedMessage}, and never reaches the sink.
+ * key), key, value (null for a Kafka tombstone), the binlog execute time as the record timestamp (0
+ * when none), and the table it came from ({@code tag}, RocketMQ's tag). What the partition owners
+ * order messages by travels beside it, in {@link OrderedMessage}, and never reaches the sink.
  */
 @Internal
 public final class SinkMessage {
@@ -34,7 +34,7 @@ public final class SinkMessage {
         this.topic = Objects.requireNonNull(topic, "topic must not be null");
         this.partition = partition;
         this.key = key;
-        this.value = Objects.requireNonNull(value, "value must not be null");
+        this.value = value;
         this.timestamp = timestamp;
         this.tag = tag;
     }
@@ -52,9 +52,14 @@ public final class SinkMessage {
         return key;
     }
 
-    /** The value bytes. Shared, not copied. */
+    /** The value bytes, or null for a tombstone (debezium-json). Shared, not copied. */
     public byte[] value() {
         return value;
+    }
+
+    /** The value's size in bytes, 0 for a tombstone. */
+    public int valueSize() {
+        return value == null ? 0 : value.length;
     }
 
     public long timestamp() {
@@ -90,6 +95,9 @@ public final class SinkMessage {
 
     @Override
     public String toString() {
-        return topic + "/" + partition + " (" + value.length + " bytes)";
+        return topic
+                + "/"
+                + partition
+                + (value == null ? " (tombstone)" : " (" + value.length + " bytes)");
     }
 }

@@ -18,6 +18,7 @@ import io.sluice.functions.route.PartitionOptions;
 import io.sluice.functions.route.RouteOptions;
 import io.sluice.functions.sink.SinkOptions;
 import io.sluice.functions.sink.SinkType;
+import io.sluice.functions.source.MySqlSourceOptions;
 import io.sluice.functions.table.internal.InvalidTableOptions;
 import io.sluice.functions.table.internal.MessageTableSink;
 
@@ -38,6 +39,11 @@ final class MessageSinkTables {
     static final List<ConfigOption<?>> ENCODE_AND_ROUTE =
             List.of(
                     EncodeOptions.FORMAT,
+                    EncodeOptions.DEBEZIUM_TOPIC_PREFIX,
+                    EncodeOptions.DEBEZIUM_SCHEMAS,
+                    EncodeOptions.DEBEZIUM_TOMBSTONES,
+                    // debezium-json: the zone of the source table's TIMESTAMP text, to match it.
+                    MySqlSourceOptions.TIMESTAMP_TIME_ZONE,
                     EncodeOptions.GROUP_ROWS,
                     EncodeOptions.GROUP_ROWS_MAX_BYTES,
                     EncodeOptions.GROUP_ROWS_IDLE_FLUSH,

@@ -14,9 +14,9 @@ import io.sluice.functions.internal.NullableFields;
 import java.io.IOException;
 
 /**
- * Flink's serializer for {@link SinkMessage}: topic, partition, key, value, timestamp and tag.
- * Messages only travel between operators (savepoints hold no records: they are aligned), never into
- * state, so the snapshot carries no migration path.
+ * Flink's serializer for {@link SinkMessage}: topic, partition, key, value (length -1 for a
+ * tombstone's null), timestamp and tag. Messages only travel between operators (savepoints hold no
+ * records: they are aligned), never into state, so the snapshot carries no migration path.
  */
 @Internal
 public final class SinkMessageSerializer extends TypeSerializerSingleton<SinkMessage> {
@@ -57,8 +57,11 @@ public final class SinkMessageSerializer extends TypeSerializerSingleton<SinkMes
         StringValue.writeString(message.topic(), out);
         out.writeInt(message.partition());
         NullableFields.writeBytes(message.key(), out);
-        out.writeInt(message.value().length);
-        out.write(message.value());
+        // -1 for a tombstone's null value; older state only holds lengths >= 0.
+        out.writeInt(message.value() == null ? -1 : message.value().length);
+        if (message.value() != null) {
+            out.write(message.value());
+        }
         out.writeLong(message.timestamp());
         NullableFields.writeString(message.tag(), out);
     }
@@ -68,8 +71,11 @@ public final class SinkMessageSerializer extends TypeSerializerSingleton<SinkMes
         String topic = StringValue.readString(in);
         int partition = in.readInt();
         byte[] key = NullableFields.readBytes(in);
-        byte[] value = new byte[in.readInt()];
-        in.readFully(value);
+        int length = in.readInt();
+        byte[] value = length < 0 ? null : new byte[length];
+        if (value != null) {
+            in.readFully(value);
+        }
         long timestamp = in.readLong();
         String tag = NullableFields.readString(in);
         return new SinkMessage(topic, partition, key, value, timestamp, tag);

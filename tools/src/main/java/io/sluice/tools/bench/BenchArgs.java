@@ -209,8 +209,8 @@ final class BenchArgs {
     @Option(
             names = "--formats",
             order = 4,
-            paramLabel = "canal-flat,canal-binary",
-            description = "(default: both)")
+            paramLabel = "canal-flat,canal-binary,debezium-json",
+            description = "(default: canal-flat,canal-binary)")
     void formats(String value) {
         List<String> given = new ArrayList<>();
         for (String f : value.split(",")) {
@@ -218,7 +218,7 @@ final class BenchArgs {
             if (format.equals("flat") || format.equals("binary")) {
                 format = "canal-" + format;
             }
-            given.add(oneOf("--formats", format, "canal-flat", "canal-binary"));
+            given.add(oneOf("--formats", format, "canal-flat", "canal-binary", "debezium-json"));
         }
         formats = given;
     }

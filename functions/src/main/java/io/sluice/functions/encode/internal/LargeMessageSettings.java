@@ -80,7 +80,7 @@ public final class LargeMessageSettings implements Serializable {
                 maxBytes,
                 path == null ? null : path.replaceAll("/+$", ""),
                 topic == null ? null : topic.trim(),
-                format == MessageFormat.CANAL_FLAT ? ".json" : ".pb",
+                format == MessageFormat.CANAL_BINARY ? ".pb" : ".json",
                 limits,
                 config.prefix());
     }

@@ -17,6 +17,7 @@ import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.DataType;
 
 import io.sluice.functions.config.PipelineSections;
+import io.sluice.functions.encode.DebeziumJsonOptions;
 import io.sluice.functions.encode.EncodeOptions;
 import io.sluice.functions.encode.MessageFormat;
 import io.sluice.functions.encode.MessageOut;
@@ -39,6 +40,7 @@ import io.sluice.functions.sink.SinkType;
 import io.sluice.functions.table.SinkClaim;
 import io.sluice.functions.types.OrderedMessageTypeInfo;
 import io.sluice.functions.types.SinkMessageTypeInfo;
+import io.sluice.serializers.debezium.DebeziumJsonSettings;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -105,6 +107,7 @@ public final class MessageTableSink implements DynamicTableSink, SupportsWriting
         LargeMessageSettings largeMessages;
         FilterSettings filters;
         GroupSettings grouping;
+        DebeziumJsonSettings debezium;
         MessageFormat format = config.encode().get(EncodeOptions.FORMAT);
         try {
             // Built and checked while the statement is planned, without reaching a broker.
@@ -115,6 +118,8 @@ public final class MessageTableSink implements DynamicTableSink, SupportsWriting
                             config.sink(), format, SinkFactory.messageLimits(config));
             filters = FilterSettings.from(config.filter());
             grouping = GroupSettings.from(config.encode());
+            debezium = DebeziumJsonOptions.settings(format, config.encode(), config.source());
+            DebeziumJsonOptions.checkSink(debezium, grouping, config);
         } catch (IllegalArgumentException e) {
             throw InvalidTableOptions.of(table, connector, e);
         }
@@ -131,6 +136,7 @@ public final class MessageTableSink implements DynamicTableSink, SupportsWriting
                         fieldOf(TOPIC),
                         fieldOf(KEY),
                         grouping,
+                        debezium,
                         table.asSummaryString());
         SinkType type = config.sink().get(SinkOptions.TYPE);
         String name = table.asSummaryString();
@@ -213,6 +219,7 @@ public final class MessageTableSink implements DynamicTableSink, SupportsWriting
             int topicField,
             int keyField,
             GroupSettings grouping,
+            DebeziumJsonSettings debezium,
             String name) {
 
         /** Encoders chained onto the query: each sees one path's statement count. */
@@ -230,7 +237,8 @@ public final class MessageTableSink implements DynamicTableSink, SupportsWriting
                             filters,
                             topicField,
                             keyField,
-                            grouping);
+                            grouping,
+                            debezium);
             String encodeName = "Encode " + format + " for " + name;
             SingleOutputStreamOperator<OUT> messages =
                     (grouping == null

@@ -27,6 +27,8 @@ import io.sluice.functions.route.DdlPartitions;
 import io.sluice.functions.route.Routing;
 import io.sluice.functions.types.ChangeEventSerializer;
 import io.sluice.serializers.canal.ChangeEncoder;
+import io.sluice.serializers.debezium.DebeziumJsonEncoder;
+import io.sluice.serializers.debezium.DebeziumJsonSettings;
 import io.sluice.serializers.event.ChangeEvent;
 import io.sluice.serializers.key.MessageKeyEncoder;
 
@@ -65,9 +67,11 @@ final class RowMessageEncodeFunction<OUT> extends ProcessFunction<RowData, OUT>
     private final GroupSettings grouping;
     private final int topicField;
     private final int keyField;
+    private final DebeziumJsonSettings debeziumSettings;
 
     private transient ChangeEventSerializer serializer;
     private transient ChangeEncoder encoder;
+    private transient DebeziumJsonEncoder debezium;
     private transient MessageKeyEncoder keys;
     private transient List<ChangeEvent> one;
     private transient long nextId;
@@ -85,6 +89,7 @@ final class RowMessageEncodeFunction<OUT> extends ProcessFunction<RowData, OUT>
      * @param topicField the row position of the {@code topic} metadata, or -1
      * @param keyField the row position of the {@code key} metadata, or -1
      * @param grouping null for one row per message
+     * @param debezium debezium-json's settings; null for the other formats
      */
     RowMessageEncodeFunction(
             MessageFormat format,
@@ -94,7 +99,9 @@ final class RowMessageEncodeFunction<OUT> extends ProcessFunction<RowData, OUT>
             FilterSettings filters,
             int topicField,
             int keyField,
-            GroupSettings grouping) {
+            GroupSettings grouping,
+            DebeziumJsonSettings debezium) {
+        this.debeziumSettings = debezium;
         this.filters = filters;
         this.grouping = grouping;
         this.format = format;
@@ -108,7 +115,8 @@ final class RowMessageEncodeFunction<OUT> extends ProcessFunction<RowData, OUT>
     @Override
     public void open(OpenContext context) {
         serializer = new ChangeEventSerializer();
-        encoder = format.newEncoder();
+        encoder = format.newEncoder(debeziumSettings);
+        debezium = encoder instanceof DebeziumJsonEncoder ? (DebeziumJsonEncoder) encoder : null;
         keys = new MessageKeyEncoder();
         one = new ArrayList<>(1);
         one.add(null);
@@ -142,6 +150,10 @@ final class RowMessageEncodeFunction<OUT> extends ProcessFunction<RowData, OUT>
         // Partition and key come from the whole change; the message carries the shaped one.
         ChangeEvent shaped = columns == null ? change : columns.apply(change);
         String topic = topicOf(row, change);
+        if (debezium != null) {
+            writeDebezium(row, change, shaped, topic, context, out);
+            return;
+        }
         byte[] key;
         if (keyField >= 0 && !row.isNullAt(keyField)) {
             key = row.getBinary(keyField);
@@ -177,6 +189,34 @@ final class RowMessageEncodeFunction<OUT> extends ProcessFunction<RowData, OUT>
                 partition++) {
             // One encoding shared by every copy: messages are immutable.
             emit(shaped, message(topic, partition, key, value, change), rank, id, out);
+        }
+    }
+
+    /**
+     * debezium-json: a row change's record, with Debezium's key unless the row names one, and the
+     * tombstone after a DELETE; nothing for a statement (Debezium writes none to a table's topic).
+     */
+    private void writeDebezium(
+            RowData row,
+            ChangeEvent change,
+            ChangeEvent shaped,
+            String topic,
+            Context context,
+            Collector<OUT> out) {
+        if (!change.isRow()) {
+            return;
+        }
+        byte[] key =
+                keyField >= 0 && !row.isNullAt(keyField)
+                        ? row.getBinary(keyField)
+                        : debezium.key(change);
+        long rank = StatementRank.of(change, context.timerService().currentWatermark());
+        int partition = routes.partitionOf(change, topic);
+        long id = nextId++;
+        byte[] value = debezium.value(shaped, System.currentTimeMillis());
+        emit(shaped, message(topic, partition, key, value, change), rank, id, out);
+        if (debezium.tombstoneAfter(change)) {
+            out.collect(stamp.of(message(topic, partition, key, null, change), rank));
         }
     }
 

@@ -296,7 +296,7 @@ class LargeMessageGuardTest {
         long nextId = 1;
 
         Guard(MessageFormat format, LargeMessageSettings settings) {
-            encoder = format.newEncoder();
+            encoder = format.newEncoder(null);
             MetricGroup group =
                     new UnregisteredMetricsGroup() {
                         @Override

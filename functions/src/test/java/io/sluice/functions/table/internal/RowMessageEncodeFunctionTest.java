@@ -99,7 +99,8 @@ class RowMessageEncodeFunctionTest {
                         FilterSettings.from(OptionSection.unprefixed(config)),
                         -1,
                         -1,
-                        new GroupSettings(1 << 20, 20));
+                        new GroupSettings(1 << 20, 20),
+                        null);
         try (OneInputStreamOperatorTestHarness<RowData, OrderedMessage> harness =
                 new OneInputStreamOperatorTestHarness<>(
                         new GroupingEncodeOperator<>(function, false))) {
@@ -159,6 +160,7 @@ class RowMessageEncodeFunctionTest {
                         FilterSettings.from(OptionSection.unprefixed(config)),
                         -1,
                         -1,
+                        null,
                         null);
         try (OneInputStreamOperatorTestHarness<RowData, OrderedMessage> harness =
                 new OneInputStreamOperatorTestHarness<>(new ProcessOperator<>(function))) {

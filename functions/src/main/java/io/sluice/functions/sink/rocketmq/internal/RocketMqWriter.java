@@ -91,6 +91,13 @@ public final class RocketMqWriter
     @Override
     public void write(SinkMessage message, Context context)
             throws IOException, InterruptedException {
+        if (message.value() == null) {
+            // The job refuses tombstones with RocketMQ before it starts; this is the last guard.
+            throw new IllegalArgumentException(
+                    "RocketMQ has no tombstones (a message needs a body), but got one for "
+                            + message.topic()
+                            + ": set 'format.debezium.tombstones' to false");
+        }
         int queue = message.partition();
         if (queue == SinkMessage.ANY_PARTITION) {
             int queues = sender().queuesOf(message.topic()).size();
