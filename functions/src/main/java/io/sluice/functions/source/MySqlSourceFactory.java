@@ -96,7 +96,11 @@ public final class MySqlSourceFactory {
                 stallTimeout(config),
                 config.key(MySqlSourceOptions.STALL_TIMEOUT),
                 config.get(MySqlSourceOptions.STATEMENT_LOGGED_CHANGES),
-                config.key(MySqlSourceOptions.STATEMENT_LOGGED_CHANGES));
+                config.key(MySqlSourceOptions.STATEMENT_LOGGED_CHANGES),
+                config.getOptional(MySqlSourceOptions.SIGNAL_TABLE).orElse(null),
+                config.key(MySqlSourceOptions.SIGNAL_TABLE),
+                config.get(MySqlSourceOptions.ON_DEMAND_CHUNK_SIZE),
+                config.get(MySqlSourceOptions.NEW_TABLES));
     }
 
     /**
