@@ -150,6 +150,7 @@ final class OnDemandSnapshots implements BinlogReader.Output, AutoCloseable {
         this.newTables = newTables;
         this.metrics = metrics;
         this.state = restored;
+        ignored.addAll(restored.ignored());
         for (SnapshotRequest request : restored.queue()) {
             columns.put(request.name(), tables.columns(request.database(), request.table()));
         }
@@ -206,8 +207,9 @@ final class OnDemandSnapshots implements BinlogReader.Output, AutoCloseable {
     public void ddl(
             String statement, String database, RowsEventOrigin origin, BinlogPosition after) {
         DdlClassifier.Statement classified = DdlClassifier.classify(statement, database);
+        int ignoredBefore = ignored.size();
         List<SnapshotRequest> appeared = newTables(statement, database, classified);
-        if (!active && appeared.isEmpty()) {
+        if (!active && appeared.isEmpty() && ignored.size() == ignoredBefore) {
             out.ddl(statement, database, origin, after);
             return;
         }
@@ -221,8 +223,13 @@ final class OnDemandSnapshots implements BinlogReader.Output, AutoCloseable {
             if (window != null && window.of(classified.database(), classified.table())) {
                 window.ddlSeen = true;
             }
-            if (!appeared.isEmpty()) {
+            if (!appeared.isEmpty() || ignored.size() > state.ignored().size()) {
                 OnDemandState next = state;
+                for (String table : ignored) {
+                    if (!next.ignored().contains(table)) {
+                        next = next.ignoring(table);
+                    }
+                }
                 for (SnapshotRequest request : appeared) {
                     LOG.info(
                             "New table {} at {}: on-demand snapshot queued", request.name(), after);

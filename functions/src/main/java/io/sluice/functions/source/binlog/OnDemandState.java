@@ -25,7 +25,8 @@ public final class OnDemandState {
 
     private static final int VERSION = 1;
 
-    static final OnDemandState EMPTY = new OnDemandState(List.of(), List.of(), 0, 0, List.of());
+    static final OnDemandState EMPTY =
+            new OnDemandState(List.of(), List.of(), 0, 0, List.of(), List.of());
 
     private final List<SnapshotRequest> queue;
     private final List<String> lastKey;
@@ -37,17 +38,34 @@ public final class OnDemandState {
      */
     private final List<String> seen;
 
+    /** Tables that appeared while the job ran and are left out (new-tables: ignore). */
+    private final List<String> ignored;
+
     private OnDemandState(
             List<SnapshotRequest> queue,
             List<String> lastKey,
             long chunks,
             long rows,
-            List<String> seen) {
+            List<String> seen,
+            List<String> ignored) {
         this.queue = List.copyOf(queue);
         this.lastKey = List.copyOf(lastKey);
         this.chunks = chunks;
         this.rows = rows;
         this.seen = List.copyOf(seen);
+        this.ignored = List.copyOf(ignored);
+    }
+
+    /** The tables left out as new, database.table. */
+    List<String> ignored() {
+        return ignored;
+    }
+
+    /** With {@code table} (database.table) left out as new. */
+    OnDemandState ignoring(String table) {
+        List<String> more = new ArrayList<>(ignored);
+        more.add(table);
+        return new OnDemandState(queue, lastKey, chunks, rows, seen, more);
     }
 
     /** How many signal ids are remembered against replays. */
@@ -83,22 +101,22 @@ public final class OnDemandState {
     OnDemandState queued(SnapshotRequest request) {
         List<SnapshotRequest> more = new ArrayList<>(queue);
         more.add(request);
-        return new OnDemandState(more, lastKey, chunks, rows, remember(request.id()));
+        return new OnDemandState(more, lastKey, chunks, rows, remember(request.id()), ignored);
     }
 
     /** With signal {@code id} remembered, nothing else changed. */
     OnDemandState remembered(String id) {
-        return new OnDemandState(queue, lastKey, chunks, rows, remember(id));
+        return new OnDemandState(queue, lastKey, chunks, rows, remember(id), ignored);
     }
 
     /** After a chunk of the current request: its last key and its rows. */
     OnDemandState chunkDone(List<String> key, int emitted) {
-        return new OnDemandState(queue, key, chunks + 1, rows + emitted, seen);
+        return new OnDemandState(queue, key, chunks + 1, rows + emitted, seen, ignored);
     }
 
     /** The current request done (or stopped): the next one starts from its first row. */
     OnDemandState next() {
-        return new OnDemandState(queue.subList(1, queue.size()), List.of(), 0, 0, seen);
+        return new OnDemandState(queue.subList(1, queue.size()), List.of(), 0, 0, seen, ignored);
     }
 
     /** Without the requests {@code stopped} says to drop. */
@@ -107,8 +125,8 @@ public final class OnDemandState {
         boolean currentStopped = !queue.isEmpty() && stopped.contains(queue.get(0));
         left.removeAll(stopped);
         return currentStopped
-                ? new OnDemandState(left, List.of(), 0, 0, remember(signalId))
-                : new OnDemandState(left, lastKey, chunks, rows, remember(signalId));
+                ? new OnDemandState(left, List.of(), 0, 0, remember(signalId), ignored)
+                : new OnDemandState(left, lastKey, chunks, rows, remember(signalId), ignored);
     }
 
     private List<String> remember(String id) {
@@ -157,6 +175,10 @@ public final class OnDemandState {
             for (String id : seen) {
                 out.writeUTF(id);
             }
+            out.writeInt(ignored.size());
+            for (String table : ignored) {
+                out.writeUTF(table);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -192,7 +214,11 @@ public final class OnDemandState {
             for (int i = in.readInt(); i > 0; i--) {
                 seen.add(in.readUTF());
             }
-            return new OnDemandState(queue, key, chunks, rows, seen);
+            List<String> ignored = new ArrayList<>();
+            for (int i = in.readInt(); i > 0; i--) {
+                ignored.add(in.readUTF());
+            }
+            return new OnDemandState(queue, key, chunks, rows, seen, ignored);
         } catch (IOException e) {
             throw new UncheckedIOException(
                     "Cannot read the on-demand snapshot state under the offset key '" + KEY + "'",
@@ -210,12 +236,13 @@ public final class OnDemandState {
                 && rows == that.rows
                 && queue.equals(that.queue)
                 && lastKey.equals(that.lastKey)
-                && seen.equals(that.seen);
+                && seen.equals(that.seen)
+                && ignored.equals(that.ignored);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(queue, lastKey, chunks, rows, seen);
+        return Objects.hash(queue, lastKey, chunks, rows, seen, ignored);
     }
 
     @Override

@@ -28,7 +28,8 @@ class OnDemandStateTest {
                         .queued(new SnapshotRequest("s1", "shop", "orders", "id > 5"))
                         .queued(new SnapshotRequest("s2", "shop", "items", null))
                         .chunkDone(List.of("s42", "x00ff"), 100)
-                        .chunkDone(List.of("s84", "x0100"), 99);
+                        .chunkDone(List.of("s84", "x0100"), 99)
+                        .ignoring("shop.copied");
         MySqlBinlogSplit checkpoint =
                 SplitSchemas.checkpoint(
                         start(BinlogOffset.ofBinlogFilePosition("mysql-bin.000001", 4)),
@@ -49,6 +50,7 @@ class OnDemandStateTest {
         assertThat(restored.chunks()).isEqualTo(2);
         assertThat(restored.rows()).isEqualTo(199);
         assertThat(restored.seen("s1")).isTrue();
+        assertThat(restored.ignored()).containsExactly("shop.copied");
         assertThat(BinlogPosition.fromBinlogOffset(stored.getStartingOffset())).isEqualTo(AT);
     }
 
