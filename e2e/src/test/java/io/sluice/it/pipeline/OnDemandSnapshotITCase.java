@@ -14,15 +14,18 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 import io.sluice.functions.encode.MessageFormat;
 import io.sluice.it.flink.FlinkMiniCluster;
 import io.sluice.it.job.EmbeddedJobs;
+import io.sluice.it.server.DatabaseServer;
 import io.sluice.it.server.KafkaExtension;
 import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
+import io.sluice.it.server.MySqlExtension;
 import io.sluice.it.server.Waits;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.sql.Connection;
@@ -45,14 +48,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * On-demand snapshots of Sluice's binlog reader ({@code source.signal.table}, docs/source.md),
- * through the whole job into Kafka, read back with read_committed, on MariaDB:
+ * through the whole job into Kafka, read back with read_committed, on MariaDB (the condition's case
+ * on MySQL too):
  *
  * <ul>
  *   <li>a table snapshotted under live writes (updates, inserts, deletes and primary-key changes
  *       throughout), the TaskManager lost half-way: every binlog change exactly once, at most one
  *       snapshot row per key, each key's changes consistent in its partition (a snapshot row never
  *       older than a change before it), and the rows the topic leaves are the table's;
- *   <li>a snapshot with a condition: exactly the rows that meet it, and the gauges after it;
+ *   <li>a snapshot with a condition: exactly the rows that meet it, and the gauges after it, on
+ *       MariaDB and MySQL;
  *   <li>a table that appears while the job runs, for each {@code source.new-tables} value;
  *   <li>every type of {@code ddl/all_types.sql}: each snapshot row's text equals the binlog's image
  *       of the same row (the DELETE that follows it).
@@ -64,6 +69,7 @@ class OnDemandSnapshotITCase {
     private static final InMemoryReporter METRICS = InMemoryReporter.create();
 
     @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();
+    @RegisterExtension static final MySqlExtension MYSQL = MySqlExtension.shared();
     @RegisterExtension static final KafkaExtension KAFKA = KafkaExtension.shared();
 
     @RegisterExtension
@@ -150,15 +156,20 @@ class OnDemandSnapshotITCase {
         }
     }
 
-    @Test
-    void snapshotWithAConditionReadsExactlyItsRowsAndReportsThem() throws Exception {
-        MariaDbServer mariaDb = MARIADB.server();
+    /** On both servers: MySQL's binlog end and GTIDs, MariaDB's. */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(DatabaseServer.Kind.class)
+    void snapshotWithAConditionReadsExactlyItsRowsAndReportsThem(DatabaseServer.Kind kind)
+            throws Exception {
+        DatabaseServer mariaDb =
+                kind == DatabaseServer.Kind.MARIADB ? MARIADB.server() : MYSQL.server();
         String database = mariaDb.createDatabase("ondemandwhere", null);
         mariaDb.execute(
                 database,
                 SIGNAL_TABLE,
                 COUNTERS,
-                "INSERT INTO t SELECT seq, seq * 10, 'seed' FROM seq_1_to_40");
+                "INSERT INTO t WITH RECURSIVE s (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s"
+                        + " WHERE n < 40) SELECT n, n * 10, 'seed' FROM s");
         String topic = "ondemandwhere-" + database;
         KAFKA.server().createTopic(topic, PARTITIONS);
         JobClient job =
@@ -317,7 +328,7 @@ class OnDemandSnapshotITCase {
     }
 
     private static JobClient start(
-            MariaDbServer mariaDb, String database, String tables, String topic, String... extra)
+            DatabaseServer mariaDb, String database, String tables, String topic, String... extra)
             throws Exception {
         String[] end = mariaDb.binlogEnd();
         List<String> settings =
@@ -346,7 +357,7 @@ class OnDemandSnapshotITCase {
 
     /** Debezium's execute-snapshot signal for {@code table}, with a condition or none. */
     private static void signal(
-            MariaDbServer mariaDb, String database, String id, String table, String condition)
+            DatabaseServer mariaDb, String database, String id, String table, String condition)
             throws Exception {
         String data =
                 "{\"data-collections\": [\""
