@@ -28,11 +28,16 @@ import io.sluice.functions.encode.internal.GroupSettings;
 import io.sluice.functions.encode.internal.LargeMessageSettings;
 import io.sluice.functions.filter.internal.FilterSettings;
 import io.sluice.functions.normalize.ChangeNormalizer;
+import io.sluice.functions.normalize.NormalizeOperator;
 import io.sluice.functions.normalize.RoutedChange;
 import io.sluice.functions.normalize.StatementPathOperator;
 import io.sluice.functions.order.PartitionOwnerPartitioner;
+import io.sluice.functions.order.ProgressMarkingOwner;
 import io.sluice.functions.order.StatementOrderOperator;
 import io.sluice.functions.order.StatementWatermarks;
+import io.sluice.functions.progress.ProgressMarkers;
+import io.sluice.functions.progress.ProgressNote;
+import io.sluice.functions.progress.ProgressNotes;
 import io.sluice.functions.route.ChangePartitioner;
 import io.sluice.functions.route.ChangeRouteFunction;
 import io.sluice.functions.route.PartitionCounts;
@@ -53,6 +58,10 @@ import io.sluice.job.config.JobConfigLoader;
 import io.sluice.job.config.JobOptions;
 import io.sluice.serializers.event.ChangeEvent;
 
+import javax.annotation.Nullable;
+
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -118,9 +127,12 @@ public final class SluiceJob {
     public DataStreamSink<SinkMessage> build(StreamExecutionEnvironment env) {
         Parallelism parallelism = parallelism(env);
         SinkType type = sections.sink().get(SinkOptions.TYPE);
-        SingleOutputStreamOperator<RoutedChange> routed = route(env, parallelism);
+        boolean marks = marksProgress(env, type);
+        List<DataStream<ProgressNote>> notes = new ArrayList<>();
+        SingleOutputStreamOperator<RoutedChange> routed =
+                route(env, parallelism, marks ? notes : null);
         DataStream<SinkMessage> toSink =
-                parallelism.writesInPlace(type)
+                parallelism.writesInPlace(type) && !marks
                         ? encode(
                                 routed, parallelism, MessageOut.IN_PLACE, new SinkMessageTypeInfo())
                         : owned(
@@ -129,16 +141,56 @@ public final class SluiceJob {
                                         parallelism,
                                         MessageOut.TO_OWNERS,
                                         new OrderedMessageTypeInfo()),
-                                parallelism);
+                                parallelism,
+                                marks ? notes : null);
         return toSink.sinkTo(sink)
                 .uid(type.uid())
                 .name(type.operatorName())
                 .setParallelism(parallelism.sink);
     }
 
-    /** One owner per partition, chained to the writer of that partition. */
-    private static SingleOutputStreamOperator<SinkMessage> owned(
-            SingleOutputStreamOperator<OrderedMessage> encoded, Parallelism parallelism) {
+    /**
+     * Whether progress markers are on; they need the Kafka sink and aligned checkpoints, whose
+     * barriers come after every record before them on every channel.
+     */
+    private boolean marksProgress(StreamExecutionEnvironment env, SinkType type) {
+        ProgressMarkers markers = sections.encode().get(EncodeOptions.PROGRESS_MARKERS);
+        if (markers == ProgressMarkers.OFF) {
+            return false;
+        }
+        String key = sections.encode().key(EncodeOptions.PROGRESS_MARKERS);
+        if (type != SinkType.KAFKA) {
+            throw new IllegalArgumentException(
+                    "Option '"
+                            + key
+                            + "' is '"
+                            + markers
+                            + "', but progress markers are written by the Kafka sink only, and"
+                            + " the sink is '"
+                            + type
+                            + "': set it to 'off'");
+        }
+        if (env.getCheckpointConfig().isUnalignedCheckpointsEnabled()) {
+            throw new IllegalArgumentException(
+                    "Option '"
+                            + key
+                            + "' is '"
+                            + markers
+                            + "', which needs aligned checkpoints, but '"
+                            + CheckpointingOptions.ENABLE_UNALIGNED.key()
+                            + "' is true: a marker would not follow every message it covers");
+        }
+        return true;
+    }
+
+    /**
+     * One owner per partition, chained to the writer of that partition; with {@code notes}, the
+     * owners also write progress markers, told positions and topics by a broadcast of them.
+     */
+    private SingleOutputStreamOperator<SinkMessage> owned(
+            SingleOutputStreamOperator<OrderedMessage> encoded,
+            Parallelism parallelism,
+            @Nullable List<DataStream<ProgressNote>> notes) {
         long interval = encoded.getExecutionEnvironment().getConfig().getAutoWatermarkInterval();
         if (interval <= 0) {
             // Idle splits say so only when asked periodically; without that, the snapshot readers
@@ -152,33 +204,61 @@ public final class SluiceJob {
                             + " watermarks and need a positive interval: remove the setting"
                             + " (default 200 ms) or set it above 0");
         }
-        return exchange(encoded, new PartitionOwnerPartitioner(), parallelism.sink)
-                .transform(
-                        "Order statements per partition",
-                        new SinkMessageTypeInfo(),
-                        new StatementOrderOperator())
-                .uid(PARTITION_OWNER_UID)
+        DataStream<OrderedMessage> toOwners =
+                exchange(encoded, new PartitionOwnerPartitioner(), parallelism.sink);
+        SingleOutputStreamOperator<SinkMessage> owners;
+        if (notes == null) {
+            owners =
+                    toOwners.transform(
+                            "Order statements per partition",
+                            new SinkMessageTypeInfo(),
+                            new StatementOrderOperator());
+        } else {
+            DataStream<ProgressNote> allNotes = notes.get(0);
+            for (DataStream<ProgressNote> more : notes.subList(1, notes.size())) {
+                allNotes = allNotes.union(more);
+            }
+            owners =
+                    toOwners.connect(allNotes.broadcast())
+                            .transform(
+                                    "Order statements per partition",
+                                    new SinkMessageTypeInfo(),
+                                    new ProgressMarkingOwner(
+                                            sections.encode().get(EncodeOptions.FORMAT),
+                                            partitionCounts,
+                                            sections.encode()
+                                                    .getOptional(
+                                                            EncodeOptions.PROGRESS_MARKERS_TOPICS)
+                                                    .orElse(null)));
+        }
+        return owners.uid(PARTITION_OWNER_UID)
                 .name("Order statements per partition")
                 .setParallelism(parallelism.sink);
     }
 
     /** The pipeline up to the routed changes (source, normalize, route), for measuring stages. */
     public SingleOutputStreamOperator<RoutedChange> routed(StreamExecutionEnvironment env) {
-        return route(env, parallelism(env));
+        return route(env, parallelism(env), null);
     }
 
     /** The pipeline up to the encoded messages, before the partition owners and the sink. */
     public SingleOutputStreamOperator<SinkMessage> encoded(StreamExecutionEnvironment env) {
         Parallelism parallelism = parallelism(env);
         return encode(
-                route(env, parallelism),
+                route(env, parallelism, null),
                 parallelism,
                 MessageOut.IN_PLACE,
                 new SinkMessageTypeInfo());
     }
 
+    /**
+     * @param notes where to add the streams of progress notes (positions, topics) for the owners,
+     *     or null when progress markers are off
+     */
     private SingleOutputStreamOperator<RoutedChange> route(
-            StreamExecutionEnvironment env, Parallelism parallelism) {
+            StreamExecutionEnvironment env,
+            Parallelism parallelism,
+            @Nullable List<DataStream<ProgressNote>> notes) {
         SingleOutputStreamOperator<ChangeEvent> changes =
                 env.fromSource(source, StatementWatermarks.strategy(), "MySQL CDC source")
                         .uid(SOURCE_UID)
@@ -195,12 +275,15 @@ public final class SluiceJob {
         // Chained to the source: key changes split before keying, so each half keeps its key's
         // path, and each change is ranked by its own source subtask's statement count.
         SingleOutputStreamOperator<RoutedChange> normalized =
-                changes.process(
-                                new ChangeNormalizer(
-                                        !routeChained || parallelism.encodeFannedIn(),
-                                        HeartbeatTable.from(sections.source()).orElse(null),
-                                        SnapshotEstimate.rows(sections.source())))
-                        .returns(new RoutedChangeTypeInfo())
+                changes.transform(
+                                "Normalize changes",
+                                new RoutedChangeTypeInfo(),
+                                new NormalizeOperator(
+                                        new ChangeNormalizer(
+                                                !routeChained || parallelism.encodeFannedIn(),
+                                                HeartbeatTable.from(sections.source()).orElse(null),
+                                                SnapshotEstimate.rows(sections.source())),
+                                        notes != null))
                         .uid(NORMALIZE_UID)
                         .name("Normalize changes")
                         .setParallelism(changes.getParallelism());
@@ -210,22 +293,39 @@ public final class SluiceJob {
                 routeChained
                         ? normalized
                         : exchange(normalized, new ChangePartitioner(), parallelism.route);
+        // Topics are learned as the routes meet them unless the markers' topics are configured.
+        boolean reportsTopics =
+                notes != null
+                        && sections.encode()
+                                .getOptional(EncodeOptions.PROGRESS_MARKERS_TOPICS)
+                                .isEmpty();
         // Behind the exchange, the route stays active for the statement count's sake.
-        return toRoute.transform(
-                        "Route",
-                        new RoutedChangeTypeInfo(),
-                        new ChangeRouteFunction(
-                                        new Routing(
-                                                RouteOptions.router(sections.route()),
-                                                PartitionOptions.rules(sections.route()),
-                                                sections.route()
-                                                        .get(PartitionOptions.DDL_PARTITIONS),
-                                                partitionCounts),
-                                        FilterSettings.from(sections.filter()))
-                                .operator(!routeChained))
-                .uid(ROUTE_UID)
-                .name("Route")
-                .setParallelism(parallelism.route);
+        SingleOutputStreamOperator<RoutedChange> route =
+                toRoute.transform(
+                                "Route",
+                                new RoutedChangeTypeInfo(),
+                                new ChangeRouteFunction(
+                                                new Routing(
+                                                        RouteOptions.router(sections.route()),
+                                                        PartitionOptions.rules(sections.route()),
+                                                        sections.route()
+                                                                .get(
+                                                                        PartitionOptions
+                                                                                .DDL_PARTITIONS),
+                                                        partitionCounts),
+                                                FilterSettings.from(sections.filter()),
+                                                reportsTopics)
+                                        .operator(!routeChained))
+                        .uid(ROUTE_UID)
+                        .name("Route")
+                        .setParallelism(parallelism.route);
+        if (notes != null) {
+            notes.add(normalized.getSideOutput(ProgressNotes.TAG));
+            if (reportsTopics) {
+                notes.add(route.getSideOutput(ProgressNotes.TAG));
+            }
+        }
+        return route;
     }
 
     /**

@@ -106,6 +106,46 @@ class SluiceJobTest {
     }
 
     @Test
+    void progressMarkersAlwaysWriteThroughOneOwnerPerPartition() {
+        List<JobVertex> vertices = vertices(4, "--set", "encode.progress-markers=checkpoint");
+
+        assertThat(names(vertices))
+                .containsExactly(SOURCE_TO_ENCODE, OWNERS + "Kafka sink: Writer");
+    }
+
+    @Test
+    void progressMarkersRefuseRocketMqAndUnalignedCheckpoints() {
+        assertThatThrownBy(
+                        () ->
+                                vertices(
+                                        2,
+                                        "--set",
+                                        "encode.progress-markers=checkpoint",
+                                        "--set",
+                                        "sink.type=rocketmq",
+                                        "--set",
+                                        "sink.rocketmq.name-server=127.0.0.1:9"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("Option 'encode.progress-markers' is 'checkpoint'")
+                .hasMessageContaining("Kafka sink only");
+
+        Configuration config = config("--set", "encode.progress-markers=checkpoint");
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        SluiceJob.configure(env, config);
+        env.getCheckpointConfig().enableUnalignedCheckpoints();
+        SluiceJob job =
+                new SluiceJob(
+                        MySqlSourceFactory.changeEventSource(config),
+                        new DiscardingSink<>(),
+                        (PartitionCounts.Factory) () -> null,
+                        config);
+        assertThatThrownBy(() -> job.build(env))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("needs aligned checkpoints")
+                .hasMessageContaining("'execution.checkpointing.unaligned.enabled' is true");
+    }
+
+    @Test
     void rocketMqKeepsOneWriterPerQueue() {
         List<JobVertex> vertices =
                 vertices(

@@ -7,13 +7,13 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 
 import io.sluice.it.cluster.BuildOutputs;
 import io.sluice.it.flink.FlinkMiniCluster;
-import io.sluice.it.job.EmbeddedJobs;
 import io.sluice.it.server.CanalServer;
 import io.sluice.it.server.DatabaseServer;
 import io.sluice.it.server.DatabaseServersExtension;
 import io.sluice.it.server.KafkaExtension;
 import io.sluice.it.server.SqlScript;
 import io.sluice.job.canal.DeliberateDifference;
+import io.sluice.tools.job.EmbeddedJobs;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;

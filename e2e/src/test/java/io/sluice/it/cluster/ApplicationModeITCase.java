@@ -10,6 +10,8 @@ import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
 import io.sluice.it.server.ServerDirs;
 import io.sluice.it.server.Waits;
+import io.sluice.tools.cluster.ClusterCommand;
+import io.sluice.tools.cluster.FlinkCluster;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.MethodOrderer;

@@ -1,5 +1,6 @@
 package io.sluice.it.cluster;
 
+import io.sluice.tools.cluster.ClusterCommand;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

@@ -6,8 +6,8 @@ import org.apache.flink.util.ExceptionUtils;
 
 import io.sluice.functions.source.SourceSetupException;
 import io.sluice.it.flink.JobExceptions;
-import io.sluice.it.job.EmbeddedJobs;
 import io.sluice.job.config.JobConfigLoader;
+import io.sluice.tools.job.EmbeddedJobs;
 
 import java.net.URI;
 import java.time.Duration;

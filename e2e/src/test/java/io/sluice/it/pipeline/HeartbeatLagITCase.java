@@ -9,11 +9,11 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 
 import io.sluice.it.flink.FlinkMiniCluster;
 import io.sluice.it.flink.JobMetrics;
-import io.sluice.it.job.EmbeddedJobs;
 import io.sluice.it.server.DatabaseServer;
 import io.sluice.it.server.DatabaseServersExtension;
 import io.sluice.it.server.KafkaExtension;
 import io.sluice.it.server.Waits;
+import io.sluice.tools.job.EmbeddedJobs;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -13,13 +13,13 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 
 import io.sluice.functions.encode.MessageFormat;
 import io.sluice.it.flink.FlinkMiniCluster;
-import io.sluice.it.job.EmbeddedJobs;
 import io.sluice.it.server.DatabaseServer;
 import io.sluice.it.server.KafkaExtension;
 import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
 import io.sluice.it.server.MySqlExtension;
 import io.sluice.it.server.Waits;
+import io.sluice.tools.job.EmbeddedJobs;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

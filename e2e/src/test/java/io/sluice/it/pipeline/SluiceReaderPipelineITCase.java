@@ -9,7 +9,6 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 
 import io.sluice.functions.encode.MessageFormat;
 import io.sluice.it.flink.FlinkMiniCluster;
-import io.sluice.it.job.EmbeddedJobs;
 import io.sluice.it.server.DatabaseServer;
 import io.sluice.it.server.KafkaExtension;
 import io.sluice.it.server.MariaDbExtension;
@@ -17,6 +16,7 @@ import io.sluice.it.server.MariaDbServer;
 import io.sluice.it.server.MySqlExtension;
 import io.sluice.it.server.MySqlServer;
 import io.sluice.it.server.Waits;
+import io.sluice.tools.job.EmbeddedJobs;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;

@@ -6,13 +6,13 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.function.ThrowingRunnable;
 
 import io.sluice.functions.encode.MessageFormat;
-import io.sluice.it.job.EmbeddedJobs;
 import io.sluice.it.pipeline.KeyHistories.Report;
 import io.sluice.it.pipeline.VersionedWriter.Fate;
 import io.sluice.it.pipeline.VersionedWriter.Key;
 import io.sluice.it.server.DatabaseServer;
 import io.sluice.it.server.KafkaServer;
 import io.sluice.it.server.Waits;
+import io.sluice.tools.job.EmbeddedJobs;
 
 import java.sql.Connection;
 import java.sql.ResultSet;

@@ -4,10 +4,10 @@ import org.apache.flink.core.execution.JobClient;
 
 import com.alibaba.fastjson2.JSON;
 import com.alibaba.otter.canal.protocol.FlatMessage;
-import io.sluice.it.demo.ShopDatabase;
 import io.sluice.it.server.DatabaseServer;
 import io.sluice.it.server.KafkaServer;
 import io.sluice.job.SluiceSqlRunner;
+import io.sluice.tools.demo.ShopDatabase;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 import java.io.IOException;

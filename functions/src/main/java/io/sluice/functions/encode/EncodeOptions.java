@@ -5,7 +5,10 @@ import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.MemorySize;
 
+import io.sluice.functions.progress.ProgressMarkers;
+
 import java.time.Duration;
+import java.util.List;
 
 /**
  * Options of the encode operator: YAML section {@code encode.}; in SQL the sink tables' keys. The
@@ -56,6 +59,30 @@ public final class EncodeOptions {
                             "How long a pending group waits for more rows of its event when no"
                                     + " input arrives; then it is written. Checkpoints and the"
                                     + " next event write it sooner. Between 1 ms and 10 s.");
+
+    public static final ConfigOption<ProgressMarkers> PROGRESS_MARKERS =
+            ConfigOptions.key("progress-markers")
+                    .enumType(ProgressMarkers.class)
+                    .defaultValue(ProgressMarkers.OFF)
+                    .withDescription(
+                            "off: Canal's messages only. checkpoint: at every checkpoint, one"
+                                    + " marker message in every partition of every topic the job"
+                                    + " writes (or of 'progress-markers.topics'), in that"
+                                    + " checkpoint's transaction, carrying the binlog position"
+                                    + " every earlier message of the partition is at or before"
+                                    + " and every later one after (docs/pipeline.md). Flat JSON:"
+                                    + " type PROGRESS; binary: a TRANSACTIONEND entry. Kafka"
+                                    + " only, with aligned checkpoints.");
+
+    public static final ConfigOption<List<String>> PROGRESS_MARKERS_TOPICS =
+            ConfigOptions.key("progress-markers.topics")
+                    .stringType()
+                    .asList()
+                    .noDefaultValue()
+                    .withDescription(
+                            "With progress markers on, the only topics that get them, from the"
+                                    + " first checkpoint on, whether written yet or not. Unset:"
+                                    + " every topic the job has written to.");
 
     private EncodeOptions() {}
 }

@@ -9,7 +9,7 @@ import java.util.List;
 /**
  * Options that cut down what each table's changes carry (columns, masked values) and which changes
  * are written at all (by kind, by a predicate on the row): YAML section {@code filter.}; the sink
- * tables' keys in SQL. See docs/routing.md.
+ * tables' keys in SQL. See docs/filters.md.
  */
 @PublicEvolving
 public final class FilterOptions {

@@ -31,6 +31,7 @@ public final class ChangeNormalizer extends ProcessFunction<ChangeEvent, RoutedC
     private transient PrimaryKeyChangeSplitter splitter;
     private transient SourceMetrics metrics;
     private transient Halves halves;
+    private transient ChangeEvent lastBinlogChange;
 
     /**
      * @param keyed whether an exchange keyed by table and primary key follows (to the route, or
@@ -59,6 +60,10 @@ public final class ChangeNormalizer extends ProcessFunction<ChangeEvent, RoutedC
 
     @Override
     public void processElement(ChangeEvent change, Context context, Collector<RoutedChange> out) {
+        // Snapshot rows have no binlog position; heartbeats do, and advance it.
+        if (!change.binlogFile().isEmpty()) {
+            lastBinlogChange = change;
+        }
         if (!metrics.take(change, System.currentTimeMillis())) {
             return;
         }
@@ -69,6 +74,12 @@ public final class ChangeNormalizer extends ProcessFunction<ChangeEvent, RoutedC
         }
         halves.to(out, rank);
         splitter.flatMap(change, halves);
+    }
+
+    /** The last binlog change this subtask handed on (heartbeats included), or null. */
+    @Nullable
+    ChangeEvent lastBinlogChange() {
+        return lastBinlogChange;
     }
 
     /** Whether changes carry their key hash: only when a keyed exchange follows. */

@@ -28,9 +28,11 @@ import java.util.TreeMap;
  * every path has. Then waiting messages go out by rank, a statement before the rows that followed
  * it, in arrival order within a rank. Between statements every path has passed the same count and
  * nothing waits. It keeps no state: with aligned checkpoints nothing waits at a barrier.
+ *
+ * <p>With progress markers on, {@link ProgressMarkingOwner} runs in its place.
  */
 @Internal
-public final class StatementOrderOperator extends AbstractStreamOperator<SinkMessage>
+public class StatementOrderOperator extends AbstractStreamOperator<SinkMessage>
         implements OneInputStreamOperator<OrderedMessage, SinkMessage> {
 
     private static final long serialVersionUID = 1L;
@@ -54,7 +56,7 @@ public final class StatementOrderOperator extends AbstractStreamOperator<SinkMes
         OrderedMessage ordered = record.getValue();
         // Anything waiting ranks above what may pass now, so passing now keeps the rank order.
         if (StatementRank.needed(ordered.rank()) <= passed) {
-            output.collect(record.replace(ordered.message()));
+            write(record.replace(ordered.message()));
         } else {
             waiting.computeIfAbsent(ordered.rank(), rank -> new ArrayList<>())
                     .add(ordered.message());
@@ -91,6 +93,11 @@ public final class StatementOrderOperator extends AbstractStreamOperator<SinkMes
         super.finish();
     }
 
+    /** Hands {@code record} to the writer. */
+    protected void write(StreamRecord<SinkMessage> record) {
+        output.collect(record);
+    }
+
     /** Whether some message waits, for tests. */
     boolean isWaiting() {
         return !waiting.isEmpty();
@@ -100,7 +107,7 @@ public final class StatementOrderOperator extends AbstractStreamOperator<SinkMes
         while (!waiting.isEmpty() && StatementRank.needed(waiting.firstKey()) <= statements) {
             Map.Entry<Long, List<SinkMessage>> rank = waiting.pollFirstEntry();
             for (SinkMessage message : rank.getValue()) {
-                output.collect(new StreamRecord<>(message));
+                write(new StreamRecord<>(message));
             }
         }
     }

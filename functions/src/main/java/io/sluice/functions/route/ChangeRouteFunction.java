@@ -9,8 +9,13 @@ import io.sluice.functions.filter.internal.ChangeFilter;
 import io.sluice.functions.filter.internal.FilterSettings;
 import io.sluice.functions.normalize.RoutedChange;
 import io.sluice.functions.normalize.StatementPathOperator;
+import io.sluice.functions.progress.ProgressNote;
+import io.sluice.functions.progress.ProgressNotes;
 import io.sluice.serializers.event.ChangeEvent;
 import io.sluice.serializers.key.MessageKeyEncoder;
+
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * Picks each change's topic, partition and message key. A row goes to the partition its table's
@@ -36,24 +41,36 @@ public final class ChangeRouteFunction extends ProcessFunction<RoutedChange, Rou
 
     private final Routing routing;
     private final FilterSettings filters;
+    private final boolean reportsTopics;
 
     private transient MessageKeyEncoder keys;
     private transient ChangeFilter filter;
     private transient Routing.Routes routes;
+    private transient Set<String> reportedTopics;
 
     /**
      * @param routing topic, partition and the partitions a statement goes to
      * @param filters which changes are dropped; null for none
      */
     public ChangeRouteFunction(Routing routing, FilterSettings filters) {
+        this(routing, filters, false);
+    }
+
+    /**
+     * @param reportsTopics whether each topic is reported to the partition owners ({@link
+     *     ProgressNotes#TAG}) before its first message, for progress markers
+     */
+    public ChangeRouteFunction(Routing routing, FilterSettings filters, boolean reportsTopics) {
         this.routing = routing;
         this.filters = filters;
+        this.reportsTopics = reportsTopics;
     }
 
     @Override
     public void open(OpenContext context) {
         keys = new MessageKeyEncoder();
         routes = routing.open();
+        reportedTopics = new HashSet<>();
         // Nothing configured: no per-change check at all.
         filter =
                 filters == null || !(filters.dropsChanges() || filters.shapesColumns())
@@ -85,6 +102,9 @@ public final class ChangeRouteFunction extends ProcessFunction<RoutedChange, Rou
             return;
         }
         String topic = routes.topicOf(change);
+        if (reportsTopics && reportedTopics.add(topic)) {
+            context.output(ProgressNotes.TAG, ProgressNote.topic(topic));
+        }
         if (change.isRow()) {
             int partition = routes.partitionOf(change, topic);
             if (!change.query().isEmpty() && (filter == null || filter.keepsQueryOf(change))) {

@@ -1,6 +1,7 @@
 package io.sluice.functions.route;
 
 import io.sluice.functions.internal.NamePattern;
+import io.sluice.functions.internal.RuleList;
 
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -29,34 +30,28 @@ public final class PartitionCountRules implements Serializable {
     public static PartitionCountRules create(String spec, String option) {
         List<NamePattern> patterns = new ArrayList<>();
         List<Integer> counts = new ArrayList<>();
-        if (spec != null && !spec.isBlank()) {
-            for (String item : spec.split("[,;]")) {
-                item = item.trim();
-                if (item.isEmpty()) {
-                    continue;
-                }
-                int colon = item.lastIndexOf(':');
-                if (colon <= 0) {
-                    throw new IllegalArgumentException(
-                            String.format(
-                                    "Option '%s' takes 'topicPattern:N' items, but has '%s'",
-                                    option, item));
-                }
-                int count;
-                try {
-                    count = Integer.parseInt(item.substring(colon + 1).trim());
-                } catch (NumberFormatException e) {
-                    count = 0;
-                }
-                if (count <= 0) {
-                    throw new IllegalArgumentException(
-                            String.format(
-                                    "Option '%s' needs a positive partition count in '%s'",
-                                    option, item));
-                }
-                patterns.add(NamePattern.parse(item.substring(0, colon).trim(), option, item));
-                counts.add(count);
+        for (String item : RuleList.items(spec)) {
+            int colon = item.lastIndexOf(':');
+            if (colon <= 0) {
+                throw new IllegalArgumentException(
+                        String.format(
+                                "Option '%s' takes 'topicPattern:N' items, but has '%s'",
+                                option, item));
             }
+            int count;
+            try {
+                count = Integer.parseInt(item.substring(colon + 1).trim());
+            } catch (NumberFormatException e) {
+                count = 0;
+            }
+            if (count <= 0) {
+                throw new IllegalArgumentException(
+                        String.format(
+                                "Option '%s' needs a positive partition count in '%s'",
+                                option, item));
+            }
+            patterns.add(NamePattern.parse(item.substring(0, colon).trim(), option, item));
+            counts.add(count);
         }
         return new PartitionCountRules(patterns, counts);
     }

@@ -2,6 +2,7 @@ package io.sluice.functions.route;
 
 import io.sluice.functions.internal.IdentityCache;
 import io.sluice.functions.internal.NamePattern;
+import io.sluice.functions.internal.RuleList;
 import io.sluice.serializers.event.TableSchema;
 
 import java.io.Serializable;
@@ -74,13 +75,8 @@ public final class PartitionRules implements Serializable {
     public static PartitionRules create(
             String partitionHash, boolean databaseHash, Unmatched unmatched, String option) {
         List<Rule> rules = new ArrayList<>();
-        if (partitionHash != null && !partitionHash.isBlank()) {
-            for (String item : partitionHash.replace(',', ';').split(";")) {
-                item = item.trim();
-                if (!item.isEmpty()) {
-                    rules.add(Rule.parse(item, option));
-                }
-            }
+        for (String item : RuleList.items(partitionHash)) {
+            rules.add(Rule.parse(item, option));
         }
         return new PartitionRules(rules, databaseHash, unmatched, option);
     }

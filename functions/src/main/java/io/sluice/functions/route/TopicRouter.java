@@ -2,6 +2,7 @@ package io.sluice.functions.route;
 
 import io.sluice.functions.internal.IdentityCache;
 import io.sluice.functions.internal.NamePattern;
+import io.sluice.functions.internal.RuleList;
 import io.sluice.serializers.event.TableSchema;
 
 import java.io.Serializable;
@@ -55,20 +56,15 @@ public final class TopicRouter implements Serializable {
     public static TopicRouter create(
             String dynamicTopic, String template, String defaultTopic, String option) {
         List<Rule> rules = new ArrayList<>();
-        if (dynamicTopic != null && !dynamicTopic.isBlank()) {
-            for (String item : dynamicTopic.split("[,;]")) {
-                item = item.trim();
-                if (item.isEmpty()) {
-                    continue;
-                }
-                int colon = item.indexOf(':');
-                String topic = colon < 0 ? null : item.substring(0, colon).trim();
-                String pattern = colon < 0 ? item : item.substring(colon + 1).trim();
-                if (topic != null) {
-                    checkTopic(topic, option, item);
-                }
-                rules.add(new Rule(topic, NamePattern.parse(pattern, option, item)));
+        for (String item : RuleList.items(dynamicTopic)) {
+            // The first ':' ends the topic: Canal's 'topic:pattern' (a pattern has no ':').
+            int colon = item.indexOf(':');
+            String topic = colon < 0 ? null : item.substring(0, colon).trim();
+            String pattern = colon < 0 ? item : item.substring(colon + 1).trim();
+            if (topic != null) {
+                checkTopic(topic, option, item);
             }
+            rules.add(new Rule(topic, NamePattern.parse(pattern, option, item)));
         }
         String cleanTemplate = template == null || template.isBlank() ? null : template.trim();
         if (cleanTemplate != null) {

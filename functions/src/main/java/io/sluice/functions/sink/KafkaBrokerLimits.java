@@ -3,10 +3,8 @@ package io.sluice.functions.sink;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
 
-import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
-import org.apache.kafka.common.Node;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.SecurityDisabledException;
@@ -16,14 +14,10 @@ import org.slf4j.LoggerFactory;
 
 import java.io.Serializable;
 import java.time.Duration;
-import java.util.Collection;
-import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.stream.Collectors;
 
 /**
  * Checks the sink's settings against what the Kafka brokers allow. It runs where the job meets the
@@ -38,7 +32,6 @@ public final class KafkaBrokerLimits implements Serializable {
 
     private static final String MAX_TIMEOUT = "transaction.max.timeout.ms";
     private static final Duration WRITER_ASK_TIMEOUT = Duration.ofSeconds(30);
-    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
 
     private final Properties client;
     private final long transactionTimeoutMs;
@@ -77,30 +70,9 @@ public final class KafkaBrokerLimits implements Serializable {
      * @param subtask the writer's subtask; only subtask 0 warns, the others would repeat it
      */
     public void check(int subtask) {
-        Admin admin = Admin.create(client);
-        try {
-            check(admin, subtask);
-        } finally {
-            // Not the default close, which waits for calls that timed out here.
-            admin.close(CLOSE_TIMEOUT);
-        }
-    }
-
-    private void check(Admin admin, int subtask) {
         Map<ConfigResource, Config> configs;
-        try {
-            Collection<Node> brokers =
-                    admin.describeCluster()
-                            .nodes()
-                            .get(askTimeout.toMillis(), TimeUnit.MILLISECONDS);
-            List<ConfigResource> resources =
-                    brokers.stream()
-                            .map(b -> new ConfigResource(ConfigResource.Type.BROKER, b.idString()))
-                            .collect(Collectors.toList());
-            configs =
-                    admin.describeConfigs(resources)
-                            .all()
-                            .get(askTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        try (KafkaTopicAdmin admin = new KafkaTopicAdmin(client, askTimeout)) {
+            configs = admin.brokerConfigs();
         } catch (ExecutionException e) {
             if (refused(e.getCause())) {
                 if (subtask == 0) {

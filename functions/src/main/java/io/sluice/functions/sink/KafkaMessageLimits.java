@@ -3,22 +3,15 @@ package io.sluice.functions.sink;
 import org.apache.flink.annotation.Internal;
 
 import io.sluice.functions.encode.MessageLimits;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.Config;
-import org.apache.kafka.clients.admin.ConfigEntry;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -28,9 +21,6 @@ import java.util.concurrent.TimeoutException;
  */
 @Internal
 public final class KafkaMessageLimits implements MessageLimits {
-
-    /** Kafka's default max.request.size. */
-    static final long PRODUCER_DEFAULT_MAX_REQUEST = 1_048_576L;
 
     /**
      * A record batch's header (61 bytes) and one record's own framing (at most 21), rounded up:
@@ -42,22 +32,17 @@ public final class KafkaMessageLimits implements MessageLimits {
     private static final Duration LOOKUP_TIMEOUT = Duration.ofSeconds(30);
 
     private final long maxRequest;
-    private final Properties client;
+    private final KafkaTopicAdmin admin;
     private final Map<String, Long> topics = new HashMap<>();
-    private Admin admin;
 
     KafkaMessageLimits(long maxRequest, Properties client) {
         this.maxRequest = maxRequest;
-        this.client = client;
+        this.admin = new KafkaTopicAdmin(client, LOOKUP_TIMEOUT);
     }
 
     /** The limits of the producer and topics {@code producer} and {@code client} describe. */
     public static MessageLimits.Factory factory(Map<String, String> producer, Properties client) {
-        long maxRequest =
-                Long.parseLong(
-                        producer.getOrDefault(
-                                ProducerConfig.MAX_REQUEST_SIZE_CONFIG,
-                                Long.toString(PRODUCER_DEFAULT_MAX_REQUEST)));
+        long maxRequest = KafkaTopicAdmin.maxRequestSize(producer);
         Properties copy = new Properties();
         copy.putAll(client);
         return () -> new KafkaMessageLimits(maxRequest, copy);
@@ -88,21 +73,8 @@ public final class KafkaMessageLimits implements MessageLimits {
 
     /** The topic's max.message.bytes, or Long.MAX_VALUE when the brokers do not tell. */
     private long topicMaxOf(String topic) {
-        if (admin == null) {
-            admin = Admin.create(client);
-        }
-        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
         try {
-            Config config =
-                    admin.describeConfigs(List.of(resource))
-                            .all()
-                            .get(LOOKUP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
-                            .get(resource);
-            ConfigEntry max =
-                    config == null ? null : config.get(TopicConfig.MAX_MESSAGE_BYTES_CONFIG);
-            return max == null || max.value() == null
-                    ? Long.MAX_VALUE
-                    : Long.parseLong(max.value());
+            return admin.maxMessageBytes(topic).orElse(Long.MAX_VALUE);
         } catch (ExecutionException | TimeoutException e) {
             LOG.warn(
                     "Cannot read {} of topic '{}' ({}); large rows are judged by the producer's"
@@ -121,8 +93,6 @@ public final class KafkaMessageLimits implements MessageLimits {
 
     @Override
     public void close() {
-        if (admin != null) {
-            admin.close(Duration.ofSeconds(5));
-        }
+        admin.close();
     }
 }

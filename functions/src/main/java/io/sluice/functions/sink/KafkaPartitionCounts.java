@@ -5,15 +5,11 @@ import org.apache.flink.annotation.Internal;
 import io.sluice.functions.route.BrokerPartitionCounts;
 import io.sluice.functions.route.PartitionCountRules;
 import io.sluice.functions.route.PartitionCounts;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -24,8 +20,7 @@ public final class KafkaPartitionCounts extends BrokerPartitionCounts {
 
     private static final Duration LOOKUP_TIMEOUT = Duration.ofSeconds(30);
 
-    private final Properties client;
-    private Admin admin;
+    private final KafkaTopicAdmin admin;
 
     /**
      * @param client the admin client's settings ({@link KafkaClientProperties#common}), used only
@@ -33,8 +28,7 @@ public final class KafkaPartitionCounts extends BrokerPartitionCounts {
      */
     public KafkaPartitionCounts(PartitionCountRules configured, Properties client) {
         super(configured);
-        this.client = new Properties();
-        this.client.putAll(client);
+        this.admin = new KafkaTopicAdmin(client, LOOKUP_TIMEOUT);
     }
 
     /** Counts for a job: configured ones, else from the brokers {@code client} reaches. */
@@ -45,16 +39,8 @@ public final class KafkaPartitionCounts extends BrokerPartitionCounts {
 
     @Override
     protected int lookUp(String topic) {
-        if (admin == null) {
-            admin = Admin.create(client);
-        }
         try {
-            TopicDescription description =
-                    admin.describeTopics(List.of(topic))
-                            .allTopicNames()
-                            .get(LOOKUP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
-                            .get(topic);
-            return description.partitions().size();
+            return admin.partitionCount(topic);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof UnknownTopicOrPartitionException) {
                 throw new IllegalStateException(
@@ -81,8 +67,6 @@ public final class KafkaPartitionCounts extends BrokerPartitionCounts {
 
     @Override
     public void close() {
-        if (admin != null) {
-            admin.close(Duration.ofSeconds(5));
-        }
+        admin.close();
     }
 }

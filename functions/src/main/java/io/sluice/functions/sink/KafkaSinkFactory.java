@@ -1,6 +1,7 @@
 package io.sluice.functions.sink;
 
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.sink.KafkaSinkBuilder;
@@ -11,6 +12,7 @@ import io.sluice.functions.encode.SinkMessage;
 import io.sluice.functions.route.PartitionCounts;
 import io.sluice.functions.route.PartitionOptions;
 import io.sluice.functions.route.RouteOptions;
+import io.sluice.functions.sink.internal.ProducerClosingSink;
 
 import java.time.Duration;
 import java.util.Optional;
@@ -56,7 +58,7 @@ public final class KafkaSinkFactory {
     }
 
     /** A sink of encoded messages, each to its own topic and partition. */
-    public static KafkaSink<SinkMessage> sink(OptionSection kafka) {
+    public static Sink<SinkMessage> sink(OptionSection kafka) {
         long timeoutMs = kafka.get(KafkaSinkOptions.TRANSACTION_TIMEOUT).toMillis();
         checkArgument(
                 timeoutMs > 0,
@@ -72,10 +74,12 @@ public final class KafkaSinkFactory {
                         : null;
         KafkaSinkBuilder<SinkMessage> builder = KafkaSink.<SinkMessage>builder();
         KafkaClientProperties.producer(kafka).forEach(builder::setProperty);
-        return builder.setDeliveryGuarantee(guarantee)
-                .setTransactionalIdPrefix(kafka.get(KafkaSinkOptions.TRANSACTIONAL_ID_PREFIX))
-                .setProperty("transaction.timeout.ms", Long.toString(timeoutMs))
-                .setRecordSerializer(new SinkMessageKafkaSerializationSchema(limits))
-                .build();
+        return ProducerClosingSink.of(
+                builder.setDeliveryGuarantee(guarantee)
+                        .setTransactionalIdPrefix(
+                                kafka.get(KafkaSinkOptions.TRANSACTIONAL_ID_PREFIX))
+                        .setProperty("transaction.timeout.ms", Long.toString(timeoutMs))
+                        .setRecordSerializer(new SinkMessageKafkaSerializationSchema(limits))
+                        .build());
     }
 }

@@ -8,6 +8,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import static io.sluice.serializers.canal.proto.ProtoCanalTags.*;
+
 /**
  * Decodes a Canal binary message ({@code canal.mq.flatMessage=false}, Sluice's {@code
  * canal-binary}: a {@code CanalPacket.Packet} of type MESSAGES holding {@code CanalEntry.Entry}
@@ -40,8 +42,6 @@ final class BinaryMessage {
         "", "TRANSACTIONBEGIN", "ROWDATA", "TRANSACTIONEND", "HEARTBEAT", "GTIDLOG"
     };
     private static final String[] SOURCE_TYPES = {"", "ORACLE", "MYSQL", "PGSQL"};
-    private static final int PACKET_TYPE_MESSAGES = 7;
-    private static final int COMPRESSION_NONE = 1;
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
     private BinaryMessage() {}
@@ -54,14 +54,14 @@ final class BinaryMessage {
         long compression = 0;
         ProtoReader body = null;
         while (packet.more()) {
-            switch (packet.field()) {
-                case 3:
+            switch (packet.tag()) {
+                case PACKET_TYPE:
                     type = packet.varint();
                     break;
-                case 4:
+                case PACKET_COMPRESSION:
                     compression = packet.varint();
                     break;
-                case 5:
+                case PACKET_BODY:
                     body = packet.message();
                     break;
                 default:
@@ -77,10 +77,10 @@ final class BinaryMessage {
         long batchId = 0;
         List<ProtoReader> entries = new ArrayList<>();
         while (body.more()) {
-            int field = body.field();
-            if (field == 1) {
+            int tag = body.tag();
+            if (tag == MESSAGES_BATCH_ID) {
                 batchId = body.varint();
-            } else if (field == 2) {
+            } else if (tag == MESSAGES_MESSAGES) {
                 entries.add(body.message());
             } else {
                 body.skip();
@@ -107,14 +107,14 @@ final class BinaryMessage {
         Header header = new Header();
         ProtoReader storeValue = null;
         while (entry.more()) {
-            switch (entry.field()) {
-                case 1:
+            switch (entry.tag()) {
+                case ENTRY_HEADER:
                     header.read(entry.message());
                     break;
-                case 2:
+                case ENTRY_ENTRY_TYPE:
                     common.put("entryType", name(ENTRY_TYPES, entry.varint()));
                     break;
-                case 3:
+                case ENTRY_STORE_VALUE:
                     storeValue = entry.message();
                     break;
                 default:
@@ -122,56 +122,14 @@ final class BinaryMessage {
             }
         }
         header.put(common);
-        if (!"ROWDATA".equals(common.get("entryType"))) {
+        if (!ENTRY_TYPES[ENTRY_TYPE_ROWDATA].equals(common.get("entryType"))) {
             return;
         }
-        Map<String, String> change = new LinkedHashMap<>();
-        change.put("rowChange.tableId", "0");
-        change.put("rowChange.eventType", "UPDATE");
-        change.put("rowChange.isDdl", "false");
-        change.put("rowChange.sql", "");
-        change.put("rowChange.ddlSchemaName", "");
-        List<String> props = new ArrayList<>();
         List<ProtoReader> rowDatas = new ArrayList<>();
-        while (storeValue != null && storeValue.more()) {
-            switch (storeValue.field()) {
-                case 1:
-                    change.put("rowChange.tableId", String.valueOf(storeValue.varint()));
-                    break;
-                case 2:
-                    change.put("rowChange.eventType", name(EVENT_TYPES, storeValue.varint()));
-                    break;
-                case 10:
-                    change.put("rowChange.isDdl", String.valueOf(storeValue.varint() != 0));
-                    break;
-                case 11:
-                    change.put("rowChange.sql", storeValue.string());
-                    break;
-                case 12:
-                    rowDatas.add(storeValue.message());
-                    break;
-                case 13:
-                    props.add(pair(storeValue.message()));
-                    break;
-                case 14:
-                    change.put("rowChange.ddlSchemaName", storeValue.string());
-                    break;
-                default:
-                    storeValue.skip();
-            }
-        }
-        change.put("rowChange.props", "[" + String.join(",", props) + "]");
+        Map<String, String> change = rowChange(storeValue, rowDatas);
         common.putAll(change);
         String type = change.get("rowChange.eventType");
-        ObjectNode flat = NODES.objectNode();
-        flat.put("id", batchId);
-        flat.put("database", common.get("header.schemaName"));
-        flat.put("table", common.get("header.tableName"));
-        flat.put("isDdl", Boolean.parseBoolean(change.get("rowChange.isDdl")));
-        flat.put("type", type);
-        flat.put("es", header.executeTime);
-        flat.put("sql", change.get("rowChange.sql"));
-        flat.put("gtid", common.get("header.gtid"));
+        ObjectNode flat = flatMessage(batchId, common, change, header.executeTime);
         if (rowDatas.isEmpty()) {
             flat.putArray("pkNames");
             rows.add(FlatRow.binary(topic, partition, offset, keyed, flat, true, at, common));
@@ -194,6 +152,64 @@ final class BinaryMessage {
         }
     }
 
+    /** A RowChange's fields, Canal's defaults for absent ones; its RowDatas go to {@code rows}. */
+    private static Map<String, String> rowChange(ProtoReader storeValue, List<ProtoReader> rows) {
+        Map<String, String> change = new LinkedHashMap<>();
+        change.put("rowChange.tableId", "0");
+        change.put("rowChange.eventType", "UPDATE");
+        change.put("rowChange.isDdl", "false");
+        change.put("rowChange.sql", "");
+        change.put("rowChange.ddlSchemaName", "");
+        List<String> props = new ArrayList<>();
+        while (storeValue != null && storeValue.more()) {
+            switch (storeValue.tag()) {
+                case ROW_CHANGE_TABLE_ID:
+                    change.put("rowChange.tableId", String.valueOf(storeValue.varint()));
+                    break;
+                case ROW_CHANGE_EVENT_TYPE:
+                    change.put("rowChange.eventType", name(EVENT_TYPES, storeValue.varint()));
+                    break;
+                case ROW_CHANGE_IS_DDL:
+                    change.put("rowChange.isDdl", String.valueOf(storeValue.varint() != 0));
+                    break;
+                case ROW_CHANGE_SQL:
+                    change.put("rowChange.sql", storeValue.string());
+                    break;
+                case ROW_CHANGE_ROW_DATAS:
+                    rows.add(storeValue.message());
+                    break;
+                case ROW_CHANGE_PROPS:
+                    props.add(pair(storeValue.message()));
+                    break;
+                case ROW_CHANGE_DDL_SCHEMA_NAME:
+                    change.put("rowChange.ddlSchemaName", storeValue.string());
+                    break;
+                default:
+                    storeValue.skip();
+            }
+        }
+        change.put("rowChange.props", "[" + String.join(",", props) + "]");
+        return change;
+    }
+
+    /** The FlatMessage fields every row of an entry shares, as Canal's converter sets them. */
+    private static ObjectNode flatMessage(
+            long batchId,
+            Map<String, String> common,
+            Map<String, String> change,
+            long executeTime) {
+        ObjectNode flat = NODES.objectNode();
+        flat.put("id", batchId);
+        flat.put("database", common.get("header.schemaName"));
+        flat.put("table", common.get("header.tableName"));
+        flat.put("isDdl", Boolean.parseBoolean(change.get("rowChange.isDdl")));
+        flat.put("type", change.get("rowChange.eventType"));
+        flat.put("es", executeTime);
+        flat.put("sql", change.get("rowChange.sql"));
+        flat.put("gtid", common.get("header.gtid"));
+        return flat;
+    }
+
     /** A RowData's columns as fields, and as the FlatMessage's data, old and types. */
     private static void rowData(
             ProtoReader rowData, String type, Map<String, String> fields, ObjectNode flat) {
@@ -201,14 +217,14 @@ final class BinaryMessage {
         List<Column> after = new ArrayList<>();
         List<String> props = new ArrayList<>();
         while (rowData.more()) {
-            switch (rowData.field()) {
-                case 1:
+            switch (rowData.tag()) {
+                case ROW_DATA_BEFORE_COLUMNS:
                     before.add(new Column(rowData.message()));
                     break;
-                case 2:
+                case ROW_DATA_AFTER_COLUMNS:
                     after.add(new Column(rowData.message()));
                     break;
-                case 3:
+                case ROW_DATA_PROPS:
                     props.add(pair(rowData.message()));
                     break;
                 default:
@@ -249,10 +265,10 @@ final class BinaryMessage {
         String key = "";
         String value = "";
         while (pair.more()) {
-            int field = pair.field();
-            if (field == 1) {
+            int tag = pair.tag();
+            if (tag == PAIR_KEY) {
                 key = pair.string();
-            } else if (field == 2) {
+            } else if (tag == PAIR_VALUE) {
                 value = pair.string();
             } else {
                 pair.skip();
@@ -288,46 +304,45 @@ final class BinaryMessage {
 
         void read(ProtoReader header) {
             while (header.more()) {
-                int field = header.field();
-                switch (field) {
-                    case 1:
+                switch (header.tag()) {
+                    case HEADER_VERSION:
                         fields.put("header.version", String.valueOf((int) header.varint()));
                         break;
-                    case 2:
+                    case HEADER_LOGFILE_NAME:
                         fields.put("header.logfileName", header.string());
                         break;
-                    case 3:
+                    case HEADER_LOGFILE_OFFSET:
                         fields.put("header.logfileOffset", String.valueOf(header.varint()));
                         break;
-                    case 4:
+                    case HEADER_SERVER_ID:
                         fields.put("header.serverId", String.valueOf(header.varint()));
                         break;
-                    case 5:
+                    case HEADER_SERVERENCODE:
                         fields.put("header.serverenCode", header.string());
                         break;
-                    case 6:
+                    case HEADER_EXECUTE_TIME:
                         executeTime = header.varint();
                         fields.put("header.executeTime", String.valueOf(executeTime));
                         break;
-                    case 7:
+                    case HEADER_SOURCE_TYPE:
                         fields.put("header.sourceType", name(SOURCE_TYPES, header.varint()));
                         break;
-                    case 8:
+                    case HEADER_SCHEMA_NAME:
                         fields.put("header.schemaName", header.string());
                         break;
-                    case 9:
+                    case HEADER_TABLE_NAME:
                         fields.put("header.tableName", header.string());
                         break;
-                    case 10:
+                    case HEADER_EVENT_LENGTH:
                         fields.put("header.eventLength", String.valueOf(header.varint()));
                         break;
-                    case 11:
+                    case HEADER_EVENT_TYPE:
                         fields.put("header.eventType", name(EVENT_TYPES, header.varint()));
                         break;
-                    case 12:
+                    case HEADER_PROPS:
                         props.add(pair(header.message()));
                         break;
-                    case 13:
+                    case HEADER_GTID:
                         fields.put("header.gtid", header.string());
                         break;
                     default:
@@ -357,35 +372,35 @@ final class BinaryMessage {
 
         Column(ProtoReader column) {
             while (column.more()) {
-                switch (column.field()) {
-                    case 1:
+                switch (column.tag()) {
+                    case COLUMN_INDEX:
                         index = (int) column.varint();
                         break;
-                    case 2:
+                    case COLUMN_SQL_TYPE:
                         sqlType = (int) column.varint();
                         break;
-                    case 3:
+                    case COLUMN_NAME:
                         name = column.string();
                         break;
-                    case 4:
+                    case COLUMN_IS_KEY:
                         isKey = column.varint() != 0;
                         break;
-                    case 5:
+                    case COLUMN_UPDATED:
                         updated = column.varint() != 0;
                         break;
-                    case 6:
+                    case COLUMN_IS_NULL:
                         isNull = column.varint() != 0;
                         break;
-                    case 7:
+                    case COLUMN_PROPS:
                         props.add(pair(column.message()));
                         break;
-                    case 8:
+                    case COLUMN_VALUE:
                         value = column.string();
                         break;
-                    case 9:
+                    case COLUMN_LENGTH:
                         length = (int) column.varint();
                         break;
-                    case 10:
+                    case COLUMN_MYSQL_TYPE:
                         mysqlType = column.string();
                         break;
                     default:

@@ -67,84 +67,36 @@ public final class CanalDiff {
 
     /** Runs, reporting to {@code out} (progress and errors to {@code err}); the exit code. */
     public static int run(PrintStream out, PrintStream err, String... args) {
-        String servers = null;
-        String sluiceServers = null;
-        String canalTopics = null;
-        String sluiceTopics = null;
-        Duration window = WINDOW.defaultValue();
-        Properties client = new Properties();
-        boolean json = false;
-        for (int i = 0; i < args.length; i++) {
-            String flag = args[i];
-            if ("--json".equals(flag)) {
-                json = true;
-                continue;
-            }
-            if ("--help".equals(flag) || "-h".equals(flag)) {
-                out.println(USAGE);
-                return 0;
-            }
-            if (i + 1 >= args.length) {
-                err.println("canal-diff: '" + flag + "' needs a value\n" + USAGE);
-                return 2;
-            }
-            String value = args[++i];
-            switch (flag) {
-                case "--bootstrap-servers":
-                    servers = value;
-                    break;
-                case "--sluice-bootstrap-servers":
-                    sluiceServers = value;
-                    break;
-                case "--canal-topic":
-                    canalTopics = value;
-                    break;
-                case "--sluice-topic":
-                    sluiceTopics = value;
-                    break;
-                case "--window":
-                    window = window(value);
-                    if (window == null) {
-                        err.println(
-                                "canal-diff: '--window' ("
-                                        + WINDOW.key()
-                                        + ") takes a duration of 0 or more such as 30 s or 10"
-                                        + " min, but got '"
-                                        + value
-                                        + "'");
-                        return 2;
-                    }
-                    break;
-                case "--property":
-                    int eq = value.indexOf('=');
-                    if (eq <= 0) {
-                        err.println(
-                                "canal-diff: '--property' takes key=value, but got '"
-                                        + value
-                                        + "'");
-                        return 2;
-                    }
-                    client.put(value.substring(0, eq), value.substring(eq + 1));
-                    break;
-                default:
-                    err.println("canal-diff: unknown option '" + flag + "'\n" + USAGE);
-                    return 2;
-            }
-        }
-        if (canalTopics == null || sluiceTopics == null) {
-            err.println("canal-diff: --canal-topic and --sluice-topic are required\n" + USAGE);
+        Arguments arguments;
+        try {
+            arguments = Arguments.parse(args);
+        } catch (BadArguments e) {
+            err.println("canal-diff: " + e.getMessage());
             return 2;
         }
+        if (arguments.help) {
+            out.println(USAGE);
+            return 0;
+        }
+        String servers = arguments.servers;
+        Duration window = arguments.window;
         DiffReport report = new DiffReport();
         try (DiffSide canal =
-                        side("Canal", "--canal-topic", canalTopics, servers, client, window, err);
+                        side(
+                                "Canal",
+                                "--canal-topic",
+                                arguments.canalTopics,
+                                servers,
+                                arguments.client,
+                                window,
+                                err);
                 DiffSide sluice =
                         side(
                                 "Sluice",
                                 "--sluice-topic",
-                                sluiceTopics,
-                                sluiceServers == null ? servers : sluiceServers,
-                                client,
+                                arguments.sluiceTopics,
+                                arguments.sluiceServers == null ? servers : arguments.sluiceServers,
+                                arguments.client,
                                 window,
                                 err)) {
             compare(canal, sluice, window, report);
@@ -152,7 +104,7 @@ public final class CanalDiff {
             err.println("canal-diff: " + e.getMessage());
             return 2;
         }
-        if (json) {
+        if (arguments.json) {
             report.printJson(out);
         } else {
             report.printText(out);
@@ -276,5 +228,85 @@ public final class CanalDiff {
             source = new RocketMqSource(name, nameServer, rocketMq);
         }
         return new DiffSide(name, topics, source, window, err);
+    }
+
+    /** The command line, read; {@link #parse} fails on the first argument it cannot take. */
+    private static final class Arguments {
+        private String servers;
+        private String sluiceServers;
+        private String canalTopics;
+        private String sluiceTopics;
+        private Duration window = WINDOW.defaultValue();
+        private final Properties client = new Properties();
+        private boolean json;
+        private boolean help;
+
+        static Arguments parse(String... args) throws BadArguments {
+            Arguments parsed = new Arguments();
+            for (int i = 0; i < args.length; i++) {
+                String flag = args[i];
+                if ("--json".equals(flag)) {
+                    parsed.json = true;
+                    continue;
+                }
+                if ("--help".equals(flag) || "-h".equals(flag)) {
+                    parsed.help = true;
+                    return parsed;
+                }
+                if (i + 1 >= args.length) {
+                    throw new BadArguments("'" + flag + "' needs a value\n" + USAGE);
+                }
+                String value = args[++i];
+                switch (flag) {
+                    case "--bootstrap-servers":
+                        parsed.servers = value;
+                        break;
+                    case "--sluice-bootstrap-servers":
+                        parsed.sluiceServers = value;
+                        break;
+                    case "--canal-topic":
+                        parsed.canalTopics = value;
+                        break;
+                    case "--sluice-topic":
+                        parsed.sluiceTopics = value;
+                        break;
+                    case "--window":
+                        parsed.window = window(value);
+                        if (parsed.window == null) {
+                            throw new BadArguments(
+                                    "'--window' ("
+                                            + WINDOW.key()
+                                            + ") takes a duration of 0 or more such as 30 s or 10"
+                                            + " min, but got '"
+                                            + value
+                                            + "'");
+                        }
+                        break;
+                    case "--property":
+                        int eq = value.indexOf('=');
+                        if (eq <= 0) {
+                            throw new BadArguments(
+                                    "'--property' takes key=value, but got '" + value + "'");
+                        }
+                        parsed.client.put(value.substring(0, eq), value.substring(eq + 1));
+                        break;
+                    default:
+                        throw new BadArguments("unknown option '" + flag + "'\n" + USAGE);
+                }
+            }
+            if (!parsed.help && (parsed.canalTopics == null || parsed.sluiceTopics == null)) {
+                throw new BadArguments("--canal-topic and --sluice-topic are required\n" + USAGE);
+            }
+            return parsed;
+        }
+    }
+
+    /** An argument the command cannot take: the message says which and why (exit code 2). */
+    private static final class BadArguments extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        BadArguments(String message) {
+            super(message);
+        }
     }
 }

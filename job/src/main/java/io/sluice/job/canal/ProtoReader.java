@@ -33,15 +33,23 @@ final class ProtoReader {
         return pos < end;
     }
 
-    /** The next field's number; its value must be read or skipped next. */
-    int field() {
+    /**
+     * The next field's tag, its number and wire type as {@code ProtoCanalTags} has them; its value
+     * must be read or skipped next. A known field number with an unexpected wire type does not
+     * match its tag, so it is skipped rather than misread.
+     */
+    int tag() {
         long tag = varint();
         wireType = (int) (tag & 7);
-        int field = (int) (tag >>> 3);
-        if (field <= 0 || wireType == 3 || wireType == 4 || wireType > 5) {
+        long field = tag >>> 3;
+        if (field <= 0
+                || field > Integer.MAX_VALUE >>> 3
+                || wireType == 3
+                || wireType == 4
+                || wireType > 5) {
             throw new IllegalArgumentException("invalid protobuf tag " + tag + " at byte " + pos);
         }
-        return field;
+        return (int) tag;
     }
 
     long varint() {

@@ -357,4 +357,9 @@ public final class JobConfigLoader {
     public static Set<String> knownKeys() {
         return Collections.unmodifiableSet(KNOWN.keySet());
     }
+
+    /** Every option by its YAML key, for the options reference. */
+    static Map<String, ConfigOption<?>> knownOptions() {
+        return Collections.unmodifiableMap(KNOWN);
+    }
 }

@@ -12,16 +12,16 @@ import io.sluice.serializers.event.TableSchema;
 import java.util.Arrays;
 import java.util.List;
 
-import static io.sluice.serializers.canal.internal.ProtoCanalTags.ENTRY_ENTRY_TYPE;
-import static io.sluice.serializers.canal.internal.ProtoCanalTags.ENTRY_HEADER;
-import static io.sluice.serializers.canal.internal.ProtoCanalTags.ENTRY_STORE_VALUE;
-import static io.sluice.serializers.canal.internal.ProtoCanalTags.ENTRY_TYPE_ROWDATA;
-import static io.sluice.serializers.canal.internal.ProtoCanalTags.MESSAGES_BATCH_ID;
-import static io.sluice.serializers.canal.internal.ProtoCanalTags.MESSAGES_MESSAGES;
-import static io.sluice.serializers.canal.internal.ProtoCanalTags.PACKET_BODY;
-import static io.sluice.serializers.canal.internal.ProtoCanalTags.PACKET_TYPE;
-import static io.sluice.serializers.canal.internal.ProtoCanalTags.PACKET_TYPE_MESSAGES;
-import static io.sluice.serializers.canal.internal.ProtoCanalTags.PACKET_VERSION;
+import static io.sluice.serializers.canal.proto.ProtoCanalTags.ENTRY_ENTRY_TYPE;
+import static io.sluice.serializers.canal.proto.ProtoCanalTags.ENTRY_HEADER;
+import static io.sluice.serializers.canal.proto.ProtoCanalTags.ENTRY_STORE_VALUE;
+import static io.sluice.serializers.canal.proto.ProtoCanalTags.ENTRY_TYPE_ROWDATA;
+import static io.sluice.serializers.canal.proto.ProtoCanalTags.MESSAGES_BATCH_ID;
+import static io.sluice.serializers.canal.proto.ProtoCanalTags.MESSAGES_MESSAGES;
+import static io.sluice.serializers.canal.proto.ProtoCanalTags.PACKET_BODY;
+import static io.sluice.serializers.canal.proto.ProtoCanalTags.PACKET_TYPE;
+import static io.sluice.serializers.canal.proto.ProtoCanalTags.PACKET_TYPE_MESSAGES;
+import static io.sluice.serializers.canal.proto.ProtoCanalTags.PACKET_VERSION;
 
 /**
  * Encodes changes as Canal 1.1.8's binary (protobuf) Kafka/RocketMQ message: the bytes of a {@code

@@ -3,6 +3,7 @@ package io.sluice.functions.filter.internal;
 import org.apache.flink.annotation.Internal;
 
 import io.sluice.functions.internal.NamePattern;
+import io.sluice.functions.internal.RuleList;
 
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -35,11 +36,7 @@ final class ColumnRule implements Serializable {
     /** Canal's field-filter syntax: items {@code pattern:col1/col2} separated by ',' or ';'. */
     static List<ColumnRule> parseLists(String value, String option) {
         List<ColumnRule> rules = new ArrayList<>();
-        for (String item : value.replace(',', ';').split(";")) {
-            item = item.trim();
-            if (item.isEmpty()) {
-                continue;
-            }
+        for (String item : RuleList.items(value)) {
             int colon = colonOf(item, option);
             Map<String, Mask> columns = new LinkedHashMap<>();
             for (String column : item.substring(colon + 1).split("/", -1)) {
@@ -53,11 +50,7 @@ final class ColumnRule implements Serializable {
     /** Items {@code pattern:col=mask,col=mask} separated by ';' (columns also by '/'). */
     static List<ColumnRule> parseMasks(String value, String option) {
         List<ColumnRule> rules = new ArrayList<>();
-        for (String item : value.split(";")) {
-            item = item.trim();
-            if (item.isEmpty()) {
-                continue;
-            }
+        for (String item : RuleList.itemsBySemicolon(value)) {
             int colon = colonOf(item, option);
             Map<String, Mask> columns = new LinkedHashMap<>();
             for (String spec : item.substring(colon + 1).split("[,/]", -1)) {

@@ -4,22 +4,22 @@ import io.sluice.serializers.event.ChangeEvent;
 
 import java.nio.charset.StandardCharsets;
 
-import static io.sluice.serializers.canal.internal.ProtoCanalTags.HEADER_EVENT_LENGTH;
-import static io.sluice.serializers.canal.internal.ProtoCanalTags.HEADER_EVENT_TYPE;
-import static io.sluice.serializers.canal.internal.ProtoCanalTags.HEADER_EXECUTE_TIME;
-import static io.sluice.serializers.canal.internal.ProtoCanalTags.HEADER_GTID;
-import static io.sluice.serializers.canal.internal.ProtoCanalTags.HEADER_LOGFILE_NAME;
-import static io.sluice.serializers.canal.internal.ProtoCanalTags.HEADER_LOGFILE_OFFSET;
-import static io.sluice.serializers.canal.internal.ProtoCanalTags.HEADER_PROPS;
-import static io.sluice.serializers.canal.internal.ProtoCanalTags.HEADER_SCHEMA_NAME;
-import static io.sluice.serializers.canal.internal.ProtoCanalTags.HEADER_SERVERENCODE;
-import static io.sluice.serializers.canal.internal.ProtoCanalTags.HEADER_SERVER_ID;
-import static io.sluice.serializers.canal.internal.ProtoCanalTags.HEADER_SOURCE_TYPE;
-import static io.sluice.serializers.canal.internal.ProtoCanalTags.HEADER_TABLE_NAME;
-import static io.sluice.serializers.canal.internal.ProtoCanalTags.HEADER_VERSION;
-import static io.sluice.serializers.canal.internal.ProtoCanalTags.PAIR_KEY;
-import static io.sluice.serializers.canal.internal.ProtoCanalTags.PAIR_VALUE;
-import static io.sluice.serializers.canal.internal.ProtoCanalTags.SOURCE_TYPE_MYSQL;
+import static io.sluice.serializers.canal.proto.ProtoCanalTags.HEADER_EVENT_LENGTH;
+import static io.sluice.serializers.canal.proto.ProtoCanalTags.HEADER_EVENT_TYPE;
+import static io.sluice.serializers.canal.proto.ProtoCanalTags.HEADER_EXECUTE_TIME;
+import static io.sluice.serializers.canal.proto.ProtoCanalTags.HEADER_GTID;
+import static io.sluice.serializers.canal.proto.ProtoCanalTags.HEADER_LOGFILE_NAME;
+import static io.sluice.serializers.canal.proto.ProtoCanalTags.HEADER_LOGFILE_OFFSET;
+import static io.sluice.serializers.canal.proto.ProtoCanalTags.HEADER_PROPS;
+import static io.sluice.serializers.canal.proto.ProtoCanalTags.HEADER_SCHEMA_NAME;
+import static io.sluice.serializers.canal.proto.ProtoCanalTags.HEADER_SERVERENCODE;
+import static io.sluice.serializers.canal.proto.ProtoCanalTags.HEADER_SERVER_ID;
+import static io.sluice.serializers.canal.proto.ProtoCanalTags.HEADER_SOURCE_TYPE;
+import static io.sluice.serializers.canal.proto.ProtoCanalTags.HEADER_TABLE_NAME;
+import static io.sluice.serializers.canal.proto.ProtoCanalTags.HEADER_VERSION;
+import static io.sluice.serializers.canal.proto.ProtoCanalTags.PAIR_KEY;
+import static io.sluice.serializers.canal.proto.ProtoCanalTags.PAIR_VALUE;
+import static io.sluice.serializers.canal.proto.ProtoCanalTags.SOURCE_TYPE_MYSQL;
 
 /**
  * Measures, then writes, the {@code CanalEntry.Header} of one entry as Canal's {@code

@@ -6,13 +6,13 @@ import io.sluice.serializers.event.RowImage;
 import java.util.Arrays;
 import java.util.List;
 
-import static io.sluice.serializers.canal.internal.ProtoCanalTags.ROW_CHANGE_DDL_SCHEMA_NAME;
-import static io.sluice.serializers.canal.internal.ProtoCanalTags.ROW_CHANGE_EVENT_TYPE;
-import static io.sluice.serializers.canal.internal.ProtoCanalTags.ROW_CHANGE_IS_DDL;
-import static io.sluice.serializers.canal.internal.ProtoCanalTags.ROW_CHANGE_ROW_DATAS;
-import static io.sluice.serializers.canal.internal.ProtoCanalTags.ROW_CHANGE_SQL;
-import static io.sluice.serializers.canal.internal.ProtoCanalTags.ROW_DATA_AFTER_COLUMNS;
-import static io.sluice.serializers.canal.internal.ProtoCanalTags.ROW_DATA_BEFORE_COLUMNS;
+import static io.sluice.serializers.canal.proto.ProtoCanalTags.ROW_CHANGE_DDL_SCHEMA_NAME;
+import static io.sluice.serializers.canal.proto.ProtoCanalTags.ROW_CHANGE_EVENT_TYPE;
+import static io.sluice.serializers.canal.proto.ProtoCanalTags.ROW_CHANGE_IS_DDL;
+import static io.sluice.serializers.canal.proto.ProtoCanalTags.ROW_CHANGE_ROW_DATAS;
+import static io.sluice.serializers.canal.proto.ProtoCanalTags.ROW_CHANGE_SQL;
+import static io.sluice.serializers.canal.proto.ProtoCanalTags.ROW_DATA_AFTER_COLUMNS;
+import static io.sluice.serializers.canal.proto.ProtoCanalTags.ROW_DATA_BEFORE_COLUMNS;
 
 /**
  * Measures, then writes, one {@code CanalEntry.RowChange} as Canal's {@code LogEventConvert} builds

@@ -5,14 +5,14 @@ import io.sluice.serializers.event.TableSchema;
 
 import java.nio.charset.StandardCharsets;
 
-import static io.sluice.serializers.canal.internal.ProtoCanalTags.COLUMN_INDEX;
-import static io.sluice.serializers.canal.internal.ProtoCanalTags.COLUMN_IS_KEY;
-import static io.sluice.serializers.canal.internal.ProtoCanalTags.COLUMN_IS_NULL;
-import static io.sluice.serializers.canal.internal.ProtoCanalTags.COLUMN_MYSQL_TYPE;
-import static io.sluice.serializers.canal.internal.ProtoCanalTags.COLUMN_NAME;
-import static io.sluice.serializers.canal.internal.ProtoCanalTags.COLUMN_SQL_TYPE;
-import static io.sluice.serializers.canal.internal.ProtoCanalTags.COLUMN_UPDATED;
-import static io.sluice.serializers.canal.internal.ProtoCanalTags.COLUMN_VALUE;
+import static io.sluice.serializers.canal.proto.ProtoCanalTags.COLUMN_INDEX;
+import static io.sluice.serializers.canal.proto.ProtoCanalTags.COLUMN_IS_KEY;
+import static io.sluice.serializers.canal.proto.ProtoCanalTags.COLUMN_IS_NULL;
+import static io.sluice.serializers.canal.proto.ProtoCanalTags.COLUMN_MYSQL_TYPE;
+import static io.sluice.serializers.canal.proto.ProtoCanalTags.COLUMN_NAME;
+import static io.sluice.serializers.canal.proto.ProtoCanalTags.COLUMN_SQL_TYPE;
+import static io.sluice.serializers.canal.proto.ProtoCanalTags.COLUMN_UPDATED;
+import static io.sluice.serializers.canal.proto.ProtoCanalTags.COLUMN_VALUE;
 
 /**
  * A table version's {@code CanalEntry.Column} bytes that do not depend on the row, encoded once.

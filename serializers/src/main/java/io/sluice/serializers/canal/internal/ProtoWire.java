@@ -1,24 +1,12 @@
 package io.sluice.serializers.canal.internal;
 
 /**
- * Protobuf wire-format arithmetic: field tags and the encoded size of values. Sizes must agree
- * exactly with what {@link ProtoWriter} writes, because nested lengths are written before the
- * nested bytes.
+ * Protobuf wire-format arithmetic: the encoded size of values. Sizes must agree exactly with what
+ * {@link ProtoWriter} writes, because nested lengths are written before the nested bytes.
  */
 public final class ProtoWire {
 
-    /** Wire type of varint fields (int32, int64, bool, enum). */
-    public static final int VARINT = 0;
-
-    /** Wire type of length-delimited fields (string, bytes, embedded messages). */
-    public static final int LEN = 2;
-
     private ProtoWire() {}
-
-    /** The tag of a field; every field Sluice writes has a number below 16, so one byte. */
-    public static int tag(int field, int wireType) {
-        return (field << 3) | wireType;
-    }
 
     /** Size of {@code value} as an unsigned varint: lengths and non-negative numbers. */
     public static int varint32Size(int value) {

@@ -21,7 +21,7 @@ public final class ProtoWriter {
         return position;
     }
 
-    /** A tag from {@link ProtoWire#tag(int, int)}. */
+    /** A tag from {@link io.sluice.serializers.canal.proto.ProtoCanalTags}. */
     public void tag(int tag) {
         varint32(tag);
     }
