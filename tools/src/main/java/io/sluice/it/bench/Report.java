@@ -20,6 +20,7 @@ final class Report {
     private final BenchArgs args;
     private final List<RunResult> matrix = new ArrayList<>();
     private final Map<String, RunResult> funnel = new LinkedHashMap<>();
+    private final List<RunResult> snapshot = new ArrayList<>();
 
     /** Every round's rows/s by pipeline name, so the spread is visible next to the best. */
     private final Map<String, List<Double>> rounds = new LinkedHashMap<>();
@@ -44,6 +45,15 @@ final class Report {
         this.load = stats;
         this.loadMillis = millis;
         this.binlogRange = start + " to " + end;
+    }
+
+    /** One run of the snapshot workload. */
+    void snapshot(RunResult result) {
+        snapshot.add(result);
+    }
+
+    List<RunResult> snapshotResults() {
+        return snapshot;
     }
 
     void matrix(RunResult result) {
@@ -192,6 +202,13 @@ final class Report {
                     binlogRange);
         }
         out.append('\n');
+        if (!snapshot.isEmpty()) {
+            SnapshotSection.render(out, snapshot, args);
+            taskTimes(out, snapshot);
+            cpuByGroup(out, snapshot, args.server.equals("mysql") ? "MySQL" : "MariaDB");
+            ceilings(out, snapshot, Runtime.getRuntime().availableProcessors());
+            return out.toString();
+        }
         out.append(
                 rocketMq()
                         ? "rows/s = row changes / (first message stored (its store timestamp) ->"
@@ -392,9 +409,6 @@ final class Report {
             out.append('\n');
         }
 
-        out.append("### Busy time per task (share of subtask time from submission to the end)\n\n");
-        out.append(
-                "| run | task | parallelism | busy | back-pressured |\n|---|---|---:|---:|---:|\n");
         List<RunResult> detailed = new ArrayList<>();
         if (sluice != null) {
             detailed.add(sluice);
@@ -412,7 +426,17 @@ final class Report {
                 detailed.add(stage);
             }
         }
-        for (RunResult r : detailed) {
+        taskTimes(out, detailed);
+        cpuByGroup(out, detailed, args.server.equals("mysql") ? "MySQL" : "MariaDB");
+        ceilings(out, detailed, Runtime.getRuntime().availableProcessors());
+        return out.toString();
+    }
+
+    private static void taskTimes(StringBuilder out, List<RunResult> runs) {
+        out.append("### Busy time per task (share of subtask time from submission to the end)\n\n");
+        out.append(
+                "| run | task | parallelism | busy | back-pressured |\n|---|---|---:|---:|---:|\n");
+        for (RunResult r : runs) {
             for (BenchCluster.TaskTime task : r.tasks) {
                 double total = (double) r.sinceStartMillis * task.parallelism;
                 out.append(
@@ -427,9 +451,6 @@ final class Report {
             }
         }
         out.append('\n');
-        cpuByGroup(out, detailed, args.server.equals("mysql") ? "MySQL" : "MariaDB");
-        ceilings(out, detailed, Runtime.getRuntime().availableProcessors());
-        return out.toString();
     }
 
     /**

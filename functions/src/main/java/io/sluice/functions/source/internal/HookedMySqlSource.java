@@ -120,6 +120,7 @@ public final class HookedMySqlSource<T>
         }
         MySqlSourceReaderContext context = new MySqlSourceReaderContext(readerContext);
         StatementTimes times = new StatementTimes();
+        ChunkTimings timings = new ChunkTimings(subtask);
         return new MySqlSourceReader<>(
                 new FutureCompletingBlockingQueue<>(),
                 () ->
@@ -129,7 +130,8 @@ public final class HookedMySqlSource<T>
                                 context,
                                 times,
                                 SnapshotPhaseHooks.empty(),
-                                databases),
+                                databases,
+                                timings),
                 new BinlogBatchRecordEmitter<>(
                         deserializer, metrics, config.isIncludeSchemaChanges(), times, progress),
                 readerContext.getConfiguration(),

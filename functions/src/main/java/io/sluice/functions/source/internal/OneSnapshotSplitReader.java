@@ -42,13 +42,15 @@ class OneSnapshotSplitReader extends MySqlSplitReader {
     private final SnapshotPhaseHooks hooks;
     private final ServerCollations serverCollations;
     private final BackfillCollations collations;
+    private final ChunkTimings timings;
     @Nullable private String reading;
 
     OneSnapshotSplitReader(
             MySqlSourceConfig config,
             int subtask,
             MySqlSourceReaderContext context,
-            SnapshotPhaseHooks hooks) {
+            SnapshotPhaseHooks hooks,
+            ChunkTimings timings) {
         super(config, subtask, context, hooks);
         this.config = config;
         this.subtask = subtask;
@@ -62,6 +64,7 @@ class OneSnapshotSplitReader extends MySqlSplitReader {
                                 config.getPassword(),
                                 SourceTls.fromDebezium(config.getDbzProperties())));
         this.collations = new BackfillCollations(serverCollations);
+        this.timings = timings;
     }
 
     @Override
@@ -79,6 +82,7 @@ class OneSnapshotSplitReader extends MySqlSplitReader {
         RecordsWithSplitIds<SourceRecords> records = super.fetch();
         if (reading != null && records.finishedSplits().contains(reading)) {
             reading = null;
+            timings.finished();
         }
         return records;
     }
@@ -108,12 +112,15 @@ class OneSnapshotSplitReader extends MySqlSplitReader {
             MySqlSplit next = waiting.poll();
             reading = next.splitId();
             // Flink CDC closes and drops its snapshot reader after each split.
+            long opening = System.nanoTime();
             if (FlinkCdcFields.get(FlinkCdcFields.SNAPSHOT_READER, this) == null) {
                 FlinkCdcFields.set(
                         FlinkCdcFields.SNAPSHOT_READER,
                         this,
-                        TypedBackfillSnapshotReader.create(config, subtask, hooks, collations));
+                        TypedBackfillSnapshotReader.create(
+                                config, subtask, hooks, collations, timings));
             }
+            timings.submitted(System.nanoTime() - opening);
             super.handleSplitsChanges(new SplitsAddition<>(List.of(next)));
         }
     }

@@ -50,17 +50,20 @@ final class TypedBackfillSnapshotReader extends SnapshotSplitReader {
     private volatile MySqlSnapshotSplit split;
 
     private final BiFunction<TableId, String, CollationOrder> collations;
+    private final ChunkTimings timings;
 
     private TypedBackfillSnapshotReader(
             StatefulTaskContext context,
             int subtask,
             SnapshotPhaseHooks hooks,
             ZoneId zone,
-            BiFunction<TableId, String, CollationOrder> collations) {
+            BiFunction<TableId, String, CollationOrder> collations,
+            ChunkTimings timings) {
         super(context, subtask, hooks);
         this.context = context;
         this.serverZone = zone;
         this.collations = collations;
+        this.timings = timings;
     }
 
     /**
@@ -68,12 +71,14 @@ final class TypedBackfillSnapshotReader extends SnapshotSplitReader {
      *
      * @param collations the order of a string chunk key column; null from it compares in Java's
      *     order
+     * @param timings where the reader notes each chunk's timing
      */
     static TypedBackfillSnapshotReader create(
             MySqlSourceConfig config,
             int subtask,
             SnapshotPhaseHooks hooks,
-            BiFunction<TableId, String, CollationOrder> collations) {
+            BiFunction<TableId, String, CollationOrder> collations,
+            ChunkTimings timings) {
         return new TypedBackfillSnapshotReader(
                 new StatefulTaskContext(
                         config,
@@ -82,7 +87,8 @@ final class TypedBackfillSnapshotReader extends SnapshotSplitReader {
                 subtask,
                 hooks,
                 ZoneId.of(config.getServerTimeZone()),
-                collations);
+                collations,
+                timings);
     }
 
     @Override
@@ -105,9 +111,16 @@ final class TypedBackfillSnapshotReader extends SnapshotSplitReader {
         SourceRecord lowWatermark = null;
         SourceRecord highWatermark = null;
         Map<Struct, List<SourceRecord>> rows = new HashMap<>();
+        long lowAt = 0;
+        long highAt = 0;
+        long polling = 0;
         while (!reachBinlogEnd) {
             checkReadException();
-            for (DataChangeEvent event : context.getQueue().poll()) {
+            long pollStart = System.nanoTime();
+            List<DataChangeEvent> batch = context.getQueue().poll();
+            long polled = System.nanoTime();
+            polling += polled - pollStart;
+            for (DataChangeEvent event : batch) {
                 SourceRecord record = event.getRecord();
                 if (lowWatermark == null) {
                     if (!RecordUtils.isLowWatermarkEvent(record)) {
@@ -117,10 +130,12 @@ final class TypedBackfillSnapshotReader extends SnapshotSplitReader {
                                         + record);
                     }
                     lowWatermark = record;
+                    lowAt = polled;
                     continue;
                 }
                 if (highWatermark == null && RecordUtils.isHighWatermarkEvent(record)) {
                     highWatermark = record;
+                    highAt = polled;
                     reachBinlogStart = true;
                     continue;
                 }
@@ -144,6 +159,7 @@ final class TypedBackfillSnapshotReader extends SnapshotSplitReader {
             }
         }
         hasNextElement.set(false);
+        timings.read(lowAt, highAt, System.nanoTime(), rows.size(), polling);
         List<SourceRecord> normalized = new ArrayList<>();
         normalized.add(lowWatermark);
         normalized.addAll(
