@@ -26,10 +26,10 @@ import java.util.List;
  * split: a second chunk whose binlog moved while it was read (any write to the server) starts its
  * backfill with a stopped context, the backfill returns without the binlog-end event, and the
  * reader waits for it forever (upstream FLINK-39207, fixed after 3.5.0). A reader holds two
- * snapshot splits at once after a restore: Flink CDC's source reader restores its unfinished split
- * and, holding at most one, asks for another. Here the others wait until Flink CDC reports the one
- * it has finished; Flink CDC then has no split queued and closes its reader, as it does for every
- * split in a run without failures.
+ * snapshot splits at once: the next chunk in reserve ({@link ChunkPrefetchingSourceReader}), and
+ * after a restore its unfinished split and another. Here the others wait until Flink CDC reports
+ * the one it has finished; Flink CDC then has no split queued and closes its reader, and the next
+ * split is handed over at the next fetch.
  *
  * <p>Each snapshot split is read by a {@link TypedBackfillSnapshotReader}, put where Flink CDC
  * keeps its snapshot reader as the split is handed over, before Flink CDC would build its own.
