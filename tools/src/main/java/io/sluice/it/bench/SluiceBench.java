@@ -18,6 +18,8 @@ import io.sluice.it.server.MySqlServer;
 import io.sluice.it.server.RocketMqServer;
 import io.sluice.it.server.ServerDirs;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -265,6 +267,7 @@ public final class SluiceBench {
         for (int round = 1; round <= args.repeat; round++) {
             say("snapshot side by side, round %d of %d", round, args.repeat);
             report.snapshot(selectLimit(database, stats));
+            report.snapshot(chunkReaderSpike(database, stats));
             report.snapshot(snapshotSluice(variant, database, stats, 1));
             report.snapshot(snapshotSluice(variant, database, stats, 2));
             // Parallelism 1: one mysql-cdc source per table (three readers), and one binlog reader.
@@ -366,6 +369,50 @@ public final class SluiceBench {
         if (rows != stats.rows.get()) {
             throw new IllegalStateException(
                     "The SELECT read " + rows + " rows, but the load wrote " + stats.rows.get());
+        }
+        sayResult(run, result);
+        return result;
+    }
+
+    /**
+     * The spike of a Sluice-owned chunk reader ({@link ChunkReaderSpike}) over the same tables, on
+     * the benchmark's own thread: its rows/s and that thread's CPU.
+     */
+    private RunResult chunkReaderSpike(String database, LoadStats stats) throws Exception {
+        String run = nextRun();
+        int chunk = args.chunkSize > 0 ? args.chunkSize : 8096;
+        say(
+                "run %s: Sluice chunk reader spike (JDBC chunks of %d + Sluice's renderers) ...",
+                run, chunk);
+        RunResult result = new RunResult();
+        result.pipeline = SnapshotSection.SPIKE;
+        result.workload = workload.name();
+        result.mode = "snapshot";
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long rows = 0;
+        try (ResourceMeter meter = new ResourceMeter(source.process(), databaseProcess());
+                Connection connection =
+                        source.connect(database, source.cdcUser(), source.cdcPassword())) {
+            ChunkReaderSpike spike = new ChunkReaderSpike(connection, database, chunk);
+            meter.start();
+            long cpu = threads.getCurrentThreadCpuTime();
+            long started = System.nanoTime();
+            for (Workload.Table table : workload.tables()) {
+                rows += spike.read(table.name);
+            }
+            long nanos = System.nanoTime() - started;
+            result.readerStartCpuSeconds = 0;
+            result.readerRowsCpuSeconds = (threads.getCurrentThreadCpuTime() - cpu) / 1e9;
+            fill(result, meter.stop(), stats, spike.changes());
+            result.windowMillis = nanos / 1e6;
+            result.sinceStartMillis = nanos / 1_000_000;
+        }
+        if (rows != stats.rows.get()) {
+            throw new IllegalStateException(
+                    "The chunk reader spike read "
+                            + rows
+                            + " rows, but the load wrote "
+                            + stats.rows.get());
         }
         sayResult(run, result);
         return result;

@@ -9,6 +9,7 @@ import java.util.Map;
 final class SnapshotSection {
 
     static final String SELECT = "server SELECT over JDBC, streaming";
+    static final String SPIKE = "Sluice chunk reader spike (JDBC chunks + renderers, one thread)";
     static final String SLUICE_P1 = "Sluice snapshot, parallelism 1";
     static final String SLUICE_P2 = "Sluice snapshot, parallelism 2";
     static final String FLINK_SQL = "Flink SQL mysql-cdc snapshot";
@@ -64,8 +65,21 @@ final class SnapshotSection {
         out.append(
                 String.format(
                         Locale.ROOT,
-                        "- parallelism 1 ÷ the server's SELECT: %.2f×\n\n",
+                        "- parallelism 1 ÷ the server's SELECT: %.2f×\n",
                         p1 / select));
+        for (RunResult r : runs) {
+            if (r.pipeline.equals(SPIKE)) {
+                out.append(
+                        String.format(
+                                Locale.ROOT,
+                                "- chunk reader spike: %,.0f rows/s, %,.0f rows per CPU-second of"
+                                        + " its thread; ÷ the server's SELECT: %.2f×\n",
+                                r.rowsPerSecond(),
+                                r.rows / r.readerRowsCpuSeconds,
+                                r.rowsPerSecond() / select));
+            }
+        }
+        out.append('\n');
     }
 
     private static void target(StringBuilder out, String name, double ratio, double needed) {
