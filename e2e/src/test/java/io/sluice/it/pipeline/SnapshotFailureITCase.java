@@ -42,8 +42,11 @@ class SnapshotFailureITCase {
 
     @RegisterExtension static final MiniClusterExtension FLINK = FlinkMiniCluster.extension(4);
 
-    /** 30 chunks of 100 rows: at about a chunk per second per source subtask, many checkpoints. */
-    private static final int ROWS = 3000;
+    /**
+     * 200 chunks of 100 rows: each chunk gets a fresh reader (connection, schema, watermarks), so
+     * the snapshot spans many checkpoints.
+     */
+    private static final int ROWS = 20_000;
 
     private static final int CHUNK = 100;
     private static final int PARTITIONS = 3;

@@ -139,6 +139,57 @@ class SluiceBenchITCase {
     }
 
     @Test
+    void snapshotWorkloadReadsEveryRowOnceInEveryPipeline() throws Exception {
+        BenchArgs args =
+                BenchArgs.parse(
+                        new String[] {
+                            "--workload", "snapshot",
+                            "--rows", "3000",
+                            "--batch-rows", "100",
+                            "--chunk-size", "400",
+                            "--formats", "flat",
+                            "--topics", "1",
+                            "--partitions", "1",
+                            "--guarantees", "exactly-once",
+                            "--repeat", "1",
+                            "--warmup", "0"
+                        });
+
+        Report report = new SluiceBench(args).run();
+
+        List<RunResult> runs = report.snapshotResults();
+        assertThat(runs)
+                .extracting(r -> r.pipeline)
+                .containsExactly(
+                        SnapshotSection.SELECT,
+                        SnapshotSection.SPIKE,
+                        SnapshotSection.SLUICE_P1,
+                        SnapshotSection.SLUICE_P2,
+                        SnapshotSection.FLINK_SQL,
+                        SnapshotSection.BINLOG);
+        long rows = runs.get(0).rows;
+        assertThat(rows).isGreaterThanOrEqualTo(3000);
+        for (RunResult run : runs) {
+            // Exactly once: measure() already failed any run whose count differs.
+            assertThat(run.messages).as(run.pipeline).isEqualTo(rows);
+            assertThat(run.windowMillis).as(run.pipeline).isPositive();
+        }
+        for (RunResult job : runs.subList(2, runs.size())) {
+            assertThat(job.tasks).as(job.pipeline).isNotEmpty();
+        }
+        assertThat(runs.get(1).readerRowsCpuSeconds).isPositive();
+
+        assertThat(report.render())
+                .contains("### Initial snapshot side by side (" + rows + " rows in three tables;")
+                .containsPattern("parallelism 1 ≥ 10× plain Flink SQL: (not )?met")
+                .containsPattern("parallelism 1 ≥ ½ of the binlog-phase rate: (not )?met")
+                .containsPattern("chunk reader spike: [\\d,]+ rows/s")
+                .contains("Busy time per task")
+                .contains("CPU by thread group")
+                .doesNotContain("NaN");
+    }
+
+    @Test
     void rocketMqBacklogCountsExactlyWithItsOwnBaselines() throws Exception {
         BenchArgs args =
                 BenchArgs.parse(

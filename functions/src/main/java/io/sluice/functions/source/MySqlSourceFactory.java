@@ -44,6 +44,12 @@ import static org.apache.flink.util.Preconditions.checkArgument;
 @Internal
 public final class MySqlSourceFactory {
 
+    /**
+     * The longest a Debezium queue's poll waits for a full batch: short, so a snapshot chunk's
+     * reader never idles for long (see {@link #debeziumProperties}).
+     */
+    static final Duration QUEUE_POLL_INTERVAL = Duration.ofMillis(5);
+
     private MySqlSourceFactory() {}
 
     /**
@@ -170,6 +176,11 @@ public final class MySqlSourceFactory {
                     "connect.keep.alive.interval.ms",
                     String.valueOf((long) Math.ceil(heartbeatMillis / 0.8)));
         }
+        // Debezium's queue hands out a batch when it holds max.batch.size events or when this
+        // interval has passed: every snapshot chunk ends with fewer, so its reader waited the whole
+        // interval (500 ms by default) for the chunk's tail, and again as the chunk's reader closed
+        // (Flink CDC drains the queue once more); about a chunk a second, whatever its size.
+        debezium.setProperty("poll.interval.ms", Long.toString(QUEUE_POLL_INTERVAL.toMillis()));
         if (config.get(MySqlSourceOptions.INCLUDE_QUERIES)) {
             // Debezium then reads MySQL's rows-query events into each row's source.query.
             debezium.setProperty("include.query", "true");

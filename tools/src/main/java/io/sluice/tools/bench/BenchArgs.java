@@ -145,7 +145,11 @@ final class BenchArgs {
     private BenchArgs resolve(String[] argv) {
         command.addAll(Arrays.asList(argv));
         repeat = givenRepeat != null ? givenRepeat : quick ? 2 : 3;
-        rows = givenRows != null ? givenRows : quick ? 100_000 : 1_000_000;
+        boolean snapshot = workload.equals("snapshot");
+        rows =
+                givenRows != null
+                        ? givenRows
+                        : snapshot ? (quick ? 200_000 : 2_000_000) : quick ? 100_000 : 1_000_000;
         duration =
                 givenDuration != null
                         ? givenDuration
@@ -162,11 +166,24 @@ final class BenchArgs {
     @Option(
             names = "--workload",
             order = 1,
-            paramLabel = "mixed-dml|batch-insert|wide-row",
-            description = "(default: mixed-dml)")
+            paramLabel = "mixed-dml|batch-insert|wide-row|snapshot",
+            description =
+                    "(default: mixed-dml); snapshot: three tables read with startup 'initial',"
+                            + " Sluice at parallelism 1 and 2 side by side with plain Flink SQL's"
+                            + " mysql-cdc snapshot and the server's own SELECT")
     void workload(String value) {
-        workload = oneOf("--workload", value, "mixed-dml", "batch-insert", "wide-row");
+        workload = oneOf("--workload", value, "mixed-dml", "batch-insert", "wide-row", "snapshot");
     }
+
+    @Option(
+            names = "--chunk-size",
+            order = 19,
+            converter = Cli.Positive.class,
+            paramLabel = "N",
+            description =
+                    "snapshot: rows per snapshot chunk, for Sluice (source.snapshot.chunk-size) and"
+                            + " Flink SQL alike (default: the connectors' 8096)")
+    int chunkSize;
 
     @Option(
             names = "--mode",
@@ -255,7 +272,9 @@ final class BenchArgs {
             order = 8,
             converter = Cli.Positive.class,
             paramLabel = "N",
-            description = "backlog size in row changes (default: 1000000; quick: 100000)")
+            description =
+                    "backlog size in row changes (default: 1000000; quick: 100000); snapshot: rows"
+                            + " in the three tables (default: 2000000; quick: 200000)")
     void rows(int value) {
         givenRows = (long) value;
     }

@@ -188,12 +188,8 @@ final class Pipelines {
                             + "-"
                             + (target.serverId + 10 * t + 8)
                             + "', 'server-time-zone' = 'UTC', "
-                            + "'scan.startup.mode' = 'specific-offset', "
-                            + "'scan.startup.specific-offset.file' = '"
-                            + target.binlogFile
-                            + "', 'scan.startup.specific-offset.pos' = '"
-                            + target.binlogPosition
-                            + "')");
+                            + startup(target)
+                            + ")");
             sql.executeSql(
                     "CREATE TABLE dst_"
                             + table.name
@@ -234,6 +230,24 @@ final class Pipelines {
         return columns.toString();
     }
 
+    /** The mysql-cdc table's startup options: the initial snapshot, or a binlog position. */
+    private static String startup(SqlTarget target) {
+        if (target.binlogFile == null) {
+            return "'scan.startup.mode' = 'initial'"
+                    + (target.chunkSize > 0
+                            ? ", 'scan.incremental.snapshot.chunk.size' = '"
+                                    + target.chunkSize
+                                    + "'"
+                            : "");
+        }
+        return "'scan.startup.mode' = 'specific-offset', "
+                + "'scan.startup.specific-offset.file' = '"
+                + target.binlogFile
+                + "', 'scan.startup.specific-offset.pos' = '"
+                + target.binlogPosition
+                + "'";
+    }
+
     /** Where the Flink SQL baseline reads and writes. */
     static final class SqlTarget {
         String host;
@@ -242,8 +256,15 @@ final class Pipelines {
         String password;
         String database;
         int serverId;
+
+        /** Null: startup 'initial', the tables' snapshot first. */
         String binlogFile;
+
         long binlogPosition;
+
+        /** Rows per snapshot chunk; 0 for mysql-cdc's default. */
+        int chunkSize;
+
         String bootstrapServers;
         String guarantee;
         String transactionalIdPrefix;

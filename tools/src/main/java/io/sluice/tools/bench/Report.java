@@ -20,6 +20,7 @@ final class Report {
     private final BenchArgs args;
     private final List<RunResult> matrix = new ArrayList<>();
     private final Map<String, RunResult> funnel = new LinkedHashMap<>();
+    private final List<RunResult> snapshot = new ArrayList<>();
 
     /** Every round's rows/s by pipeline name, so the spread is visible next to the best. */
     private final Map<String, List<Double>> rounds = new LinkedHashMap<>();
@@ -44,6 +45,15 @@ final class Report {
         this.load = stats;
         this.loadMillis = millis;
         this.binlogRange = start + " to " + end;
+    }
+
+    /** One run of the snapshot workload. */
+    void snapshot(RunResult result) {
+        snapshot.add(result);
+    }
+
+    List<RunResult> snapshotResults() {
+        return snapshot;
     }
 
     void matrix(RunResult result) {
@@ -148,6 +158,13 @@ final class Report {
     String render() {
         StringBuilder out = new StringBuilder();
         header(out);
+        if (!snapshot.isEmpty()) {
+            SnapshotSection.render(out, snapshot, args);
+            taskTimes(out, snapshot);
+            cpuByGroup(out, snapshot, args.server.equals("mysql") ? "MySQL" : "MariaDB");
+            ceilings(out, snapshot, Runtime.getRuntime().availableProcessors());
+            return out.toString();
+        }
         matrix(out);
         if (sourceLimit != null) {
             sideBySide(out);
@@ -418,9 +435,6 @@ final class Report {
 
     /** Each task's busy and back-pressured share; returns the runs it lists. */
     private List<RunResult> busyTime(StringBuilder out) {
-        out.append("### Busy time per task (share of subtask time from submission to the end)\n\n");
-        out.append(
-                "| run | task | parallelism | busy | back-pressured |\n|---|---|---:|---:|---:|\n");
         List<RunResult> detailed = new ArrayList<>();
         if (sluice != null) {
             detailed.add(sluice);
@@ -438,7 +452,15 @@ final class Report {
                 detailed.add(stage);
             }
         }
-        for (RunResult r : detailed) {
+        taskTimes(out, detailed);
+        return detailed;
+    }
+
+    private static void taskTimes(StringBuilder out, List<RunResult> runs) {
+        out.append("### Busy time per task (share of subtask time from submission to the end)\n\n");
+        out.append(
+                "| run | task | parallelism | busy | back-pressured |\n|---|---|---:|---:|---:|\n");
+        for (RunResult r : runs) {
             for (BenchCluster.TaskTime task : r.tasks) {
                 double total = (double) r.sinceStartMillis * task.parallelism;
                 out.append(
@@ -453,7 +475,6 @@ final class Report {
             }
         }
         out.append('\n');
-        return detailed;
     }
 
     /**

@@ -18,6 +18,8 @@ import io.sluice.it.server.RocketMqServer;
 import io.sluice.it.server.ServerDirs;
 import io.sluice.tools.job.EmbeddedJobs;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -66,6 +68,10 @@ public final class SluiceBench {
     private final BenchArgs args;
     private final Workload workload;
     private int runs;
+
+    /** The next job's parallelism where it differs from --parallelism; 0 otherwise. */
+    private int runParallelism;
+
     private List<Variant> matrix;
 
     private DatabaseServer source;
@@ -111,7 +117,9 @@ public final class SluiceBench {
             this.kafka = broker;
             this.rocketMq = mq;
             this.cluster = flink;
-            if (args.mode.equals("backlog")) {
+            if (workload instanceof SnapshotWorkload) {
+                snapshot(report);
+            } else if (args.mode.equals("backlog")) {
                 backlog(report);
             } else {
                 live(report);
@@ -272,6 +280,188 @@ public final class SluiceBench {
     /** The backlog every run of a backlog benchmark reads. */
     private record Backlog(
             String database, BinlogPosition start, BinlogPosition end, LoadStats stats) {}
+
+    /**
+     * The snapshot workload: the tables filled, then each pipeline reads them from scratch with
+     * startup {@code initial} into fresh topics: the server's own SELECT (the limit), Sluice at
+     * parallelism 1 and 2, plain Flink SQL with one mysql-cdc source per table, and Sluice reading
+     * the same rows from the binlog (the binlog-phase rate the snapshot is held against).
+     */
+    private void snapshot(Report report) throws Exception {
+        String database = createDatabase();
+        BinlogPosition start = position();
+        LoadStats stats = new LoadStats(false);
+        say("filling %d rows into %d tables ...", args.rows, workload.tables().size());
+        long loadMillis =
+                LoadDriver.run(
+                        source.jdbcUrl(database),
+                        source.rootUser(),
+                        source.rootPassword(),
+                        workload,
+                        args.connections,
+                        args.rows,
+                        Long.MAX_VALUE / 4,
+                        stats);
+        report.load(stats, loadMillis, start, position());
+        Variant variant = matrix().get(0);
+        if (args.warmup > 0) {
+            // Unrecorded: class loading and JIT for the snapshot path of the runs that count.
+            say("warm-up run (not reported) ...");
+            snapshotSluice(variant, database, stats, 1);
+        }
+        for (int round = 1; round <= args.repeat; round++) {
+            say("snapshot side by side, round %d of %d", round, args.repeat);
+            report.snapshot(selectLimit(database, stats));
+            report.snapshot(chunkReaderSpike(database, stats));
+            report.snapshot(snapshotSluice(variant, database, stats, 1));
+            report.snapshot(snapshotSluice(variant, database, stats, 2));
+            // Parallelism 1: one mysql-cdc source per table (three readers), and one binlog reader.
+            runParallelism = 1;
+            try {
+                if (!rocketMq()) {
+                    report.snapshot(snapshotFlinkSql(variant, database, stats));
+                }
+                RunResult binlog = sluice(variant, database, start, stats, null, 0);
+                binlog.pipeline = SnapshotSection.BINLOG;
+                report.snapshot(binlog);
+            } finally {
+                runParallelism = 0;
+            }
+        }
+    }
+
+    /** Sluice's job with startup {@code initial} at {@code parallelism}. */
+    private RunResult snapshotSluice(
+            Variant variant, String database, LoadStats stats, int parallelism) throws Exception {
+        String run = nextRun();
+        List<String> topics = topics(run, variant.topics, variant.partitions);
+        Configuration config = sluiceConfig(run, variant, database, null, topics);
+        config.setString(SOURCE_READER, args.reader);
+        if (args.chunkSize > 0) {
+            config.setString("source.snapshot.chunk-size", Integer.toString(args.chunkSize));
+        }
+        String label = parallelism == 1 ? SnapshotSection.SLUICE_P1 : SnapshotSection.SLUICE_P2;
+        say("run %s: %s, %s ...", run, label, variant);
+        RunResult result = result(label, variant);
+        try (SinkReader reader = reader(topics, variant.partitions, null, 0)) {
+            runParallelism = parallelism;
+            measure(
+                    run,
+                    result,
+                    reader,
+                    stats,
+                    env -> Pipelines.sluice(env, config),
+                    job -> {},
+                    stats.rows::get);
+        } finally {
+            runParallelism = 0;
+        }
+        sayResult(run, result);
+        return result;
+    }
+
+    /** Plain Flink SQL: one mysql-cdc source per table, startup 'initial', into Kafka. */
+    private RunResult snapshotFlinkSql(Variant variant, String database, LoadStats stats)
+            throws Exception {
+        String run = nextRun();
+        List<String> topics = topics(run, variant.topics, variant.partitions);
+        Configuration config = sluiceConfig(run, variant, database, null, topics);
+        Pipelines.SqlTarget target = sqlTarget(run, variant, database, null);
+        target.chunkSize = args.chunkSize;
+        say("run %s: plain Flink SQL snapshot (mysql-cdc -> kafka canal-json) ...", run);
+        RunResult result = result(SnapshotSection.FLINK_SQL, variant);
+        result.format = "canal-json";
+        try (TopicReader reader =
+                new TopicReader(kafkaClient(), topics, variant.partitions, null, 0)) {
+            measure(
+                    run,
+                    result,
+                    reader,
+                    stats,
+                    env -> Pipelines.flinkSql(env, config, target, workload.tables(), topics),
+                    job -> {},
+                    stats.rows::get);
+        }
+        sayResult(run, result);
+        return result;
+    }
+
+    /**
+     * The server's own speed: every table read by one streaming {@code SELECT *} over JDBC, each
+     * value fetched as text, on one connection (one core of the client at most).
+     */
+    private RunResult selectLimit(String database, LoadStats stats) throws Exception {
+        String run = nextRun();
+        say("run %s: the server's SELECT over JDBC (streaming) ...", run);
+        RunResult result = new RunResult();
+        result.pipeline = SnapshotSection.SELECT;
+        result.workload = workload.name();
+        result.mode = "snapshot";
+        long rows = 0;
+        try (ResourceMeter meter = new ResourceMeter(source.process(), databaseProcess());
+                Connection connection =
+                        source.connect(database, source.cdcUser(), source.cdcPassword())) {
+            meter.start();
+            long started = System.nanoTime();
+            for (Workload.Table table : workload.tables()) {
+                rows += SelectLimit.read(connection, table.name, table.columns.size());
+            }
+            long nanos = System.nanoTime() - started;
+            fill(result, meter.stop(), stats, rows);
+            result.windowMillis = nanos / 1e6;
+            result.sinceStartMillis = nanos / 1_000_000;
+        }
+        if (rows != stats.rows.get()) {
+            throw new IllegalStateException(
+                    "The SELECT read " + rows + " rows, but the load wrote " + stats.rows.get());
+        }
+        sayResult(run, result);
+        return result;
+    }
+
+    /**
+     * The spike of a Sluice-owned chunk reader ({@link ChunkReaderSpike}) over the same tables, on
+     * the benchmark's own thread: its rows/s and that thread's CPU.
+     */
+    private RunResult chunkReaderSpike(String database, LoadStats stats) throws Exception {
+        String run = nextRun();
+        int chunk = args.chunkSize > 0 ? args.chunkSize : 8096;
+        say(
+                "run %s: Sluice chunk reader spike (JDBC chunks of %d + Sluice's renderers) ...",
+                run, chunk);
+        RunResult result = new RunResult();
+        result.pipeline = SnapshotSection.SPIKE;
+        result.workload = workload.name();
+        result.mode = "snapshot";
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long rows = 0;
+        try (ResourceMeter meter = new ResourceMeter(source.process(), databaseProcess());
+                Connection connection =
+                        source.connect(database, source.cdcUser(), source.cdcPassword())) {
+            ChunkReaderSpike spike = new ChunkReaderSpike(connection, database, chunk);
+            meter.start();
+            long cpu = threads.getCurrentThreadCpuTime();
+            long started = System.nanoTime();
+            for (Workload.Table table : workload.tables()) {
+                rows += spike.read(table.name);
+            }
+            long nanos = System.nanoTime() - started;
+            result.readerStartCpuSeconds = 0;
+            result.readerRowsCpuSeconds = (threads.getCurrentThreadCpuTime() - cpu) / 1e9;
+            fill(result, meter.stop(), stats, spike.changes());
+            result.windowMillis = nanos / 1e6;
+            result.sinceStartMillis = nanos / 1_000_000;
+        }
+        if (rows != stats.rows.get()) {
+            throw new IllegalStateException(
+                    "The chunk reader spike read "
+                            + rows
+                            + " rows, but the load wrote "
+                            + stats.rows.get());
+        }
+        sayResult(run, result);
+        return result;
+    }
 
     private void live(Report report) throws Exception {
         for (Variant variant : matrix()) {
@@ -572,19 +762,7 @@ public final class SluiceBench {
         String run = nextRun();
         List<String> topics = topics(run, variant.topics, variant.partitions);
         Configuration config = sluiceConfig(run, variant, database, start, topics);
-        Pipelines.SqlTarget target = new Pipelines.SqlTarget();
-        target.host = source.host();
-        target.port = source.port();
-        target.user = source.cdcUser();
-        target.password = source.cdcPassword();
-        target.database = database;
-        target.serverId = FLINK_SQL_SERVER_IDS + 100 * runs;
-        target.binlogFile = start.file;
-        target.binlogPosition = start.position;
-        target.bootstrapServers = kafka.bootstrapServers();
-        target.guarantee = variant.guarantee;
-        target.transactionalIdPrefix = "bench-" + run + "-" + UUID.randomUUID();
-        target.producerProperties = args.producerProperties;
+        Pipelines.SqlTarget target = sqlTarget(run, variant, database, start);
         say("run %s: plain Flink SQL (mysql-cdc -> kafka canal-json) ...", run);
         RunResult result = result("Flink SQL canal-json", variant);
         result.format = "canal-json";
@@ -603,6 +781,27 @@ public final class SluiceBench {
         }
         sayResult(run, result);
         return result;
+    }
+
+    /** Where plain Flink SQL reads, from {@code start} or (null) with startup 'initial'. */
+    private Pipelines.SqlTarget sqlTarget(
+            String run, Variant variant, String database, BinlogPosition start) {
+        Pipelines.SqlTarget target = new Pipelines.SqlTarget();
+        target.host = source.host();
+        target.port = source.port();
+        target.user = source.cdcUser();
+        target.password = source.cdcPassword();
+        target.database = database;
+        target.serverId = FLINK_SQL_SERVER_IDS + 100 * runs;
+        if (start != null) {
+            target.binlogFile = start.file;
+            target.binlogPosition = start.position;
+        }
+        target.bootstrapServers = kafka.bootstrapServers();
+        target.guarantee = variant.guarantee;
+        target.transactionalIdPrefix = "bench-" + run + "-" + UUID.randomUUID();
+        target.producerProperties = args.producerProperties;
+        return target;
     }
 
     /** What a measured run does while its job runs, before its messages are awaited. */
@@ -910,7 +1109,7 @@ public final class SluiceBench {
 
     private StreamExecutionEnvironment envWith(Consumer<StreamExecutionEnvironment> build) {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        env.setParallelism(args.parallelism);
+        env.setParallelism(runParallelism > 0 ? runParallelism : args.parallelism);
         build.accept(env);
         return env;
     }

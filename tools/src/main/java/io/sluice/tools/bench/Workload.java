@@ -74,9 +74,11 @@ public interface Workload {
                 return new BatchInsertWorkload(batchRows);
             case "wide-row":
                 return new WideRowWorkload(Math.max(1, batchRows / 20));
+            case "snapshot":
+                return new SnapshotWorkload(batchRows);
             default:
                 throw new IllegalArgumentException(
-                        "'--workload' takes mixed-dml, batch-insert or wide-row, but got '"
+                        "'--workload' takes mixed-dml, batch-insert, wide-row or snapshot, but got '"
                                 + name
                                 + "'");
         }

@@ -12,7 +12,6 @@ import org.apache.flink.cdc.connectors.mysql.source.reader.MySqlSourceReaderCont
 import org.apache.flink.cdc.connectors.mysql.source.split.MySqlSplit;
 import org.apache.flink.cdc.connectors.mysql.source.utils.hooks.SnapshotPhaseHooks;
 import org.apache.flink.cdc.debezium.DebeziumDeserializationSchema;
-import org.apache.flink.connector.base.source.reader.synchronization.FutureCompletingBlockingQueue;
 
 import java.time.Duration;
 import java.util.List;
@@ -21,9 +20,10 @@ import java.util.List;
  * Flink CDC's {@link MySqlSource} (its split enumerator, enumerator checkpoint and split
  * serializer, so savepoints are Flink CDC's) with Sluice's parts in its reader: the reader stores
  * the binlog position once per batch ({@link BinlogBatchRecordEmitter}), asks the table filter once
- * per table ({@link MemoizedTableFilter}), reads one snapshot split at a time and sees each binlog
- * statement before Debezium ({@link StatementHookSplitReader}). The reader is put together from
- * Flink CDC's public classes as its own {@code createReader} does.
+ * per table ({@link MemoizedTableFilter}), reads one snapshot split at a time with the next one in
+ * reserve ({@link ChunkPrefetchingSourceReader}) and sees each binlog statement before Debezium
+ * ({@link StatementHookSplitReader}). The reader is put together from Flink CDC's public classes as
+ * its own {@code createReader} does.
  */
 @Internal
 public final class HookedMySqlSource<T>
@@ -120,8 +120,8 @@ public final class HookedMySqlSource<T>
         }
         MySqlSourceReaderContext context = new MySqlSourceReaderContext(readerContext);
         StatementTimes times = new StatementTimes();
-        return new MySqlSourceReader<>(
-                new FutureCompletingBlockingQueue<>(),
+        ChunkTimings timings = new ChunkTimings(subtask);
+        return new ChunkPrefetchingSourceReader<>(
                 () ->
                         new StatementHookSplitReader(
                                 config,
@@ -129,7 +129,8 @@ public final class HookedMySqlSource<T>
                                 context,
                                 times,
                                 SnapshotPhaseHooks.empty(),
-                                databases),
+                                databases,
+                                timings),
                 new BinlogBatchRecordEmitter<>(
                         deserializer, metrics, config.isIncludeSchemaChanges(), times, progress),
                 readerContext.getConfiguration(),

@@ -26,10 +26,10 @@ import java.util.List;
  * split: a second chunk whose binlog moved while it was read (any write to the server) starts its
  * backfill with a stopped context, the backfill returns without the binlog-end event, and the
  * reader waits for it forever (upstream FLINK-39207, fixed after 3.5.0). A reader holds two
- * snapshot splits at once after a restore: Flink CDC's source reader restores its unfinished split
- * and, holding at most one, asks for another. Here the others wait until Flink CDC reports the one
- * it has finished; Flink CDC then has no split queued and closes its reader, as it does for every
- * split in a run without failures.
+ * snapshot splits at once: the next chunk in reserve ({@link ChunkPrefetchingSourceReader}), and
+ * after a restore its unfinished split and another. Here the others wait until Flink CDC reports
+ * the one it has finished; Flink CDC then has no split queued and closes its reader, and the next
+ * split is handed over at the next fetch.
  *
  * <p>Each snapshot split is read by a {@link TypedBackfillSnapshotReader}, put where Flink CDC
  * keeps its snapshot reader as the split is handed over, before Flink CDC would build its own.
@@ -42,13 +42,15 @@ class OneSnapshotSplitReader extends MySqlSplitReader {
     private final SnapshotPhaseHooks hooks;
     private final ServerCollations serverCollations;
     private final BackfillCollations collations;
+    private final ChunkTimings timings;
     @Nullable private String reading;
 
     OneSnapshotSplitReader(
             MySqlSourceConfig config,
             int subtask,
             MySqlSourceReaderContext context,
-            SnapshotPhaseHooks hooks) {
+            SnapshotPhaseHooks hooks,
+            ChunkTimings timings) {
         super(config, subtask, context, hooks);
         this.config = config;
         this.subtask = subtask;
@@ -62,6 +64,7 @@ class OneSnapshotSplitReader extends MySqlSplitReader {
                                 config.getPassword(),
                                 SourceTls.fromDebezium(config.getDbzProperties())));
         this.collations = new BackfillCollations(serverCollations);
+        this.timings = timings;
     }
 
     @Override
@@ -79,6 +82,7 @@ class OneSnapshotSplitReader extends MySqlSplitReader {
         RecordsWithSplitIds<SourceRecords> records = super.fetch();
         if (reading != null && records.finishedSplits().contains(reading)) {
             reading = null;
+            timings.finished();
         }
         return records;
     }
@@ -108,12 +112,15 @@ class OneSnapshotSplitReader extends MySqlSplitReader {
             MySqlSplit next = waiting.poll();
             reading = next.splitId();
             // Flink CDC closes and drops its snapshot reader after each split.
+            long opening = System.nanoTime();
             if (FlinkCdcFields.get(FlinkCdcFields.SNAPSHOT_READER, this) == null) {
                 FlinkCdcFields.set(
                         FlinkCdcFields.SNAPSHOT_READER,
                         this,
-                        TypedBackfillSnapshotReader.create(config, subtask, hooks, collations));
+                        TypedBackfillSnapshotReader.create(
+                                config, subtask, hooks, collations, timings));
             }
+            timings.submitted(System.nanoTime() - opening);
             super.handleSplitsChanges(new SplitsAddition<>(List.of(next)));
         }
     }

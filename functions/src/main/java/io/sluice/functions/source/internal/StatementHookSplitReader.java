@@ -44,7 +44,22 @@ public final class StatementHookSplitReader extends OneSnapshotSplitReader {
             StatementTimes times,
             SnapshotPhaseHooks hooks,
             List<String> databases) {
-        super(config, subtask, context, hooks);
+        this(config, subtask, context, times, hooks, databases, new ChunkTimings(subtask));
+    }
+
+    /**
+     * @param timings the snapshot chunk timings of the source reader, which outlive each split
+     *     reader (Flink closes an idle fetcher and its split reader after each snapshot split)
+     */
+    StatementHookSplitReader(
+            MySqlSourceConfig config,
+            int subtask,
+            MySqlSourceReaderContext context,
+            StatementTimes times,
+            SnapshotPhaseHooks hooks,
+            List<String> databases,
+            ChunkTimings timings) {
+        super(config, subtask, context, hooks, timings);
         this.config = config;
         this.subtask = subtask;
         this.times = times;

@@ -20,6 +20,7 @@ import io.debezium.util.SchemaNameAdjuster;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -29,6 +30,8 @@ import java.util.Iterator;
 import java.util.LinkedList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 import java.util.stream.Collectors;
 
@@ -45,22 +48,35 @@ final class TypedBackfillSnapshotReader extends SnapshotSplitReader {
 
     private static final Logger LOG = LoggerFactory.getLogger(TypedBackfillSnapshotReader.class);
 
+    /**
+     * How long a close waits for the read task to end on its own before Flink CDC's close
+     * disconnects: about what Flink CDC's close took before it disconnected (its last poll of
+     * Debezium's queue, 500 ms at Debezium's default poll interval).
+     */
+    private static final Duration TASK_END_TIMEOUT = Duration.ofMillis(500);
+
     private final StatefulTaskContext context;
     private final ZoneId serverZone;
     private volatile MySqlSnapshotSplit split;
 
+    /** Whether the binlog-end event of the current chunk came: its read task is ending. */
+    private volatile boolean chunkRead;
+
     private final BiFunction<TableId, String, CollationOrder> collations;
+    private final ChunkTimings timings;
 
     private TypedBackfillSnapshotReader(
             StatefulTaskContext context,
             int subtask,
             SnapshotPhaseHooks hooks,
             ZoneId zone,
-            BiFunction<TableId, String, CollationOrder> collations) {
+            BiFunction<TableId, String, CollationOrder> collations,
+            ChunkTimings timings) {
         super(context, subtask, hooks);
         this.context = context;
         this.serverZone = zone;
         this.collations = collations;
+        this.timings = timings;
     }
 
     /**
@@ -68,12 +84,14 @@ final class TypedBackfillSnapshotReader extends SnapshotSplitReader {
      *
      * @param collations the order of a string chunk key column; null from it compares in Java's
      *     order
+     * @param timings where the reader notes each chunk's timing
      */
     static TypedBackfillSnapshotReader create(
             MySqlSourceConfig config,
             int subtask,
             SnapshotPhaseHooks hooks,
-            BiFunction<TableId, String, CollationOrder> collations) {
+            BiFunction<TableId, String, CollationOrder> collations,
+            ChunkTimings timings) {
         return new TypedBackfillSnapshotReader(
                 new StatefulTaskContext(
                         config,
@@ -82,13 +100,42 @@ final class TypedBackfillSnapshotReader extends SnapshotSplitReader {
                 subtask,
                 hooks,
                 ZoneId.of(config.getServerTimeZone()),
-                collations);
+                collations,
+                timings);
     }
 
     @Override
     public void submitSplit(MySqlSplit next) {
         this.split = next.asSnapshotSplit();
+        this.chunkRead = false;
         super.submitSplit(next);
+    }
+
+    /**
+     * Once the chunk is read, lets its read task end on its own (for up to {@link
+     * #TASK_END_TIMEOUT}) before Flink CDC's close disconnects the binlog client. A backfill's
+     * binlog task waits, right after connecting, up to 5 s for the client's keep-alive thread to
+     * appear; a close right after a short backfill disconnected the client first, the keep-alive
+     * thread never appeared, and the task (and the close waiting for it) sat out the 5 s at every
+     * chunk read under writes.
+     */
+    @Override
+    public void close() {
+        if (chunkRead) {
+            ExecutorService task = getExecutorService();
+            task.shutdown();
+            try {
+                if (!task.awaitTermination(TASK_END_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+                    LOG.debug(
+                            "The read task of snapshot split {} did not end within {}; closing it",
+                            split.splitId(),
+                            TASK_END_TIMEOUT);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        super.close();
     }
 
     /**
@@ -105,9 +152,16 @@ final class TypedBackfillSnapshotReader extends SnapshotSplitReader {
         SourceRecord lowWatermark = null;
         SourceRecord highWatermark = null;
         Map<Struct, List<SourceRecord>> rows = new HashMap<>();
+        long lowAt = 0;
+        long highAt = 0;
+        long polling = 0;
         while (!reachBinlogEnd) {
             checkReadException();
-            for (DataChangeEvent event : context.getQueue().poll()) {
+            long pollStart = System.nanoTime();
+            List<DataChangeEvent> batch = context.getQueue().poll();
+            long polled = System.nanoTime();
+            polling += polled - pollStart;
+            for (DataChangeEvent event : batch) {
                 SourceRecord record = event.getRecord();
                 if (lowWatermark == null) {
                     if (!RecordUtils.isLowWatermarkEvent(record)) {
@@ -117,10 +171,12 @@ final class TypedBackfillSnapshotReader extends SnapshotSplitReader {
                                         + record);
                     }
                     lowWatermark = record;
+                    lowAt = polled;
                     continue;
                 }
                 if (highWatermark == null && RecordUtils.isHighWatermarkEvent(record)) {
                     highWatermark = record;
+                    highAt = polled;
                     reachBinlogStart = true;
                     continue;
                 }
@@ -144,6 +200,8 @@ final class TypedBackfillSnapshotReader extends SnapshotSplitReader {
             }
         }
         hasNextElement.set(false);
+        chunkRead = true;
+        timings.read(lowAt, highAt, System.nanoTime(), rows.size(), polling);
         List<SourceRecord> normalized = new ArrayList<>();
         normalized.add(lowWatermark);
         normalized.addAll(

@@ -17,6 +17,7 @@ import io.sluice.serializers.event.ChangeEvent;
 import org.junit.jupiter.api.Test;
 
 import java.lang.reflect.Field;
+import java.time.Duration;
 import java.time.ZoneId;
 import java.util.List;
 
@@ -79,6 +80,19 @@ class HookedMySqlSourceTest {
                 assertThat(filter.isIncluded(new TableId("other", null, "orders"))).isFalse();
             }
             assertThat(config.getTableFilter().test(new TableId("shop", null, "orders"))).isTrue();
+        }
+    }
+
+    @Test
+    void debeziumsQueueHandsOutWhatItHoldsWithinMilliseconds() throws Exception {
+        HookedMySqlSource<ChangeEvent> built = source();
+        for (HookedMySqlSource<ChangeEvent> source :
+                List.of(built, InstantiationUtil.clone(built, getClass().getClassLoader()))) {
+            // A snapshot chunk's reader polls this queue until the chunk's last event; Debezium's
+            // default of 500 ms made it idle that long at every chunk's tail and again at its
+            // close (MySqlSourceFactory.debeziumProperties).
+            assertThat(source.config(0).getMySqlConnectorConfig().getPollInterval())
+                    .isEqualTo(Duration.ofMillis(5));
         }
     }
 }

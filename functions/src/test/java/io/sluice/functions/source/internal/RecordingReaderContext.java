@@ -14,13 +14,14 @@ import java.util.List;
 
 /**
  * A source reader's context outside a task: metrics into a {@link MetricListener}, and the events
- * sent to the enumerator kept for the test to read.
+ * sent to the enumerator and the split requests kept for the test to read.
  */
 public final class RecordingReaderContext implements SourceReaderContext {
 
     private final SourceReaderMetricGroup metrics;
     private final int subtask;
     private final List<SourceEvent> sent = new ArrayList<>();
+    private int splitRequests;
 
     public RecordingReaderContext(MetricListener listener, int subtask) {
         this.metrics = InternalSourceReaderMetricGroup.mock(listener.getMetricGroup());
@@ -30,6 +31,11 @@ public final class RecordingReaderContext implements SourceReaderContext {
     /** The events sent to the enumerator, oldest first. */
     public List<SourceEvent> sent() {
         return sent;
+    }
+
+    /** How many times the reader asked the enumerator for a split. */
+    public int splitRequests() {
+        return splitRequests;
     }
 
     @Override
@@ -53,7 +59,9 @@ public final class RecordingReaderContext implements SourceReaderContext {
     }
 
     @Override
-    public void sendSplitRequest() {}
+    public void sendSplitRequest() {
+        splitRequests++;
+    }
 
     @Override
     public void sendSourceEventToCoordinator(SourceEvent event) {
