@@ -123,12 +123,16 @@ final class BinlogServer {
                             at, at.binlogServer(), address, identity(), at.binlogServer()));
         }
         String missing = mariaDb ? missingFromMariaDb(at.gtids()) : missingFromMySql;
+        if (!missing.isEmpty() && (at.events() > 0 || at.rows() > 0)) {
+            // The set is the one before the transaction the position is inside of.
+            missing += " and the transaction after them, whose first changes it published too";
+        }
         if (!missing.isEmpty()) {
             throw new SourceSetupException(
                     String.format(
                             "The binlog reader would go on after the GTIDs %s (%s), but the"
-                                    + " binlog of %s server %s at %s lacks %s, which Sluice has"
-                                    + " already published: it is behind (a replica promoted before"
+                                    + " binlog of %s server %s at %s lacks %s, which Sluice"
+                                    + " has already published: it is behind (a replica promoted before"
                                     + " it applied them, or without %s). Going on there would"
                                     + " publish changes that contradict those. Point the source at"
                                     + " a server that has them (the old primary, or a replica that"
