@@ -18,11 +18,14 @@ import io.sluice.it.flink.JobExceptions;
 import io.sluice.it.flink.JobMetrics;
 import io.sluice.it.job.EmbeddedJobs;
 import io.sluice.it.pipeline.Delivered;
+import io.sluice.it.server.DatabaseServer;
 import io.sluice.it.server.KafkaExtension;
 import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
+import io.sluice.it.server.MySqlServer;
 import io.sluice.it.server.Waits;
 import io.sluice.job.SluiceValidate;
+import io.sluice.serializers.event.ChangeEvent;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -43,6 +46,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -50,9 +54,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * The database primary fails over while the job reads it through one address (a {@link
  * SwitchableProxy}, as a virtual IP or DNS name): a MariaDB primary and a replica started here
- * ({@code MASTER_USE_GTID=slave_pos}, {@code log_slave_updates}), a live load with primary-key
- * changes ({@link AuditedLoad}), the primary killed (or locked for a planned switchover) with a
- * transaction open, the replica promoted and the address moved to it, the load going on there.
+ * ({@code MASTER_USE_GTID=slave_pos}, {@code log_slave_updates}; and a MySQL 8 pair, {@code
+ * gtid_mode=ON}, {@code SOURCE_AUTO_POSITION=1}), a live load with primary-key changes ({@link
+ * AuditedLoad}), the primary killed (or locked for a planned switchover) with a transaction open,
+ * the replica promoted and the address moved to it, the load going on there.
  *
  * <p>Sluice's reader follows the new primary by the GTIDs it read, inside the running job: the
  * read_committed drain holds exactly what the surviving server committed, in its order, and the job
@@ -80,11 +85,28 @@ class PrimaryFailoverITCase {
         SWITCHOVER
     }
 
+    /** The servers and how the primary goes away. */
+    enum Failover {
+        MARIADB_CRASH(DatabaseServer.Kind.MARIADB, Move.CRASH),
+        MARIADB_SWITCHOVER(DatabaseServer.Kind.MARIADB, Move.SWITCHOVER),
+        MYSQL_CRASH(DatabaseServer.Kind.MYSQL, Move.CRASH);
+
+        final DatabaseServer.Kind kind;
+        final Move move;
+
+        Failover(DatabaseServer.Kind kind, Move move) {
+            this.kind = kind;
+            this.move = move;
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
-    @EnumSource(Move.class)
+    @EnumSource(Failover.class)
     void followsThePromotedReplicaByGtidExactlyOnceWithoutARestart(
-            Move move, @InjectClusterRESTAddress URI rest) throws Exception {
-        try (Replicated servers = Replicated.start("failover_" + move.name().toLowerCase())) {
+            Failover failover, @InjectClusterRESTAddress URI rest) throws Exception {
+        Move move = failover.move;
+        try (Replicated servers =
+                Replicated.start(failover.kind, "failover_" + failover.name().toLowerCase())) {
             String topic = "failover-" + servers.database;
             KAFKA.server().createTopic(topic, 1);
             assertThat(validate(servers.primary, servers.database + ".items", topic))
@@ -92,7 +114,11 @@ class PrimaryFailoverITCase {
                             "note: source: failover by GTID is possible from the server at"
                                     + " 127.0.0.1:"
                                     + servers.primary.port()
-                                    + " (GTIDs on, log_slave_updates=ON)");
+                                    + " (GTIDs on, "
+                                    + (failover.kind == DatabaseServer.Kind.MARIADB
+                                            ? "log_slave_updates"
+                                            : "log_replica_updates")
+                                    + "=ON)");
             JobClient job = servers.startJob(topic);
             try (AuditedLoad load = servers.load()) {
                 awaitCommitted(topic, 100); // a checkpoint committed changes of the old primary
@@ -153,7 +179,8 @@ class PrimaryFailoverITCase {
     @Test
     void aPromotedReplicaBehindWhatWasPublishedFailsTheJobNamingTheMissingGtids(
             @InjectClusterRESTAddress URI rest) throws Exception {
-        try (Replicated servers = Replicated.start("failover_behind")) {
+        try (Replicated servers =
+                Replicated.start(DatabaseServer.Kind.MARIADB, "failover_behind")) {
             String topic = "failover-" + servers.database;
             KAFKA.server().createTopic(topic, 1);
             servers.replicaCaughtUp();
@@ -217,6 +244,7 @@ class PrimaryFailoverITCase {
         String[] end = other.binlogEnd();
         BinlogPosition elsewhere = BinlogPosition.of(end[0], 4, 0, 0, "", 99, "99");
         List<String> read = new ArrayList<>();
+        AtomicReference<BinlogReader> running = new AtomicReference<>();
         BinlogReader reader =
                 BinlogReader.builder(
                                 other.host(),
@@ -224,6 +252,7 @@ class PrimaryFailoverITCase {
                                 MariaDbServer.CDC_USER,
                                 MariaDbServer.CDC_PASSWORD)
                         .serverId(5501)
+                        .heartbeatInterval(Duration.ofSeconds(1))
                         .reconnectAttempts(1, Duration.ofMillis(100))
                         .build(
                                 TableDecoders.fromInformationSchema(
@@ -234,7 +263,21 @@ class PrimaryFailoverITCase {
                                                 MariaDbServer.CDC_PASSWORD),
                                         (db, table) -> db.equals(database),
                                         ZoneId.of("UTC")),
-                                (change, after) -> read.add(change.toString()));
+                                new BinlogReader.Output() {
+                                    // Reading there at all is the failure: stop at once.
+                                    @Override
+                                    public void change(ChangeEvent change, BinlogPosition after) {
+                                        read.add(change.toString());
+                                        running.get().close();
+                                    }
+
+                                    @Override
+                                    public void heartbeat(BinlogPosition at) {
+                                        read.add("heartbeat at " + at);
+                                        running.get().close();
+                                    }
+                                });
+        running.set(reader);
         assertThatThrownBy(() -> reader.run(elsewhere))
                 .isInstanceOf(SourceSetupException.class)
                 .hasMessageContaining("a position in the binlog of server 99")
@@ -252,7 +295,7 @@ class PrimaryFailoverITCase {
     }
 
     /** What {@code ./sluice validate} prints on standard output for a job on {@code tables}. */
-    private static String validate(MariaDbServer server, String tables, String topic) {
+    private static String validate(DatabaseServer server, String tables, String topic) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         SluiceValidate.run(
                 new PrintStream(out, true, StandardCharsets.UTF_8),
@@ -281,7 +324,7 @@ class PrimaryFailoverITCase {
         return changes;
     }
 
-    private static String gtids(MariaDbServer server, String variable) throws Exception {
+    private static String gtids(DatabaseServer server, String variable) throws Exception {
         try (Connection connection = server.connect(null);
                 Statement statement = connection.createStatement();
                 ResultSet result = statement.executeQuery("SELECT " + variable)) {
@@ -292,35 +335,56 @@ class PrimaryFailoverITCase {
 
     /** A primary and its replica, started for one test, and the proxy the job reads through. */
     private static final class Replicated implements AutoCloseable {
-        final MariaDbServer primary;
-        final MariaDbServer replica;
+        final DatabaseServer primary;
+        final DatabaseServer replica;
         final SwitchableProxy proxy;
         final String database;
+        private final boolean mariaDb;
 
         private Replicated(
-                MariaDbServer primary, MariaDbServer replica, SwitchableProxy proxy, String db) {
+                DatabaseServer primary, DatabaseServer replica, SwitchableProxy proxy, String db) {
+            this.mariaDb = primary.kind() == DatabaseServer.Kind.MARIADB;
             this.primary = primary;
             this.replica = replica;
             this.proxy = proxy;
             this.database = db;
         }
 
-        static Replicated start(String prefix) throws Exception {
-            MariaDbServer primary =
-                    MariaDbServer.start("--server-id=" + PRIMARY_ID, "--log-slave-updates=ON");
-            MariaDbServer replica =
-                    MariaDbServer.start("--server-id=" + REPLICA_ID, "--log-slave-updates=ON");
-            replica.execute(
-                    null,
-                    "CHANGE MASTER TO MASTER_HOST='127.0.0.1', MASTER_PORT="
-                            + primary.port()
-                            + ", MASTER_USER='"
-                            + primary.rootUser()
-                            + "', MASTER_PASSWORD='"
-                            + primary.rootPassword()
-                            + "', MASTER_USE_GTID=slave_pos, MASTER_SSL=0,"
-                            + " MASTER_CONNECT_RETRY=1",
-                    "START SLAVE");
+        static Replicated start(DatabaseServer.Kind kind, String prefix) throws Exception {
+            DatabaseServer primary;
+            DatabaseServer replica;
+            if (kind == DatabaseServer.Kind.MARIADB) {
+                primary =
+                        MariaDbServer.start("--server-id=" + PRIMARY_ID, "--log-slave-updates=ON");
+                replica =
+                        MariaDbServer.start("--server-id=" + REPLICA_ID, "--log-slave-updates=ON");
+                replica.execute(
+                        null,
+                        "CHANGE MASTER TO MASTER_HOST='127.0.0.1', MASTER_PORT="
+                                + primary.port()
+                                + ", MASTER_USER='"
+                                + primary.rootUser()
+                                + "', MASTER_PASSWORD='"
+                                + primary.rootPassword()
+                                + "', MASTER_USE_GTID=slave_pos, MASTER_SSL=0,"
+                                + " MASTER_CONNECT_RETRY=1",
+                        "START SLAVE");
+            } else {
+                // gtid_mode=ON; log_replica_updates is on by default.
+                primary = MySqlServer.start("--server-id=" + PRIMARY_ID);
+                replica = MySqlServer.start("--server-id=" + REPLICA_ID);
+                replica.execute(
+                        null,
+                        "CHANGE REPLICATION SOURCE TO SOURCE_HOST='127.0.0.1', SOURCE_PORT="
+                                + primary.port()
+                                + ", SOURCE_USER='"
+                                + primary.rootUser()
+                                + "', SOURCE_PASSWORD='"
+                                + primary.rootPassword()
+                                + "', SOURCE_AUTO_POSITION=1, GET_SOURCE_PUBLIC_KEY=1,"
+                                + " SOURCE_CONNECT_RETRY=1",
+                        "START REPLICA");
+            }
             String database = primary.createDatabase(prefix, null);
             primary.execute(database, AuditedLoad.TABLES.split(";"));
             return new Replicated(primary, replica, new SwitchableProxy(primary.port()), database);
@@ -329,6 +393,17 @@ class PrimaryFailoverITCase {
         /** The job, from the primary's binlog end, through the proxy. */
         JobClient startJob(String topic) throws Exception {
             String[] end = primary.binlogEnd();
+            // MySQL: at a GTID set, so that positions have one from the start (at a file and
+            // position they get it at the next file's start).
+            List<String> start =
+                    mariaDb
+                            ? List.of(
+                                    "source.startup.mode=binlog-position",
+                                    "source.startup.binlog-file=" + end[0],
+                                    "source.startup.binlog-position=" + end[1])
+                            : List.of(
+                                    "source.startup.mode=gtid",
+                                    "source.startup.gtid-set=" + gtids(primary, "@@gtid_executed"));
             Configuration config =
                     EmbeddedJobs.config(
                             primary,
@@ -338,9 +413,9 @@ class PrimaryFailoverITCase {
                             "source.hostname=127.0.0.1",
                             "source.port=" + proxy.port(),
                             "source.reader=sluice",
-                            "source.startup.mode=binlog-position",
-                            "source.startup.binlog-file=" + end[0],
-                            "source.startup.binlog-position=" + end[1],
+                            start.get(0),
+                            start.get(1),
+                            start.size() > 2 ? start.get(2) : "source.reader=sluice",
                             "source.heartbeat-interval=1s",
                             "job.checkpoint-interval=1s",
                             "parallelism.source=1",
@@ -360,12 +435,14 @@ class PrimaryFailoverITCase {
 
         /** Waits until the replica applied all the primary's binlog holds. */
         void replicaCaughtUp() throws Exception {
-            String position = gtids(primary, "@@gtid_binlog_pos");
+            String position = gtids(primary, mariaDb ? "@@gtid_binlog_pos" : "@@gtid_executed");
+            String wait =
+                    mariaDb
+                            ? "SELECT MASTER_GTID_WAIT('" + position + "', 60)"
+                            : "SELECT WAIT_FOR_EXECUTED_GTID_SET('" + position + "', 60)";
             try (Connection connection = replica.connect(null);
                     Statement statement = connection.createStatement();
-                    ResultSet result =
-                            statement.executeQuery(
-                                    "SELECT MASTER_GTID_WAIT('" + position + "', 60)")) {
+                    ResultSet result = statement.executeQuery(wait)) {
                 result.next();
                 assertThat(result.getInt(1)).as("the replica applied " + position).isZero();
             }
@@ -379,7 +456,16 @@ class PrimaryFailoverITCase {
 
         /** The replica becomes the primary, and the address moves to it. */
         void promoteReplica() {
-            replica.execute(null, "STOP SLAVE", "RESET SLAVE ALL", "SET GLOBAL read_only = 0");
+            if (mariaDb) {
+                replica.execute(null, "STOP SLAVE", "RESET SLAVE ALL", "SET GLOBAL read_only = 0");
+            } else {
+                replica.execute(
+                        null,
+                        "STOP REPLICA",
+                        "RESET REPLICA ALL",
+                        "SET GLOBAL super_read_only = 0",
+                        "SET GLOBAL read_only = 0");
+            }
             proxy.moveTo(replica.port());
         }
 
