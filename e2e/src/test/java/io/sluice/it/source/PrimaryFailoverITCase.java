@@ -358,6 +358,9 @@ class PrimaryFailoverITCase {
                         MariaDbServer.start("--server-id=" + PRIMARY_ID, "--log-slave-updates=ON");
                 replica =
                         MariaDbServer.start("--server-id=" + REPLICA_ID, "--log-slave-updates=ON");
+                // Its binlog differs from the primary's in files and positions, as a replica's
+                // does (here they would mirror each other, and a file+position resume could pass).
+                replica.execute(null, "FLUSH BINARY LOGS");
                 replica.execute(
                         null,
                         "CHANGE MASTER TO MASTER_HOST='127.0.0.1', MASTER_PORT="
