@@ -26,7 +26,7 @@ import java.util.List;
  * source database (reachable, the binlog on and ROW and FULL, the privileges, the server time zone,
  * the start position, the tables) and Kafka's brokers (reachable with the job's client settings,
  * the transaction timeout within their limit). Prints one line per problem and exits non-zero when
- * there is any.
+ * there is any; and a note whether the job could follow a failover of the primary by GTID.
  */
 public final class SluiceValidate {
 
@@ -92,8 +92,14 @@ public final class SluiceValidate {
         }
         if (problems.isEmpty() && sink == null) {
             out.println("ok: the source database and the sink can serve the job as configured");
-            return 0;
         }
-        return 1;
+        if (problems.isEmpty()) {
+            for (String note :
+                    MySqlSourceFactory.serverCheck(PipelineSections.of(config).source())
+                            .failoverNotes()) {
+                out.println("note: source: " + note);
+            }
+        }
+        return problems.isEmpty() && sink == null ? 0 : 1;
     }
 }

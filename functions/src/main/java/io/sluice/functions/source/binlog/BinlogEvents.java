@@ -61,6 +61,10 @@ final class BinlogEvents {
     private long next;
 
     private long serverId;
+
+    /** The server whose binlog this connection reads ({@link BinlogPosition#binlogServer()}). */
+    private String binlogServer;
+
     private boolean inTransaction;
 
     /** A BEGIN (MySQL) or a MariaDB GTID without the standalone flag opened the transaction. */
@@ -105,6 +109,7 @@ final class BinlogEvents {
         this.file = start.file();
         this.next = start.position();
         this.serverId = start.serverId();
+        this.binlogServer = start.binlogServer();
         this.skipEvents = start.events();
         this.skipRows = start.rows();
         this.skipCountsAllEvents = start.countsAllEvents();
@@ -112,9 +117,18 @@ final class BinlogEvents {
         this.skipping = skipEvents > 0 || skipRows > 0;
     }
 
+    /**
+     * The connection is on server {@code identity} ({@link BinlogServer#identity()}): the positions
+     * read from here on are in its binlog. Called before the first event.
+     */
+    void readingFrom(String identity) {
+        binlogServer = identity;
+        transaction = null;
+    }
+
     /** The position between transactions: after the last one that committed. */
     BinlogPosition committed() {
-        return BinlogPosition.of(file, next, 0, 0, gtids.toString(), serverId);
+        return BinlogPosition.of(file, next, 0, 0, gtids.toString(), serverId, binlogServer);
     }
 
     /** Where a resume must start to get what follows: the open transaction's position. */
@@ -129,7 +143,9 @@ final class BinlogEvents {
     private BinlogPosition transaction() {
         BinlogPosition at = transaction;
         if (at == null || at.serverId() != serverId) {
-            at = BinlogPosition.of(file, transactionStart, 0, 0, gtids.toString(), serverId);
+            at =
+                    BinlogPosition.of(
+                            file, transactionStart, 0, 0, gtids.toString(), serverId, binlogServer);
             transaction = at;
         }
         return at;

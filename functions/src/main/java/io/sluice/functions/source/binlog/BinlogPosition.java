@@ -13,7 +13,9 @@ import java.util.Objects;
  * binlog file, the position of the transaction's first event, how many rows events of that
  * transaction were read, how many rows of the next one were emitted, the GTID set before the
  * transaction (MySQL {@code uuid:1-5,...} or MariaDB {@code domain-server-seq,...}; "" when not
- * known) and the id of the server that wrote it.
+ * known), the id of the server that wrote it, and the server whose binlog the file and position are
+ * in ({@link #binlogServer()}: after a failover another server's file of the same name is another
+ * binlog, so only the GTID set says where to go on there).
  *
  * <p>Positions compare as (file, position, events, rows), rows included: Flink CDC's {@code
  * BinlogOffset.compareTo} leaves the rows out when both offsets carry the same GTID set (upstream
@@ -31,6 +33,9 @@ public final class BinlogPosition implements Comparable<BinlogPosition>, Seriali
     /** The offset key that marks {@code event} as Sluice's count of rows events. */
     static final String ROWS_EVENTS_KEY = "sluice_rows_events";
 
+    /** The offset key of {@link #binlogServer()}. */
+    static final String BINLOG_SERVER_KEY = "sluice_binlog_server";
+
     private final String file;
     private final long position;
     private final long events;
@@ -38,6 +43,7 @@ public final class BinlogPosition implements Comparable<BinlogPosition>, Seriali
     private final String gtids;
     private final long serverId;
     private final boolean countsAllEvents;
+    private final String binlogServer;
 
     private BinlogPosition(
             String file,
@@ -46,7 +52,8 @@ public final class BinlogPosition implements Comparable<BinlogPosition>, Seriali
             long rows,
             String gtids,
             long serverId,
-            boolean countsAllEvents) {
+            boolean countsAllEvents,
+            String binlogServer) {
         this.file = Objects.requireNonNull(file, "file");
         if (position < 0 || events < 0 || rows < 0) {
             throw new IllegalArgumentException(
@@ -61,11 +68,12 @@ public final class BinlogPosition implements Comparable<BinlogPosition>, Seriali
         this.gtids = gtids == null ? "" : gtids.trim();
         this.serverId = serverId;
         this.countsAllEvents = countsAllEvents;
+        this.binlogServer = binlogServer == null ? "" : binlogServer;
     }
 
     /** The start of a transaction (or the binlog's next event) at {@code file:position}. */
     public static BinlogPosition at(String file, long position) {
-        return new BinlogPosition(file, position, 0, 0, "", 0, false);
+        return new BinlogPosition(file, position, 0, 0, "", 0, false, "");
     }
 
     /**
@@ -78,7 +86,7 @@ public final class BinlogPosition implements Comparable<BinlogPosition>, Seriali
         if (gtids == null || gtids.isBlank()) {
             throw new IllegalArgumentException("A start at a GTID set needs a GTID set, got none");
         }
-        return new BinlogPosition("", 0, 0, 0, gtids, 0, false);
+        return new BinlogPosition("", 0, 0, 0, gtids, 0, false, "");
     }
 
     /**
@@ -88,12 +96,35 @@ public final class BinlogPosition implements Comparable<BinlogPosition>, Seriali
      */
     public static BinlogPosition of(
             String file, long position, long events, long rows, String gtids, long serverId) {
-        return new BinlogPosition(file, position, events, rows, gtids, serverId, false);
+        return new BinlogPosition(file, position, events, rows, gtids, serverId, false, "");
+    }
+
+    /** The same, in the binlog of {@code binlogServer} ({@link #binlogServer()}). */
+    public static BinlogPosition of(
+            String file,
+            long position,
+            long events,
+            long rows,
+            String gtids,
+            long serverId,
+            String binlogServer) {
+        return new BinlogPosition(
+                file, position, events, rows, gtids, serverId, false, binlogServer);
+    }
+
+    /**
+     * This position, its file and position in the binlog of {@code server}: its {@code server_uuid}
+     * (MySQL) or {@code server_id} (MariaDB), "" when not known.
+     */
+    public BinlogPosition inBinlogOf(String server) {
+        return new BinlogPosition(
+                file, position, events, rows, gtids, serverId, countsAllEvents, server);
     }
 
     /** This position with {@code gtids} as the set before the transaction. */
     public BinlogPosition withGtids(String gtids) {
-        return new BinlogPosition(file, position, events, rows, gtids, serverId, countsAllEvents);
+        return new BinlogPosition(
+                file, position, events, rows, gtids, serverId, countsAllEvents, binlogServer);
     }
 
     /**
@@ -101,7 +132,8 @@ public final class BinlogPosition implements Comparable<BinlogPosition>, Seriali
      * next emitted.
      */
     BinlogPosition withCounts(long events, long rows) {
-        return new BinlogPosition(file, position, events, rows, gtids, serverId, countsAllEvents);
+        return new BinlogPosition(
+                file, position, events, rows, gtids, serverId, countsAllEvents, binlogServer);
     }
 
     /**
@@ -125,7 +157,8 @@ public final class BinlogPosition implements Comparable<BinlogPosition>, Seriali
                 offset.getRestartSkipRows(),
                 offset.getGtidSet(),
                 serverId == null ? 0 : serverId,
-                !"true".equals(offset.getOffset().get(ROWS_EVENTS_KEY)));
+                !"true".equals(offset.getOffset().get(ROWS_EVENTS_KEY)),
+                offset.getOffset().get(BINLOG_SERVER_KEY));
     }
 
     /** This position as a Flink CDC offset, under its keys, for the binlog split. */
@@ -142,6 +175,9 @@ public final class BinlogPosition implements Comparable<BinlogPosition>, Seriali
         }
         if (!countsAllEvents) {
             offset.put(ROWS_EVENTS_KEY, "true");
+        }
+        if (!binlogServer.isEmpty()) {
+            offset.put(BINLOG_SERVER_KEY, binlogServer);
         }
         return new BinlogOffset(offset);
     }
@@ -170,8 +206,18 @@ public final class BinlogPosition implements Comparable<BinlogPosition>, Seriali
         return gtids;
     }
 
+    /** The id of the server that wrote the event (on a replica: the primary's). */
     public long serverId() {
         return serverId;
+    }
+
+    /**
+     * The server whose binlog {@link #file()} and {@link #position()} are in: its {@code
+     * server_uuid} (MySQL) or {@code server_id} (MariaDB); "" when not known (a position Sluice did
+     * not read, or read before it recorded the server).
+     */
+    public String binlogServer() {
+        return binlogServer;
     }
 
     /**
@@ -224,7 +270,8 @@ public final class BinlogPosition implements Comparable<BinlogPosition>, Seriali
                 && serverId == that.serverId
                 && countsAllEvents == that.countsAllEvents
                 && file.equals(that.file)
-                && gtids.equals(that.gtids);
+                && gtids.equals(that.gtids)
+                && binlogServer.equals(that.binlogServer);
     }
 
     @Override
@@ -244,6 +291,7 @@ public final class BinlogPosition implements Comparable<BinlogPosition>, Seriali
                 + rows
                 + (gtids.isEmpty() ? "" : " gtids=" + gtids)
                 + " server="
-                + serverId;
+                + serverId
+                + (binlogServer.isEmpty() ? "" : " in the binlog of " + binlogServer);
     }
 }

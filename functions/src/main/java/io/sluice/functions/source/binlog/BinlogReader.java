@@ -102,6 +102,13 @@ public final class BinlogReader implements AutoCloseable {
                 String file, long next, Supplier<BinlogPosition> position) {}
 
         /**
+         * A binlog connection is on the server with {@code serverId} and (MySQL) {@code uuid}, ""
+         * on MariaDB; {@code moved}: another server than the one before (a failover), which had
+         * every GTID the reader had read.
+         */
+        default void connectedTo(long serverId, String uuid, boolean moved) {}
+
+        /**
          * The reader has read every byte the server sent so far and is about to wait for more: what
          * was given out before has no successor yet, so an output that holds entries back to pass
          * them on together passes them on now (and need not before).
@@ -128,6 +135,9 @@ public final class BinlogReader implements AutoCloseable {
 
     private volatile boolean closed;
     private volatile BinaryLogClient client;
+
+    /** The server of the last binlog connection ({@link BinlogServer#identity()}); null before. */
+    private String connectedServer;
 
     private BinlogReader(Builder builder, TableDecoders decoders, Output out) {
         this.host = builder.host;
@@ -160,14 +170,17 @@ public final class BinlogReader implements AutoCloseable {
      *
      * @throws SourceSetupException if the server cannot be read from {@code start} (binlog format,
      *     row image, purged file; the message names each), or the binlog holds a change of a
-     *     captured table as a statement ({@link Builder#statementLoggedChanges})
+     *     captured table as a statement ({@link Builder#statementLoggedChanges}), or the server is
+     *     another than the one {@code start} (or a later position) was read from and lacks some of
+     *     its GTIDs, or it has none ({@link BinlogServer#resume})
      * @throws BinlogReaderException if the connection is lost and cannot be resumed, or an event
      *     cannot be read (the message says where)
      */
     public void run(BinlogPosition start) {
+        boolean moved = startServer(start).isOtherThan(start);
         SourceServerCheck.forBinlogReader(
                         jdbc,
-                        start.file().isEmpty() ? null : start.file(),
+                        start.file().isEmpty() || moved ? null : start.file(),
                         "The binlog reader's start position " + start)
                 .run(true);
         boolean mariaDb = ColumnTypeStyle.of(jdbc) == ColumnTypeStyle.MARIADB;
@@ -222,6 +235,46 @@ public final class BinlogReader implements AutoCloseable {
         }
     }
 
+    /**
+     * The server at the address now, checked against {@code start} before anything else reads it:
+     * on another server a file of the start's name is another binlog, so neither its presence nor
+     * its GTID position may be asked for there.
+     */
+    private BinlogServer startServer(BinlogPosition start) {
+        try (java.sql.Connection connection = jdbc.connect();
+                java.sql.Statement statement = connection.createStatement()) {
+            boolean mariaDb;
+            try (ResultSet version = statement.executeQuery("SELECT VERSION()")) {
+                version.next();
+                mariaDb =
+                        version.getString(1).toLowerCase(java.util.Locale.ROOT).contains("mariadb");
+            }
+            String[] row = new String[4];
+            try (ResultSet result =
+                    statement.executeQuery(BinlogServer.query(mariaDb, start.gtids()))) {
+                result.next();
+                for (int i = 0; i < row.length; i++) {
+                    row[i] = result.getString(i + 1);
+                }
+            }
+            BinlogServer server = BinlogServer.of(mariaDb, row, jdbc.address());
+            if (server.isOtherThan(start)) {
+                server.resume(start);
+                LOG.warn(
+                        "The binlog reader starts at {}, read from server {}, on another server:"
+                                + " {}; it goes on by the GTID set, which that server has",
+                        start,
+                        start.binlogServer(),
+                        server);
+            }
+            return server;
+        } catch (SQLException e) {
+            // Unreachable now: may come back, a restart may help; SourceServerCheck says more.
+            LOG.debug("Cannot read who the server at {} is", jdbc.address(), e);
+            return BinlogServer.unknown();
+        }
+    }
+
     /** The server's id of the binlog connection now open (for KILL), 0 when none. */
     public long connectionId() {
         BinaryLogClient current = client;
@@ -250,8 +303,16 @@ public final class BinlogReader implements AutoCloseable {
     private Ended connect(
             BinlogPosition resume, boolean mariaDb, BinlogEvents events, Tracking tracking) {
         Ended ended = new Ended();
-        BinaryLogClient binlog =
-                new ReaderClient(host, port, user, password, mariaDb ? resume.gtids() : "");
+        String address = host + ":" + port;
+        ReaderClient binlog =
+                new ReaderClient(
+                        host,
+                        port,
+                        user,
+                        password,
+                        mariaDb ? resume.gtids() : "",
+                        BinlogServer.query(mariaDb, resume.gtids()),
+                        row -> onServer(BinlogServer.of(mariaDb, row, address), resume, events));
         binlog.setServerId(clientServerId);
         tls.configure(binlog);
         binlog.setKeepAlive(false);
@@ -317,7 +378,39 @@ public final class BinlogReader implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             ended.lost = e;
         }
+        RuntimeException refusal = binlog.refusal();
+        if (refusal instanceof SourceSetupException) {
+            ended.failure = refusal; // the server lacks what was published: fails the job
+        } else if (refusal != null) {
+            ended.lost = refusal;
+        }
         return ended;
+    }
+
+    /**
+     * The binlog connection is on {@code server}, before the binlog is asked for: the reader goes
+     * on at {@code resume} there if that is the server it was read from, or if the server has its
+     * GTIDs ({@link BinlogServer#resume}, which throws otherwise); then says where it is.
+     */
+    private void onServer(BinlogServer server, BinlogPosition resume, BinlogEvents events) {
+        server.resume(resume);
+        String identity = server.identity();
+        String before = connectedServer != null ? connectedServer : resume.binlogServer();
+        boolean moved = !before.isEmpty() && !before.equals(identity);
+        if (moved) {
+            LOG.warn(
+                    "The binlog reader moved from server {} to {}: a failover; it goes on after"
+                            + " the GTIDs {}, which that server has ({} rows events and {} rows of"
+                            + " that transaction already read)",
+                    before,
+                    server,
+                    resume.gtids(),
+                    resume.events(),
+                    resume.rows());
+        }
+        connectedServer = identity;
+        events.readingFrom(identity);
+        out.connectedTo(server.serverId(), server.uuid(), moved);
     }
 
     private static void disconnect(BinaryLogClient binlog) {
@@ -479,7 +572,10 @@ public final class BinlogReader implements AutoCloseable {
         @Override
         public void heartbeat(BinlogPosition at) {
             out.heartbeat(at);
-            if (at.compareTo(last()) > 0) {
+            BinlogPosition last = last();
+            // Files of two servers do not compare: a position on the server now is progress.
+            boolean otherServer = !at.binlogServer().equals(last.binlogServer());
+            if (!at.equals(last) && (otherServer || at.compareTo(last) > 0)) {
                 last = at;
                 progressed = true;
             }
@@ -498,6 +594,11 @@ public final class BinlogReader implements AutoCloseable {
         @Override
         public void betweenTransactions(String file, long next, Supplier<BinlogPosition> position) {
             out.betweenTransactions(file, next, position);
+        }
+
+        @Override
+        public void connectedTo(long serverId, String uuid, boolean moved) {
+            out.connectedTo(serverId, uuid, moved);
         }
 
         private void moved(BinlogPosition to) {

@@ -2,6 +2,7 @@ package io.sluice.functions.source.binlog;
 
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Gauge;
+import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.metrics.groups.SourceReaderMetricGroup;
 import org.apache.flink.runtime.metrics.MetricNames;
 
@@ -14,7 +15,10 @@ import org.apache.flink.runtime.metrics.MetricNames;
  *
  * <p>Sluice's own, in the sub-group {@code sluice}: {@code statementLoggedChangesSkipped}, the DML
  * statements of captured tables that the binlog held as text and the reader passed over ({@code
- * source.statement-logged-changes} skip), whose rows are missing.
+ * source.statement-logged-changes} skip), whose rows are missing; {@code serverId} and {@code
+ * serverUuid} (MySQL; "" on MariaDB), the server the binlog connection is on (0 and "" before the
+ * first); {@code failovers}, how often the reader moved to another server and went on there by
+ * GTID.
  */
 final class BinlogReaderMetrics {
 
@@ -26,19 +30,42 @@ final class BinlogReaderMetrics {
     /** The name of the count of skipped statements, in the sub-group {@code sluice}. */
     static final String SKIPPED_STATEMENTS = "statementLoggedChangesSkipped";
 
-    private final Counter skippedStatements;
-    private volatile long fetchDelay = UNDEFINED;
+    /** The gauges of the server the reader is on and the count of failovers, in {@code sluice}. */
+    static final String SERVER_ID = "serverId";
 
-    private BinlogReaderMetrics(Counter skippedStatements) {
+    static final String SERVER_UUID = "serverUuid";
+    static final String FAILOVERS = "failovers";
+
+    private final Counter skippedStatements;
+    private final Counter failovers;
+    private volatile long fetchDelay = UNDEFINED;
+    private volatile long serverId;
+    private volatile String serverUuid = "";
+
+    private BinlogReaderMetrics(Counter skippedStatements, Counter failovers) {
         this.skippedStatements = skippedStatements;
+        this.failovers = failovers;
     }
 
     static BinlogReaderMetrics register(SourceReaderMetricGroup group) {
+        MetricGroup sluice = group.addGroup("sluice");
         BinlogReaderMetrics metrics =
-                new BinlogReaderMetrics(group.addGroup("sluice").counter(SKIPPED_STATEMENTS));
+                new BinlogReaderMetrics(
+                        sluice.counter(SKIPPED_STATEMENTS), sluice.counter(FAILOVERS));
         group.gauge(
                 MetricNames.CURRENT_FETCH_EVENT_TIME_LAG, (Gauge<Long>) () -> metrics.fetchDelay);
+        sluice.gauge(SERVER_ID, (Gauge<Long>) () -> metrics.serverId);
+        sluice.gauge(SERVER_UUID, (Gauge<String>) () -> metrics.serverUuid);
         return metrics;
+    }
+
+    /** A binlog connection is on this server; {@code moved}: another one than before. */
+    void connectedTo(long serverId, String uuid, boolean moved) {
+        this.serverId = serverId;
+        this.serverUuid = uuid;
+        if (moved) {
+            failovers.inc();
+        }
     }
 
     /** A statement-logged change of a captured table was passed over (on the reading thread). */

@@ -586,6 +586,11 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
             metrics.skippedStatement();
         }
 
+        @Override
+        public void connectedTo(long serverId, String uuid, boolean moved) {
+            metrics.connectedTo(serverId, uuid, moved);
+        }
+
         /** The statement's event if schema changes are emitted and it is on what is captured. */
         private ChangeEvent statementEvent(String sql, String database, RowsEventOrigin origin) {
             if (!config.isIncludeSchemaChanges()) {

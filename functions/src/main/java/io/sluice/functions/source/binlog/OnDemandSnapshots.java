@@ -257,6 +257,11 @@ final class OnDemandSnapshots implements BinlogReader.Output, AutoCloseable {
     }
 
     @Override
+    public void connectedTo(long serverId, String uuid, boolean moved) {
+        out.connectedTo(serverId, uuid, moved);
+    }
+
+    @Override
     public void caughtUp() {
         if (!active) {
             out.caughtUp();

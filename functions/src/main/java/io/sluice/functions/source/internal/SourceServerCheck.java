@@ -182,6 +182,56 @@ public final class SourceServerCheck implements Serializable {
         throwIfAny(problems(true, true));
     }
 
+    /**
+     * Whether the job could follow a failover of the server's primary by GTID ({@code docs/
+     * operations.md}, "Primary failover"): one line saying so, or what is missing on this server.
+     * Not a problem: a job that reads this server alone needs neither. Empty when the server cannot
+     * be asked (the problems say why) or the reader is Flink CDC's.
+     */
+    public List<String> failoverNotes() {
+        if (!sluiceReader) {
+            return List.of();
+        }
+        try (Connection connection = jdbc.connect();
+                Statement statement = connection.createStatement()) {
+            boolean mariaDb = text(statement, "SELECT VERSION()").contains("mariadb");
+            List<String> missing = new ArrayList<>();
+            if (!mariaDb && !"on".equals(text(statement, "SELECT @@global.gtid_mode"))) {
+                missing.add("gtid_mode is not ON (with enforce_gtid_consistency=ON)");
+            }
+            String logReplicated = mariaDb ? "log_slave_updates" : "log_replica_updates";
+            String logged;
+            try {
+                logged = text(statement, "SELECT @@global." + logReplicated);
+            } catch (SQLException e) {
+                logReplicated = "log_slave_updates"; // MySQL before 8.0.26
+                logged = text(statement, "SELECT @@global." + logReplicated);
+            }
+            if (!"1".equals(logged) && !"on".equals(logged)) {
+                missing.add(
+                        logReplicated
+                                + " is OFF here (a replica promoted with it off lacks what it"
+                                + " replicated)");
+            }
+            if (missing.isEmpty()) {
+                return List.of(
+                        String.format(
+                                "failover by GTID is possible from the server at %s (GTIDs on,"
+                                        + " %s=ON): set the same on every replica that may become"
+                                        + " primary.",
+                                jdbc.address(), logReplicated));
+            }
+            return List.of(
+                    String.format(
+                            "failover by GTID is not possible from the server at %s: %s. If"
+                                    + " its primary changes, the job stops rather than guess a"
+                                    + " position (docs/operations.md, Primary failover).",
+                            jdbc.address(), String.join("; ", missing)));
+        } catch (SQLException e) {
+            return List.of();
+        }
+    }
+
     private static void throwIfAny(List<String> problems) {
         if (!problems.isEmpty()) {
             throw new SourceSetupException(String.join("\n", problems));

@@ -68,6 +68,17 @@ class BinlogPositionTest {
     }
 
     @Test
+    void keepsTheServerWhoseBinlogItIsInThroughFlinkCdcOffsets() {
+        BinlogPosition mariaDb = BinlogPosition.of("mysql-bin.000004", 4, 2, 1, "0-1-9", 1, "2");
+        BinlogOffset offset = mariaDb.toBinlogOffset();
+        assertThat(BinlogPosition.fromBinlogOffset(offset)).isEqualTo(mariaDb);
+        assertThat(BinlogPosition.fromBinlogOffset(offset).binlogServer()).isEqualTo("2");
+        assertThat(mariaDb).isNotEqualTo(mariaDb.inBinlogOf("3"));
+        assertThat(mariaDb.withCounts(0, 0).binlogServer()).isEqualTo("2");
+        assertThat(BinlogPosition.at("f.000001", 4).binlogServer()).isEmpty();
+    }
+
+    @Test
     void readsAnOffsetFlinkCdcWroteWithItsEventCount() {
         Map<String, String> written = new HashMap<>();
         written.put("file", "mysql-bin.000002");
