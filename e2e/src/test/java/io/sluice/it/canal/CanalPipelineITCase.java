@@ -43,7 +43,9 @@ class CanalPipelineITCase {
     private static final Duration WAIT = Duration.ofMinutes(2);
 
     @ParameterizedTest
-    @EnumSource(MessageFormat.class)
+    @EnumSource(
+            value = MessageFormat.class,
+            names = {"CANAL_FLAT", "CANAL_BINARY"})
     void snapshotBinlogAndDdlDecodeWithCanal(MessageFormat format) throws Exception {
         MariaDbServer mariaDb = MARIADB.server();
         String database = mariaDb.createDatabase("canal", "ddl/skeleton.sql");

@@ -74,6 +74,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class ChangeEventConversionITCase {
 
+    /** The formats Canal's classes decode. */
+    private static final List<MessageFormat> CANAL_FORMATS =
+            List.of(MessageFormat.CANAL_FLAT, MessageFormat.CANAL_BINARY);
+
     @RegisterExtension
     static final DatabaseServersExtension SERVERS = DatabaseServersExtension.shared();
 
@@ -246,7 +250,7 @@ class ChangeEventConversionITCase {
             softly.assertAll();
 
             // What a Canal consumer reads of these real binlog events, in both formats.
-            for (MessageFormat format : MessageFormat.values()) {
+            for (MessageFormat format : CANAL_FORMATS) {
                 for (ChangeEvent event : snapshot) {
                     decodesWithCanal(format, List.of(event));
                 }
@@ -358,7 +362,7 @@ class ChangeEventConversionITCase {
                     .containsExactly("v", "inv", "g_virtual", "g_stored");
             softly.assertAll();
 
-            for (MessageFormat format : MessageFormat.values()) {
+            for (MessageFormat format : CANAL_FORMATS) {
                 decodesWithCanal(format, binlog.subList(0, FEATURE_ROWS.length));
                 decodesWithCanal(format, List.of(update));
             }
@@ -430,7 +434,7 @@ class ChangeEventConversionITCase {
             after.set(names.indexOf("g"), null);
             softly.assertThat(texts(update, update.after())).as("update after").isEqualTo(after);
             softly.assertAll();
-            for (MessageFormat format : MessageFormat.values()) {
+            for (MessageFormat format : CANAL_FORMATS) {
                 decodesWithCanal(format, snapshot);
                 decodesWithCanal(format, binlog.subList(0, 4));
                 decodesWithCanal(format, List.of(update));
@@ -533,7 +537,7 @@ class ChangeEventConversionITCase {
                     .as("update after")
                     .containsExactly("11", "6ccd780c-baba-1026-9564-5b8c656024db", null, "::1");
             softly.assertAll();
-            for (MessageFormat format : MessageFormat.values()) {
+            for (MessageFormat format : CANAL_FORMATS) {
                 decodesWithCanal(format, snapshot);
                 decodesWithCanal(format, binlog.subList(0, rowCount));
                 decodesWithCanal(format, List.of(update));

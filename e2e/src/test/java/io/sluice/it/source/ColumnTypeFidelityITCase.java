@@ -48,6 +48,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class ColumnTypeFidelityITCase {
 
+    /** The formats Canal's classes decode. */
+    private static final List<MessageFormat> CANAL_FORMATS =
+            List.of(MessageFormat.CANAL_FLAT, MessageFormat.CANAL_BINARY);
+
     @RegisterExtension
     static final DatabaseServersExtension SERVERS = DatabaseServersExtension.shared();
 
@@ -180,7 +184,7 @@ class ColumnTypeFidelityITCase {
                     .isEqualTo("[]");
             softly.assertAll();
 
-            for (MessageFormat format : MessageFormat.values()) {
+            for (MessageFormat format : CANAL_FORMATS) {
                 decodesWithCanal(format, snapshot);
                 live.forEach(event -> decodesWithCanal(format, event));
             }
@@ -212,7 +216,7 @@ class ColumnTypeFidelityITCase {
             checkStatement(softly, statements.get(2), ChangeType.CREATE, created, "t", createTable);
             checkStatement(softly, statements.get(3), ChangeType.QUERY, created, "", dropDatabase);
             softly.assertAll();
-            for (MessageFormat format : MessageFormat.values()) {
+            for (MessageFormat format : CANAL_FORMATS) {
                 all.forEach(event -> decodesWithCanal(format, event));
             }
 
