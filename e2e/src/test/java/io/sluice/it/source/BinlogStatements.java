@@ -53,7 +53,7 @@ final class BinlogStatements {
         }
     }
 
-    /** A binlog id no Sluice source in the tests uses (they use 5400-5408). */
+    /** A binlog id no Sluice source in the tests uses (theirs are drawn from 10000 up). */
     private static final long READER_SERVER_ID = 6543;
 
     /** What MySQL 8's SHOW BINLOG EVENTS appends to an atomic DDL statement. */

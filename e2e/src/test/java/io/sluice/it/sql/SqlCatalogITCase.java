@@ -235,10 +235,10 @@ class SqlCatalogITCase {
     }
 
     @Test
-    void twoTablesOfOneCatalogInOneJobAreRefusedNamingTheStatement() {
+    void twoTablesOfOneCatalogWithOneServerIdAreRefusedNamingTheStatement() {
         String database = database("two_tables");
         String script =
-                catalog("cdc", ".*", "")
+                catalog("cdc", ".*", ", 'server-id' = '5400-5408'")
                         + "CREATE TABLE a (topic STRING METADATA) WITH ("
                         + " 'connector' = 'sluice-kafka', 'bootstrap-servers' = '${KAFKA}',"
                         + " 'transactional-id-prefix' = 'a')"

@@ -14,6 +14,7 @@ import io.sluice.functions.config.OptionSection;
 import io.sluice.functions.config.PipelineSections;
 import io.sluice.functions.source.binlog.BinlogSource;
 import io.sluice.functions.source.internal.CheckedSource;
+import io.sluice.functions.source.internal.DrawnServerIds;
 import io.sluice.functions.source.internal.HeartbeatWritingSource;
 import io.sluice.functions.source.internal.HookedMySqlSource;
 import io.sluice.functions.source.internal.MySqlDrivers;
@@ -234,7 +235,9 @@ public final class MySqlSourceFactory {
                 .password(password)
                 .databaseList(databases)
                 .tableList(tableList)
-                .serverId(config.get(MySqlSourceOptions.SERVER_ID))
+                .serverId(
+                        config.getOptional(MySqlSourceOptions.SERVER_ID)
+                                .orElseGet(DrawnServerIds::next))
                 .serverTimeZone(config.get(MySqlSourceOptions.SERVER_TIME_ZONE))
                 .heartbeatInterval(config.get(MySqlSourceOptions.HEARTBEAT_INTERVAL))
                 .splitSize(chunkSize(config))

@@ -94,10 +94,15 @@ public final class MySqlSourceOptions {
     public static final ConfigOption<String> SERVER_ID =
             ConfigOptions.key("server-id")
                     .stringType()
-                    .defaultValue("5400-5408")
+                    .noDefaultValue()
                     .withDescription(
                             "Replica server id, or a range 'a-b' with at least as many ids as"
-                                    + " the source parallelism. Must be unique on the server.");
+                                    + " the source parallelism; unique among the server's"
+                                    + " replicas, other jobs included (the server keeps one"
+                                    + " binlog connection per id). Default: a range of 256 ids"
+                                    + " drawn at random when the job is built, the same across"
+                                    + " its restarts. Set it where the server's replica ids are"
+                                    + " managed by hand.");
 
     public static final ConfigOption<String> SERVER_TIME_ZONE =
             ConfigOptions.key("server-time-zone")

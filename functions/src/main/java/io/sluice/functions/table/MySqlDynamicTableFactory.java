@@ -105,7 +105,7 @@ public final class MySqlDynamicTableFactory implements DynamicTableSourceFactory
                 parallelism,
                 table,
                 config.get(MySqlSourceOptions.HOSTNAME) + ":" + config.get(MySqlSourceOptions.PORT),
-                config.get(MySqlSourceOptions.SERVER_ID),
+                config.getOptional(MySqlSourceOptions.SERVER_ID).orElse(null),
                 context.getPhysicalRowDataType());
     }
 

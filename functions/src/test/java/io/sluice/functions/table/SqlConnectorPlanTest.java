@@ -273,8 +273,8 @@ class SqlConnectorPlanTest {
 
     @Test
     void twoChangeTablesWithOneServerIdAreRefusedNamingBoth() {
-        createBinlog("");
-        createSecondBinlog("");
+        createBinlog(", 'server-id' = '5400-5408'");
+        createSecondBinlog(", 'server-id' = '5400-5408'");
         createMq("a_mq", ", 'transactional-id-prefix' = 'a'");
         createMq("b_mq", ", 'transactional-id-prefix' = 'b'");
         StreamStatementSet set = tables.createStatementSet();
@@ -291,6 +291,19 @@ class SqlConnectorPlanTest {
     void twoChangeTablesWithTheirOwnServerIdsRunInOneJob() {
         createBinlog("");
         createSecondBinlog(", 'server-id' = '5410-5418'");
+        createMq("a_mq", ", 'transactional-id-prefix' = 'a'");
+        createMq("b_mq", ", 'transactional-id-prefix' = 'b'");
+        StreamStatementSet set = tables.createStatementSet();
+        set.addInsertSql("INSERT INTO a_mq SELECT change, 'a', CAST(NULL AS BYTES) FROM binlog");
+        set.addInsertSql("INSERT INTO b_mq SELECT change, 'b', CAST(NULL AS BYTES) FROM binlog2");
+        set.attachAsDataStream();
+        assertThat(env.getStreamGraph().getSourceIDs()).hasSize(2);
+    }
+
+    @Test
+    void twoChangeTablesWithoutServerIdsDrawTheirOwnAndRunInOneJob() {
+        createBinlog("");
+        createSecondBinlog("");
         createMq("a_mq", ", 'transactional-id-prefix' = 'a'");
         createMq("b_mq", ", 'transactional-id-prefix' = 'b'");
         StreamStatementSet set = tables.createStatementSet();

@@ -210,13 +210,14 @@ final class CanalImport {
         canal.take("canal.instance.mysql.slaveId")
                 .ifPresent(
                         id ->
-                                yaml.set(
-                                        "source.server-id",
-                                        "5400-5408",
-                                        "Not canal.instance.mysql.slaveId ("
+                                yaml.footer(
+                                        "canal.instance.mysql.slaveId ("
                                                 + id
-                                                + "): Sluice runs beside Canal during the shadow"
-                                                + " run, so its ids must differ from Canal's."));
+                                                + ") is not carried over: Sluice runs beside"
+                                                + " Canal during the shadow run, so its replica"
+                                                + " ids must differ from Canal's. Unset,"
+                                                + " source.server-id is a range drawn at random"
+                                                + " when the job is built."));
     }
 
     private void statements() {

@@ -208,22 +208,45 @@ public final class BinlogReader implements AutoCloseable {
                 throw new BinlogReaderException(
                         String.format(
                                 "Lost the binlog connection to %s:%d and could not resume at %s"
-                                        + " in %d attempts (reconnectAttempts): %s",
-                                host, port, tracking.last(), reconnectAttempts, connection.lost),
+                                        + " in %d attempts (reconnectAttempts): %s%s",
+                                host,
+                                port,
+                                tracking.last(),
+                                reconnectAttempts,
+                                connection.lost,
+                                sameServerIdHint(connection.lost)),
                         connection.lost);
             }
             LOG.warn(
                     "The binlog connection to {}:{} was lost ({}); resuming at {} (attempt {} of"
-                            + " {})",
+                            + " {}){}",
                     host,
                     port,
                     connection.lost == null ? "closed by the server" : connection.lost.toString(),
                     tracking.last(),
                     failures,
-                    reconnectAttempts);
+                    reconnectAttempts,
+                    sameServerIdHint(connection.lost));
             tracking.caughtUp(); // What was given out is all there is until the reconnect.
             sleep(reconnectBackoff.multipliedBy(failures));
         }
+    }
+
+    /**
+     * What to do when the server dropped or refused the connection because another replica uses
+     * this reader's id (it keeps one binlog connection per replica id).
+     */
+    private String sameServerIdHint(Exception lost) {
+        if (lost == null
+                || lost.getMessage() == null
+                || !lost.getMessage().contains("same server_uuid/server_id")) {
+            return "";
+        }
+        return String.format(
+                ". Another replica of the server uses this reader's server id %d: give each job"
+                        + " reading the server its own 'source.server-id' range, or leave it unset"
+                        + " (each job then draws a range of its own)",
+                clientServerId);
     }
 
     /**

@@ -18,7 +18,9 @@ import org.apache.flink.runtime.metrics.MetricNames;
  * source.statement-logged-changes} skip), whose rows are missing; {@code serverId} and {@code
  * serverUuid} (MySQL; "" on MariaDB), the server the binlog connection is on (0 and "" before the
  * first); {@code failovers}, how often the reader moved to another server and went on there by
- * GTID.
+ * GTID; {@code reconnects}, how often it connected again after its binlog connection was lost or
+ * refused (a steady count with no failover is a network or server problem, or another replica with
+ * this reader's server id).
  */
 final class BinlogReaderMetrics {
 
@@ -35,23 +37,29 @@ final class BinlogReaderMetrics {
 
     static final String SERVER_UUID = "serverUuid";
     static final String FAILOVERS = "failovers";
+    static final String RECONNECTS = "reconnects";
 
     private final Counter skippedStatements;
     private final Counter failovers;
+    private final Counter reconnects;
+    private boolean connected;
     private volatile long fetchDelay = UNDEFINED;
     private volatile long serverId;
     private volatile String serverUuid = "";
 
-    private BinlogReaderMetrics(Counter skippedStatements, Counter failovers) {
+    private BinlogReaderMetrics(Counter skippedStatements, Counter failovers, Counter reconnects) {
         this.skippedStatements = skippedStatements;
         this.failovers = failovers;
+        this.reconnects = reconnects;
     }
 
     static BinlogReaderMetrics register(SourceReaderMetricGroup group) {
         MetricGroup sluice = group.addGroup("sluice");
         BinlogReaderMetrics metrics =
                 new BinlogReaderMetrics(
-                        sluice.counter(SKIPPED_STATEMENTS), sluice.counter(FAILOVERS));
+                        sluice.counter(SKIPPED_STATEMENTS),
+                        sluice.counter(FAILOVERS),
+                        sluice.counter(RECONNECTS));
         group.gauge(
                 MetricNames.CURRENT_FETCH_EVENT_TIME_LAG, (Gauge<Long>) () -> metrics.fetchDelay);
         sluice.gauge(SERVER_ID, (Gauge<Long>) () -> metrics.serverId);
@@ -59,8 +67,15 @@ final class BinlogReaderMetrics {
         return metrics;
     }
 
-    /** A binlog connection is on this server; {@code moved}: another one than before. */
+    /**
+     * A binlog connection is on this server; {@code moved}: another one than before. Called on the
+     * reading thread, once per connection.
+     */
     void connectedTo(long serverId, String uuid, boolean moved) {
+        if (connected) {
+            reconnects.inc();
+        }
+        connected = true;
         this.serverId = serverId;
         this.serverUuid = uuid;
         if (moved) {

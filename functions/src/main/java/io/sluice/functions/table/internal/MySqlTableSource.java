@@ -24,6 +24,8 @@ import io.sluice.functions.order.StatementWatermarks;
 import io.sluice.functions.types.ChangeEventTypeInfo;
 import io.sluice.serializers.event.ChangeEvent;
 
+import javax.annotation.Nullable;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -51,7 +53,10 @@ public final class MySqlTableSource
     private final Integer sourceParallelism;
     private final String tableName;
     private final String server;
-    private final String serverId;
+
+    /** The table's 'server-id' if set; unset, its source drew ids of its own. */
+    @Nullable private final String serverId;
+
     private boolean withChange = true;
     private List<SourceMetadata> metadata = new ArrayList<>();
     private DataType producedType;
@@ -61,7 +66,7 @@ public final class MySqlTableSource
             Integer sourceParallelism,
             String tableName,
             String server,
-            String serverId,
+            @Nullable String serverId,
             DataType producedType) {
         this.source = source;
         this.sourceParallelism = sourceParallelism;
@@ -85,7 +90,9 @@ public final class MySqlTableSource
             @Override
             public DataStream<RowData> produceDataStream(
                     ProviderContext provider, StreamExecutionEnvironment env) {
-                Translation.of(env).readers().claim(server, serverId, tableName);
+                if (serverId != null) {
+                    Translation.of(env).readers().claim(server, serverId, tableName);
+                }
                 SingleOutputStreamOperator<ChangeEvent> changes =
                         env.fromSource(source, StatementWatermarks.strategy(), SOURCE_NAME)
                                 .name(SOURCE_NAME + " " + tableName);

@@ -36,7 +36,8 @@ final class SourceReaders {
                                         + " catalog's '<database>.changes' reads every table of"
                                         + " the database, filter by `table`), or give each table"
                                         + " its own 'server-id' range, e.g. /*+ OPTIONS("
-                                        + "'server-id' = '5410-5418') */",
+                                        + "'server-id' = '5410-5418') */, or leave"
+                                        + " 'server-id' unset (each source then draws its own)",
                                 earlier, table, serverId, server));
             }
         }
