@@ -1060,13 +1060,7 @@ class ChangeEventConversionITCase {
             SourceReaderKind reader,
             int restarts)
             throws Exception {
-        Configuration config = new Configuration();
-        config.set(MySqlSourceOptions.HOSTNAME, server.host());
-        config.set(MySqlSourceOptions.PORT, server.port());
-        config.set(MySqlSourceOptions.USERNAME, server.cdcUser());
-        config.set(MySqlSourceOptions.PASSWORD, server.cdcPassword());
-        config.set(MySqlSourceOptions.TABLES, List.of(database + "." + table));
-        config.set(MySqlSourceOptions.SERVER_TIME_ZONE, server.timeZone());
+        Configuration config = SourceConfigs.connection(server, database + "." + table);
         config.set(MySqlSourceOptions.TIMESTAMP_TIME_ZONE, TIMESTAMP_ZONE);
         config.set(MySqlSourceOptions.READER, reader);
 

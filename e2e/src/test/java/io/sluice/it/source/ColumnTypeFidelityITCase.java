@@ -10,7 +10,6 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 import io.sluice.functions.config.OptionSection;
 import io.sluice.functions.encode.MessageFormat;
 import io.sluice.functions.source.MySqlSourceFactory;
-import io.sluice.functions.source.MySqlSourceOptions;
 import io.sluice.it.canal.CanalMessages;
 import io.sluice.it.canal.CanalMessages.Row;
 import io.sluice.it.flink.FlinkMiniCluster;
@@ -335,13 +334,7 @@ class ColumnTypeFidelityITCase {
     /** Captures every table of {@code database} and of {@code created}, which comes later. */
     private static JobClient startJob(DatabaseServer server, String database, String created)
             throws Exception {
-        Configuration config = new Configuration();
-        config.set(MySqlSourceOptions.HOSTNAME, server.host());
-        config.set(MySqlSourceOptions.PORT, server.port());
-        config.set(MySqlSourceOptions.USERNAME, server.cdcUser());
-        config.set(MySqlSourceOptions.PASSWORD, server.cdcPassword());
-        config.set(MySqlSourceOptions.TABLES, List.of(database + ".*", created + ".*"));
-        config.set(MySqlSourceOptions.SERVER_TIME_ZONE, server.timeZone());
+        Configuration config = SourceConfigs.connection(server, database + ".*", created + ".*");
 
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         Configuration jobConfig = new Configuration();

@@ -97,13 +97,7 @@ class LatestStartCheckpointITCase {
     @SuppressWarnings("unchecked")
     private static Source<ChangeEvent, MySqlSplit, ?> source(
             DatabaseServer server, String database) {
-        Configuration config = new Configuration();
-        config.set(MySqlSourceOptions.HOSTNAME, server.host());
-        config.set(MySqlSourceOptions.PORT, server.port());
-        config.set(MySqlSourceOptions.USERNAME, server.cdcUser());
-        config.set(MySqlSourceOptions.PASSWORD, server.cdcPassword());
-        config.set(MySqlSourceOptions.TABLES, List.of(database + ".t"));
-        config.set(MySqlSourceOptions.SERVER_TIME_ZONE, server.timeZone());
+        Configuration config = SourceConfigs.connection(server, database + ".t");
         config.set(MySqlSourceOptions.STARTUP_MODE, StartupMode.LATEST);
         return (Source<ChangeEvent, MySqlSplit, ?>)
                 MySqlSourceFactory.changeEventSource(OptionSection.unprefixed(config));

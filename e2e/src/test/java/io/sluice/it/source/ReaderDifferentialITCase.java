@@ -15,7 +15,6 @@ import io.sluice.functions.config.OptionSection;
 import io.sluice.functions.source.MySqlSourceFactory;
 import io.sluice.functions.source.MySqlSourceOptions;
 import io.sluice.functions.source.SourceReaderKind;
-import io.sluice.functions.source.StartupMode;
 import io.sluice.it.flink.FlinkMiniCluster;
 import io.sluice.it.server.DatabaseServer;
 import io.sluice.it.server.DatabaseServersExtension;
@@ -355,19 +354,11 @@ class ReaderDifferentialITCase {
             String[] start,
             SourceReaderKind reader,
             int serverId) {
-        Configuration config = new Configuration();
-        config.set(MySqlSourceOptions.HOSTNAME, server.host());
-        config.set(MySqlSourceOptions.PORT, server.port());
-        config.set(MySqlSourceOptions.USERNAME, server.cdcUser());
-        config.set(MySqlSourceOptions.PASSWORD, server.cdcPassword());
-        config.set(MySqlSourceOptions.TABLES, List.of(database + "\\..*"));
-        config.set(MySqlSourceOptions.SERVER_TIME_ZONE, server.timeZone());
+        Configuration config = SourceConfigs.connection(server, database + "\\..*");
         // Not UTC, so that a reader ignoring the option shows.
         config.set(MySqlSourceOptions.TIMESTAMP_TIME_ZONE, "Asia/Shanghai");
         config.set(MySqlSourceOptions.INCLUDE_SCHEMA_CHANGES, true);
-        config.set(MySqlSourceOptions.STARTUP_MODE, StartupMode.BINLOG_POSITION);
-        config.set(MySqlSourceOptions.STARTUP_BINLOG_FILE, start[0]);
-        config.set(MySqlSourceOptions.STARTUP_BINLOG_POSITION, Long.parseLong(start[1]));
+        SourceConfigs.startingAt(config, start[0], Long.parseLong(start[1]));
         config.set(MySqlSourceOptions.SERVER_ID, String.valueOf(serverId));
         config.set(MySqlSourceOptions.READER, reader);
         return OptionSection.unprefixed(config);

@@ -12,11 +12,9 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.ExceptionUtils;
 
-import io.sluice.functions.config.OptionSection;
 import io.sluice.functions.source.MySqlSourceFactory;
 import io.sluice.functions.source.MySqlSourceOptions;
 import io.sluice.functions.source.SourceReaderKind;
-import io.sluice.functions.source.StartupMode;
 import io.sluice.functions.source.binlog.BinlogPosition;
 import io.sluice.it.flink.FlinkMiniCluster;
 import io.sluice.it.server.DatabaseServer;
@@ -154,23 +152,15 @@ class ServerIdITCase {
             ChangeEventQueue queue,
             String name)
             throws Exception {
-        Configuration config = new Configuration();
-        config.set(MySqlSourceOptions.HOSTNAME, server.host());
-        config.set(MySqlSourceOptions.PORT, server.port());
-        config.set(MySqlSourceOptions.USERNAME, server.cdcUser());
-        config.set(MySqlSourceOptions.PASSWORD, server.cdcPassword());
-        config.set(MySqlSourceOptions.TABLES, List.of(database + "\\..*"));
-        config.set(MySqlSourceOptions.SERVER_TIME_ZONE, server.timeZone());
-        config.set(MySqlSourceOptions.STARTUP_MODE, StartupMode.BINLOG_POSITION);
-        config.set(MySqlSourceOptions.STARTUP_BINLOG_FILE, start.file());
-        config.set(MySqlSourceOptions.STARTUP_BINLOG_POSITION, start.position());
+        Configuration config =
+                SourceConfigs.startingAt(
+                        SourceConfigs.connection(server, database + "\\..*"),
+                        start.file(),
+                        start.position());
         config.set(MySqlSourceOptions.READER, SourceReaderKind.SLUICE);
         if (serverId != null) {
             config.set(MySqlSourceOptions.SERVER_ID, serverId);
         }
-        // Under source., as in a job's YAML: the messages name the option as written there.
-        Configuration job = new Configuration();
-        config.toMap().forEach((key, value) -> job.setString("source." + key, value));
 
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         Configuration jobConfig = new Configuration();
@@ -178,7 +168,7 @@ class ServerIdITCase {
         env.configure(jobConfig);
         env.setParallelism(1);
         env.fromSource(
-                        MySqlSourceFactory.changeEventSource(OptionSection.of(job, "source.")),
+                        MySqlSourceFactory.changeEventSource(SourceConfigs.underSource(config)),
                         WatermarkStrategy.noWatermarks(),
                         "reader-sluice")
                 .sinkTo(queue.sink())

@@ -18,7 +18,6 @@ import io.sluice.functions.source.MySqlSourceFactory;
 import io.sluice.functions.source.MySqlSourceOptions;
 import io.sluice.functions.source.SourceReaderKind;
 import io.sluice.functions.source.SourceSetupException;
-import io.sluice.functions.source.StartupMode;
 import io.sluice.functions.source.StatementLoggedChanges;
 import io.sluice.functions.source.binlog.BinlogPosition;
 import io.sluice.it.flink.FlinkMiniCluster;
@@ -293,23 +292,15 @@ class StatementLoggedChangesITCase {
 
     private static OptionSection source(
             DatabaseServer server, Written written, StatementLoggedChanges action, int serverId) {
-        Configuration config = new Configuration();
-        config.set(MySqlSourceOptions.HOSTNAME, server.host());
-        config.set(MySqlSourceOptions.PORT, server.port());
-        config.set(MySqlSourceOptions.USERNAME, server.cdcUser());
-        config.set(MySqlSourceOptions.PASSWORD, server.cdcPassword());
-        config.set(MySqlSourceOptions.TABLES, List.of(written.database + "\\..*"));
-        config.set(MySqlSourceOptions.SERVER_TIME_ZONE, server.timeZone());
-        config.set(MySqlSourceOptions.STARTUP_MODE, StartupMode.BINLOG_POSITION);
-        config.set(MySqlSourceOptions.STARTUP_BINLOG_FILE, written.start.file());
-        config.set(MySqlSourceOptions.STARTUP_BINLOG_POSITION, written.start.position());
+        Configuration config =
+                SourceConfigs.startingAt(
+                        SourceConfigs.connection(server, written.database + "\\..*"),
+                        written.start.file(),
+                        written.start.position());
         config.set(MySqlSourceOptions.SERVER_ID, String.valueOf(serverId));
         config.set(MySqlSourceOptions.READER, SourceReaderKind.SLUICE);
         config.set(MySqlSourceOptions.STATEMENT_LOGGED_CHANGES, action);
-        // Under source., as in a job's YAML: the messages name the option as written there.
-        Configuration job = new Configuration();
-        config.toMap().forEach((key, value) -> job.setString("source." + key, value));
-        return OptionSection.of(job, "source.");
+        return SourceConfigs.underSource(config);
     }
 
     /** The source's {@code sluice.statementLoggedChangesSkipped}. */

@@ -16,7 +16,6 @@ import io.sluice.functions.config.OptionSection;
 import io.sluice.functions.source.ChangeEventConversionException;
 import io.sluice.functions.source.MySqlSourceFactory;
 import io.sluice.functions.source.MySqlSourceOptions;
-import io.sluice.functions.source.StartupMode;
 import io.sluice.functions.source.binlog.BinlogRowsListener;
 import io.sluice.functions.source.binlog.RowsEventDecoder;
 import io.sluice.functions.source.binlog.TableSchemas;
@@ -468,17 +467,12 @@ class TableSchemasITCase {
     private static List<ChangeEvent> flinkCdc(
             DatabaseServer mariaDb, String database, BinlogPosition start, int rows)
             throws Exception {
-        Configuration config = new Configuration();
-        config.set(MySqlSourceOptions.HOSTNAME, mariaDb.host());
-        config.set(MySqlSourceOptions.PORT, mariaDb.port());
-        config.set(MySqlSourceOptions.USERNAME, mariaDb.cdcUser());
-        config.set(MySqlSourceOptions.PASSWORD, mariaDb.cdcPassword());
-        config.set(MySqlSourceOptions.TABLES, List.of(database + "\\..*"));
-        config.set(MySqlSourceOptions.SERVER_TIME_ZONE, mariaDb.timeZone());
+        Configuration config =
+                SourceConfigs.startingAt(
+                        SourceConfigs.connection(mariaDb, database + "\\..*"),
+                        start.file,
+                        start.position);
         config.set(MySqlSourceOptions.TIMESTAMP_TIME_ZONE, TIMESTAMP_ZONE.getId());
-        config.set(MySqlSourceOptions.STARTUP_MODE, StartupMode.BINLOG_POSITION);
-        config.set(MySqlSourceOptions.STARTUP_BINLOG_FILE, start.file);
-        config.set(MySqlSourceOptions.STARTUP_BINLOG_POSITION, start.position);
 
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         Configuration jobConfig = new Configuration();
