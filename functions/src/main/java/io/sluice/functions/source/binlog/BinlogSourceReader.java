@@ -389,6 +389,12 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
                 handover.fail(t);
             }
         } finally {
+            // Its worker ends with the reading thread, also when close() ran before it was
+            // built: a worker left waiting keeps the job's class loader on the TaskManager.
+            OnDemandSnapshots snapshots = onDemandSnapshots;
+            if (snapshots != null) {
+                snapshots.close();
+            }
             if (collations != null) {
                 collations.close();
             }
