@@ -401,14 +401,25 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
         }
     }
 
-    /** The reader's output behind the on-demand snapshots, which emit into the handover too. */
-    private OnDemandSnapshots onDemand(
+    /**
+     * The reader's output, behind the on-demand snapshots (which emit into the handover too) only
+     * when something can ask for one: a signal table, new tables other than stream-only, or a
+     * checkpoint taken mid-snapshot. Otherwise the output is the reader's own, unwrapped.
+     */
+    private BinlogReader.Output onDemand(
             Output output,
             TableSchemas tables,
             BiPredicate<String, String> captured,
             SourceJdbc jdbc,
             SnapshotSignals signals,
             OnDemandSnapshots[] holder) {
+        OnDemandState restored = OnDemandState.of(split.getStartingOffset().getOffset());
+        if (signals == null
+                && onDemandSettings.newTables == NewTables.STREAM_ONLY
+                && restored.queue().isEmpty()
+                && restored.ignored().isEmpty()) {
+            return output;
+        }
         OnDemandSnapshots.Sink sink =
                 new OnDemandSnapshots.Sink() {
                     @Override
@@ -435,7 +446,7 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
                         signals,
                         onDemandSettings.newTables,
                         onDemandMetrics,
-                        OnDemandState.of(split.getStartingOffset().getOffset()),
+                        restored,
                         "sluice-on-demand-snapshot-" + subtask());
         holder[0] = snapshots;
         onDemandSnapshots = snapshots;

@@ -38,10 +38,12 @@ import java.util.function.Supplier;
  * <p>It wraps the reader's output ({@link BinlogReader.Output}); while a snapshot is queued every
  * call of the reading thread holds this object's lock, so that a chunk whose window the reader
  * passed while it waited for the server can be emitted from the query's thread, at the point where
- * the reader waits. Signals arrive as INSERTs into the signal table ({@link SnapshotSignals}), in
- * binlog order; their effect is part of the state emitted with the next entry ({@link Entry}), so a
- * checkpoint holds the queue, the key of the last row emitted and the counts ({@link
- * OnDemandState}) at the position of its last entry: a restore reads the next chunk from there.
+ * the reader waits. While nothing is queued the calls pass straight through, and the query's thread
+ * is started only with the first chunk asked for. Signals arrive as INSERTs into the signal table
+ * ({@link SnapshotSignals}), in binlog order; their effect is part of the state emitted with the
+ * next entry ({@link Entry}), so a checkpoint holds the queue, the key of the last row emitted and
+ * the counts ({@link OnDemandState}) at the position of its last entry: a restore reads the next
+ * chunk from there.
  *
  * <p>A DDL statement on the table inside a chunk's window discards the chunk, which is read again
  * with the new columns; a query that fails with no such statement in its window fails the reader.
@@ -105,7 +107,7 @@ final class OnDemandSnapshots implements BinlogReader.Output, AutoCloseable {
     @Nullable private final SnapshotSignals signals;
     private final NewTables newTables;
     private final OnDemandMetrics metrics;
-    private final Thread worker;
+    private final String threadName;
 
     /** The tables that appeared while the job ran and are left out ({@link NewTables#IGNORE}). */
     private final Set<String> ignored = new HashSet<>();
@@ -120,6 +122,9 @@ final class OnDemandSnapshots implements BinlogReader.Output, AutoCloseable {
     private BinlogPosition lastBoundary;
     private boolean sinceBoundary = true;
     private boolean closed;
+
+    /** The chunk queries' thread, started with the first chunk asked for: none until then. */
+    private Thread worker;
 
     /**
      * @param tables the reading thread's schemas, read on that thread only
@@ -154,9 +159,7 @@ final class OnDemandSnapshots implements BinlogReader.Output, AutoCloseable {
         for (SnapshotRequest request : restored.queue()) {
             columns.put(request.name(), tables.columns(request.database(), request.table()));
         }
-        this.worker = new Thread(this::work, threadName);
-        worker.setDaemon(true);
-        worker.start();
+        this.threadName = threadName;
         synchronized (this) {
             if (state.current() != null) {
                 LOG.info("On-demand snapshot resumes: {}", state);
@@ -295,11 +298,15 @@ final class OnDemandSnapshots implements BinlogReader.Output, AutoCloseable {
 
     @Override
     public void close() {
+        Thread started;
         synchronized (this) {
             closed = true;
             notifyAll();
+            started = worker;
         }
-        worker.interrupt();
+        if (started != null) {
+            started.interrupt();
+        }
     }
 
     /** A change given out: its keys are the window's if it is of the window's table. */
@@ -421,6 +428,11 @@ final class OnDemandSnapshots implements BinlogReader.Output, AutoCloseable {
             return;
         }
         window = new Window(current, state.lastKey(), known);
+        if (worker == null && !closed) {
+            worker = new Thread(this::work, threadName);
+            worker.setDaemon(true);
+            worker.start();
+        }
         notifyAll();
     }
 
