@@ -8,6 +8,7 @@ import org.apache.flink.cdc.connectors.mysql.source.assigners.state.PendingSplit
 import org.apache.flink.cdc.connectors.mysql.source.split.MySqlSplit;
 import org.apache.flink.connector.base.source.reader.SourceReaderBase;
 
+import io.sluice.functions.source.NewTables;
 import io.sluice.functions.source.StatementLoggedChanges;
 import io.sluice.functions.source.internal.DelegatingSource;
 import io.sluice.functions.source.internal.HookedMySqlSource;
@@ -43,6 +44,7 @@ public final class BinlogSource
     private final String stallTimeoutKey;
     private final StatementLoggedChanges statementLoggedChanges;
     private final String statementLoggedChangesKey;
+    private final BinlogSourceReader.OnDemand onDemand;
 
     private BinlogSource(
             HookedMySqlSource<ChangeEvent> flinkCdc,
@@ -53,8 +55,10 @@ public final class BinlogSource
             Duration stallTimeout,
             String stallTimeoutKey,
             StatementLoggedChanges statementLoggedChanges,
-            String statementLoggedChangesKey) {
+            String statementLoggedChangesKey,
+            BinlogSourceReader.OnDemand onDemand) {
         super(flinkCdc);
+        this.onDemand = onDemand;
         this.flinkCdc = flinkCdc;
         this.timestampZone = timestampZone;
         this.heartbeatInterval = heartbeatInterval;
@@ -81,6 +85,10 @@ public final class BinlogSource
      * @param statementLoggedChanges what a change of a captured table that the binlog holds as a
      *     statement does
      * @param statementLoggedChangesKey that option's key, for messages
+     * @param signalTable the signal table as database.table, null for none
+     * @param signalTableKey that option's key, for messages
+     * @param onDemandChunkSize rows per chunk of an on-demand snapshot
+     * @param newTables what a table that appears while the job runs gets
      */
     public static BinlogSource of(
             HookedMySqlSource<ChangeEvent> flinkCdc,
@@ -91,7 +99,19 @@ public final class BinlogSource
             Duration stallTimeout,
             String stallTimeoutKey,
             StatementLoggedChanges statementLoggedChanges,
-            String statementLoggedChangesKey) {
+            String statementLoggedChangesKey,
+            String signalTable,
+            String signalTableKey,
+            int onDemandChunkSize,
+            NewTables newTables) {
+        if (signalTable != null) {
+            SnapshotSignals.of(signalTable, signalTableKey); // fails at build time, not in the job
+        }
+        if (onDemandChunkSize < 1) {
+            throw new IllegalArgumentException(
+                    "The on-demand snapshot's chunk size must be at least 1, got "
+                            + onDemandChunkSize);
+        }
         return new BinlogSource(
                 flinkCdc,
                 timestampZone,
@@ -101,7 +121,9 @@ public final class BinlogSource
                 stallTimeout,
                 stallTimeoutKey,
                 statementLoggedChanges,
-                statementLoggedChangesKey);
+                statementLoggedChangesKey,
+                new BinlogSourceReader.OnDemand(
+                        signalTable, signalTableKey, onDemandChunkSize, newTables));
     }
 
     /**
@@ -123,7 +145,8 @@ public final class BinlogSource
                         databases,
                         statementLoggedChanges,
                         statementLoggedChangesKey,
-                        progress);
+                        progress,
+                        onDemand);
         SourceReader<ChangeEvent, MySqlSplit> reader = binlog;
         IntSupplier splits = binlog::assignedSplits;
         if (snapshotFirst) {

@@ -22,6 +22,7 @@ import io.sluice.functions.config.OptionSection;
 import io.sluice.functions.source.ChangeEventDeserializationSchema;
 import io.sluice.functions.source.MySqlSourceFactory;
 import io.sluice.functions.source.MySqlSourceOptions;
+import io.sluice.functions.source.NewTables;
 import io.sluice.functions.source.SourceStalledException;
 import io.sluice.functions.source.StartupMode;
 import io.sluice.functions.source.StatementLoggedChanges;
@@ -161,7 +162,11 @@ class StallWatchingSourceReaderTest {
                 TIMEOUT,
                 "source.stall-timeout",
                 StatementLoggedChanges.FAIL,
-                "source.statement-logged-changes");
+                "source.statement-logged-changes",
+                null,
+                "source.signal.table",
+                4096,
+                NewTables.STREAM_ONLY);
     }
 
     /** Polls {@code reader} as a task does for {@code duration}; the number of polls. */
