@@ -15,6 +15,7 @@ import io.sluice.functions.source.SourceReaderKind;
 import io.sluice.it.canal.CanalMessages;
 import io.sluice.it.canal.CanalMessages.Row;
 import io.sluice.it.flink.FlinkMiniCluster;
+import io.sluice.it.flink.JobCancellation;
 import io.sluice.it.server.DatabaseServer;
 import io.sluice.it.server.DatabaseServersExtension;
 import io.sluice.serializers.event.ChangeEvent;
@@ -265,7 +266,7 @@ class ChangeEventConversionITCase {
             ChangeEvent extra = EVENTS.poll(Duration.ofSeconds(2));
             assertThat(extra).as("no further events").isNull();
         } finally {
-            job.cancel().get(1, TimeUnit.MINUTES);
+            JobCancellation.cancel(job);
         }
     }
 
@@ -369,7 +370,7 @@ class ChangeEventConversionITCase {
             ChangeEvent extra = EVENTS.poll(Duration.ofSeconds(2));
             assertThat(extra).as("no further events").isNull();
         } finally {
-            job.cancel().get(1, TimeUnit.MINUTES);
+            JobCancellation.cancel(job);
         }
     }
 
@@ -459,7 +460,7 @@ class ChangeEventConversionITCase {
                 assertThat(insert.schema().mysqlType(names.size())).isEqualTo("point");
             }
         } finally {
-            job.cancel().get(1, TimeUnit.MINUTES);
+            JobCancellation.cancel(job);
         }
     }
 
@@ -569,7 +570,7 @@ class ChangeEventConversionITCase {
                 assertThat(insert.schema().sqlType(5)).isEqualTo(Types.CHAR);
             }
         } finally {
-            job.cancel().get(1, TimeUnit.MINUTES);
+            JobCancellation.cancel(job);
         }
     }
 
@@ -629,7 +630,7 @@ class ChangeEventConversionITCase {
                     .as("update: the columns that changed")
                     .containsExactly("v", "g_virtual", "g_persistent");
         } finally {
-            job.cancel().get(1, TimeUnit.MINUTES);
+            JobCancellation.cancel(job);
         }
     }
 
@@ -686,7 +687,7 @@ class ChangeEventConversionITCase {
             }
             softly.assertAll();
         } finally {
-            job.cancel().get(1, TimeUnit.MINUTES);
+            JobCancellation.cancel(job);
         }
     }
 
@@ -756,7 +757,7 @@ class ChangeEventConversionITCase {
                     .containsExactlyInAnyOrderElementsOf(
                             allVersions(server, database + ".versioned"));
         } finally {
-            job.cancel().get(1, TimeUnit.MINUTES);
+            JobCancellation.cancel(job);
         }
     }
 

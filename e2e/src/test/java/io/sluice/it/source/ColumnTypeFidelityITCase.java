@@ -13,6 +13,7 @@ import io.sluice.functions.source.MySqlSourceFactory;
 import io.sluice.it.canal.CanalMessages;
 import io.sluice.it.canal.CanalMessages.Row;
 import io.sluice.it.flink.FlinkMiniCluster;
+import io.sluice.it.flink.JobCancellation;
 import io.sluice.it.server.DatabaseServer;
 import io.sluice.it.server.DatabaseServersExtension;
 import io.sluice.serializers.event.ChangeEvent;
@@ -222,7 +223,7 @@ class ColumnTypeFidelityITCase {
             ChangeEvent extra = EVENTS.poll(Duration.ofSeconds(2));
             assertThat(extra).as("no further events").isNull();
         } finally {
-            job.cancel().get(1, TimeUnit.MINUTES);
+            JobCancellation.cancel(job);
         }
     }
 

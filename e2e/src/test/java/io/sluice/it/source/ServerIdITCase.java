@@ -17,6 +17,7 @@ import io.sluice.functions.source.MySqlSourceOptions;
 import io.sluice.functions.source.SourceReaderKind;
 import io.sluice.functions.source.binlog.BinlogPosition;
 import io.sluice.it.flink.FlinkMiniCluster;
+import io.sluice.it.flink.JobCancellation;
 import io.sluice.it.server.DatabaseServer;
 import io.sluice.it.server.DatabaseServersExtension;
 import io.sluice.serializers.event.ChangeEvent;
@@ -86,9 +87,9 @@ class ServerIdITCase {
             assertThat(reconnects(first.getJobID())).as("reconnects of the first job").isZero();
             assertThat(reconnects(second.getJobID())).as("reconnects of the second job").isZero();
         } finally {
-            cancelIfRunning(first);
+            JobCancellation.cancel(first);
             if (second != null) {
-                cancelIfRunning(second);
+                JobCancellation.cancel(second);
             }
         }
     }
@@ -120,16 +121,12 @@ class ServerIdITCase {
                             "uses this reader's server id 7345",
                             "'source.server-id'");
         } finally {
-            cancelIfRunning(first);
-            if (second != null) {
-                cancelIfRunning(second);
+            // One of the two failed on purpose.
+            for (JobClient job : second == null ? List.of(first) : List.of(first, second)) {
+                if (!job.getJobStatus().get(30, TimeUnit.SECONDS).isGloballyTerminalState()) {
+                    job.cancel().get(1, TimeUnit.MINUTES);
+                }
             }
-        }
-    }
-
-    private static void cancelIfRunning(JobClient job) throws Exception {
-        if (!job.getJobStatus().get(30, TimeUnit.SECONDS).isGloballyTerminalState()) {
-            job.cancel().get(1, TimeUnit.MINUTES);
         }
     }
 
