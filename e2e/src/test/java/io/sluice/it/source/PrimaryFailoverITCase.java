@@ -371,6 +371,15 @@ class PrimaryFailoverITCase {
                 load.holdOpen();
                 servers.replicaCaughtUp();
                 servers.killPrimary(); // and no promotion: the replica stays read-only
+                // The load's root user may write on a read-only server (READ_ONLY ADMIN): changes
+                // that only the replica has, which the reader can only get there.
+                servers.proxy.moveTo(servers.replica.port());
+                load.release();
+                long before = load.committed();
+                Waits.until(
+                        "50 transactions on the read-only replica",
+                        WAIT,
+                        () -> load.committed() >= before + 50);
             }
             if (!allowReplica) {
                 Waits.until(
