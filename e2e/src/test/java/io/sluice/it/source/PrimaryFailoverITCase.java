@@ -31,6 +31,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -294,6 +295,136 @@ class PrimaryFailoverITCase {
                                 + ": log_slave_updates is OFF here");
     }
 
+    /**
+     * {@code source.hostname} lists the primary, then its replica (read-only, as replicas are): the
+     * reader starts on the primary; killed after a checkpoint, with a transaction open, and the
+     * replica promoted, it goes on on the second host inside the running job, by GTID.
+     */
+    @Test
+    void aHostListFollowsThePrimaryToTheNextWritableHost(@InjectClusterRESTAddress URI rest)
+            throws Exception {
+        try (Replicated servers = Replicated.start(DatabaseServer.Kind.MARIADB, "hosts_list")) {
+            servers.replica.execute(null, "SET GLOBAL read_only = 1");
+            String topic = "failover-" + servers.database;
+            KAFKA.server().createTopic(topic, 1);
+            assertThat(validate(servers.primary, servers.database + ".items", topic, servers))
+                    .contains(
+                            "note: source: host 1 of 2 in 'source.hostname', 127.0.0.1:"
+                                    + servers.primary.port()
+                                    + ": reachable, writable, GTIDs on, log_slave_updates=ON")
+                    .contains(
+                            "note: source: host 2 of 2 in 'source.hostname', 127.0.0.1:"
+                                    + servers.replica.port()
+                                    + ": reachable, read-only (read_only=ON), GTIDs on,"
+                                    + " log_slave_updates=ON");
+            JobClient job = servers.startJob(topic, servers.hostList(), "source.server-id=5711");
+            try (AuditedLoad load = servers.load()) {
+                awaitCommitted(topic, 100); // a checkpoint committed changes of the first host
+                load.holdOpen();
+                servers.replicaCaughtUp();
+                servers.killPrimary();
+                servers.promoteReplica(); // read_only off; the load's proxy moves there too
+                load.release();
+                long before = load.committed();
+                Waits.until(
+                        "100 transactions on the new primary",
+                        WAIT,
+                        () -> load.committed() >= before + 100);
+            }
+            List<String> expected;
+            try (Connection replica = servers.replica.connect(servers.database)) {
+                expected = AuditedLoad.expected(replica);
+            }
+            // One writer, one partition: every change once, in commit order (so in key order).
+            assertThat(changes(topic, expected.size())).containsExactlyElementsOf(expected);
+            assertThat(job.getJobStatus().get()).isEqualTo(JobStatus.RUNNING);
+            assertThat(JobExceptions.of(rest, job.getJobID()).failures())
+                    .as("the job never failed or restarted")
+                    .isZero();
+            assertOnReplica(rest, job, servers);
+            EmbeddedJobs.cancel(job);
+        }
+    }
+
+    /**
+     * The primary of a host list killed and its replica left read-only: without {@code
+     * source.failover.allow-replica} the reader retries, then the job fails naming it; with it the
+     * reader goes on on the replica, which has every GTID it published.
+     */
+    @ParameterizedTest(name = "allow-replica {0}")
+    @ValueSource(booleans = {false, true})
+    void aReadOnlyReplicaOfTheListIsReadOnlyWithAllowReplica(
+            boolean allowReplica, @InjectClusterRESTAddress URI rest) throws Exception {
+        try (Replicated servers =
+                Replicated.start(DatabaseServer.Kind.MARIADB, "hosts_replica_" + allowReplica)) {
+            servers.replica.execute(null, "SET GLOBAL read_only = 1");
+            String topic = "failover-" + servers.database;
+            KAFKA.server().createTopic(topic, 1);
+            JobClient job =
+                    servers.startJob(
+                            topic,
+                            servers.hostList(),
+                            "source.failover.allow-replica=" + allowReplica,
+                            "source.server-id=" + (allowReplica ? 5713 : 5712));
+            try (AuditedLoad load = servers.load()) {
+                awaitCommitted(topic, 50);
+                load.holdOpen();
+                servers.replicaCaughtUp();
+                servers.killPrimary(); // and no promotion: the replica stays read-only
+                // The load's root user may write on a read-only server (READ_ONLY ADMIN): changes
+                // that only the replica has, which the reader can only get there.
+                servers.proxy.moveTo(servers.replica.port());
+                load.release();
+                long before = load.committed();
+                Waits.until(
+                        "50 transactions on the read-only replica",
+                        WAIT,
+                        () -> load.committed() >= before + 50);
+            }
+            if (!allowReplica) {
+                Waits.until(
+                        "the job to fail",
+                        WAIT,
+                        () -> job.getJobStatus().get().isGloballyTerminalState());
+                assertThat(job.getJobStatus().get()).isEqualTo(JobStatus.FAILED);
+                assertThat(JobExceptions.of(rest, job.getJobID()).rootException())
+                        .contains("No host of option 'source.hostname'")
+                        .contains(
+                                "127.0.0.1:"
+                                        + servers.replica.port()
+                                        + ": read-only (read_only=ON)")
+                        .contains("Option 'source.failover.allow-replica' is false");
+                return;
+            }
+            List<String> expected;
+            try (Connection replica = servers.replica.connect(servers.database)) {
+                expected = AuditedLoad.expected(replica);
+            }
+            assertThat(changes(topic, expected.size())).containsExactlyElementsOf(expected);
+            assertThat(job.getJobStatus().get()).isEqualTo(JobStatus.RUNNING);
+            assertThat(JobExceptions.of(rest, job.getJobID()).failures()).isZero();
+            assertOnReplica(rest, job, servers);
+            EmbeddedJobs.cancel(job);
+        }
+    }
+
+    /** The reader's metrics say it is on the replica, having moved there once. */
+    private static void assertOnReplica(URI rest, JobClient job, Replicated servers)
+            throws Exception {
+        Map<String, Long> metrics = new TreeMap<>();
+        Waits.until(
+                "the reader's server metrics in the REST store",
+                WAIT,
+                () -> {
+                    metrics.clear();
+                    metrics.putAll(JobMetrics.sums(rest, job.getJobID()));
+                    return Long.valueOf(REPLICA_ID).equals(metrics.get("sluice.serverId"));
+                });
+        assertThat(metrics.get("sluice.failovers")).isEqualTo(1L);
+        assertThat(JobMetrics.texts(rest, job.getJobID(), "sluice.sourceHost"))
+                .containsExactly("127.0.0.1:" + servers.replica.port());
+    }
+
     /** What {@code ./sluice validate} prints on standard output for a job on {@code tables}. */
     private static String validate(DatabaseServer server, String tables, String topic) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -302,6 +433,24 @@ class PrimaryFailoverITCase {
                 new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
                 EmbeddedJobs.args(server, KAFKA.server(), tables, topic));
         return out.toString(StandardCharsets.UTF_8);
+    }
+
+    /** The same, with {@code source.hostname} the list of both servers. */
+    private static String validate(
+            DatabaseServer server, String tables, String topic, Replicated servers) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        SluiceValidate.run(
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8),
+                EmbeddedJobs.args(
+                        server,
+                        KAFKA.server(),
+                        tables,
+                        topic,
+                        servers.hostList(),
+                        "source.reader=sluice"));
+        return out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8);
     }
 
     /** Waits until the topic's read_committed messages number at least {@code count}. */
@@ -395,6 +544,16 @@ class PrimaryFailoverITCase {
 
         /** The job, from the primary's binlog end, through the proxy. */
         JobClient startJob(String topic) throws Exception {
+            return startJob(topic, "source.hostname=127.0.0.1", "source.port=" + proxy.port());
+        }
+
+        /** {@code source.hostname} listing the primary, then the replica (no proxy). */
+        String hostList() {
+            return "source.hostname=127.0.0.1:" + primary.port() + ",127.0.0.1:" + replica.port();
+        }
+
+        /** The job, from the primary's binlog end, reading where {@code source} says. */
+        JobClient startJob(String topic, String... source) throws Exception {
             String[] end = primary.binlogEnd();
             // MySQL: at a GTID set, so that positions have one from the start (at a file and
             // position they get it at the next file's start).
@@ -407,23 +566,23 @@ class PrimaryFailoverITCase {
                             : List.of(
                                     "source.startup.mode=gtid",
                                     "source.startup.gtid-set=" + gtids(primary, "@@gtid_executed"));
+            List<String> settings = new ArrayList<>(start);
+            settings.addAll(
+                    List.of(
+                            "source.reader=sluice",
+                            "source.heartbeat-interval=1s",
+                            "job.checkpoint-interval=1s",
+                            "parallelism.source=1",
+                            "parallelism.encode=1",
+                            "parallelism.sink=1"));
+            settings.addAll(List.of(source));
             Configuration config =
                     EmbeddedJobs.config(
                             primary,
                             KAFKA.server(),
                             database + ".items",
                             topic,
-                            "source.hostname=127.0.0.1",
-                            "source.port=" + proxy.port(),
-                            "source.reader=sluice",
-                            start.get(0),
-                            start.get(1),
-                            start.size() > 2 ? start.get(2) : "source.reader=sluice",
-                            "source.heartbeat-interval=1s",
-                            "job.checkpoint-interval=1s",
-                            "parallelism.source=1",
-                            "parallelism.encode=1",
-                            "parallelism.sink=1");
+                            settings.toArray(new String[0]));
             StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
             env.setParallelism(1);
             return EmbeddedJobs.start(env, config, "failover-" + database);

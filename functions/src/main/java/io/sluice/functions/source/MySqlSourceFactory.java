@@ -24,6 +24,7 @@ import io.sluice.functions.source.internal.SourceServerCheck;
 import io.sluice.functions.source.internal.SourceTls;
 import io.sluice.serializers.event.ChangeEvent;
 
+import java.sql.SQLException;
 import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.ZoneId;
@@ -118,7 +119,8 @@ public final class MySqlSourceFactory {
                 config.getOptional(MySqlSourceOptions.SIGNAL_TABLE).orElse(null),
                 config.key(MySqlSourceOptions.SIGNAL_TABLE),
                 config.get(MySqlSourceOptions.ON_DEMAND_CHUNK_SIZE),
-                config.get(MySqlSourceOptions.NEW_TABLES));
+                config.get(MySqlSourceOptions.NEW_TABLES),
+                SourceJdbc.from(config));
     }
 
     /**
@@ -212,6 +214,21 @@ public final class MySqlSourceFactory {
         return jdbc;
     }
 
+    /**
+     * The one host Flink CDC reads (snapshot, and its binlog reader): with a list of hosts the
+     * first writable one now, at job start ({@link SourceJdbc#chosen()}).
+     *
+     * @throws SourceSetupException if no host of the list may be read now; it names each host and
+     *     what it said
+     */
+    private static SourceJdbc snapshotHost(OptionSection config) {
+        try {
+            return SourceJdbc.from(config).chosen();
+        } catch (SQLException e) {
+            throw new SourceSetupException(e.getMessage());
+        }
+    }
+
     private static <T> MySqlSourceBuilder<T> builder(OptionSection config) {
         String password =
                 config.getOptional(MySqlSourceOptions.PASSWORD)
@@ -244,8 +261,9 @@ public final class MySqlSourceFactory {
         // Before the source starts, so the binlog reader knows the table when its rows come.
         heartbeat.ifPresent(HeartbeatTable::create);
         MySqlSourceBuilder<T> builder = MySqlSource.<T>builder();
-        builder.hostname(config.get(MySqlSourceOptions.HOSTNAME))
-                .port(config.get(MySqlSourceOptions.PORT))
+        SourceJdbc host = snapshotHost(config);
+        builder.hostname(host.host())
+                .port(host.port())
                 .username(config.get(MySqlSourceOptions.USERNAME))
                 .password(password)
                 .databaseList(databases)

@@ -19,13 +19,39 @@ public final class MySqlSourceOptions {
             ConfigOptions.key("hostname")
                     .stringType()
                     .defaultValue("127.0.0.1")
-                    .withDescription("Host of the MySQL or MariaDB server to capture.");
+                    .withDescription(
+                            "Host of the MySQL or MariaDB server to capture, or a comma-separated"
+                                    + " list of the servers that may be its primary (db1,db2:3307,"
+                                    + " each optionally host:port). With a list, every connection"
+                                    + " (the binlog reader's on each reconnect, schema reads,"
+                                    + " checks) goes to the first host that answers and is"
+                                    + " writable (@@read_only = 0 and, on MySQL,"
+                                    + " @@super_read_only = 0); Flink CDC's snapshot reader gets"
+                                    + " the first writable host at job start. A single host is"
+                                    + " read whether writable or not.");
 
     public static final ConfigOption<Integer> PORT =
             ConfigOptions.key("port")
                     .intType()
                     .defaultValue(3306)
-                    .withDescription("Port of the MySQL or MariaDB server.");
+                    .withDescription(
+                            "Port of the MySQL or MariaDB server; of each host of 'hostname' that"
+                                    + " names none.");
+
+    public static final ConfigOption<Boolean> FAILOVER_ALLOW_REPLICA =
+            ConfigOptions.key("failover.allow-replica")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "With a list of hosts in 'hostname': whether the source may read a"
+                                    + " read-only host (a replica) when no host of the list is"
+                                    + " writable. Off by default: a replica's binlog only has"
+                                    + " what it applied, so after a failover it may lag what"
+                                    + " the old primary committed, and a replica is not read by"
+                                    + " mistake. With log_slave_updates (MariaDB) or"
+                                    + " log_replica_updates (MySQL) on and GTIDs, a replica is a"
+                                    + " valid source: the reader checks that it has every GTID"
+                                    + " already published before it goes on there.");
 
     public static final ConfigOption<String> USERNAME =
             ConfigOptions.key("username")

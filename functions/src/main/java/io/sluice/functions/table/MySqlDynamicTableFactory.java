@@ -14,6 +14,7 @@ import org.apache.flink.table.types.logical.RawType;
 import io.sluice.functions.config.OptionSection;
 import io.sluice.functions.source.MySqlSourceFactory;
 import io.sluice.functions.source.MySqlSourceOptions;
+import io.sluice.functions.source.internal.SourceHosts;
 import io.sluice.functions.table.internal.InvalidTableOptions;
 import io.sluice.functions.table.internal.MySqlTableSource;
 import io.sluice.serializers.event.ChangeEvent;
@@ -54,6 +55,7 @@ public final class MySqlDynamicTableFactory implements DynamicTableSourceFactory
         return Set.of(
                 HOSTNAME,
                 PORT,
+                FAILOVER_ALLOW_REPLICA,
                 USERNAME,
                 SERVER_ID,
                 SERVER_TIME_ZONE,
@@ -104,7 +106,7 @@ public final class MySqlDynamicTableFactory implements DynamicTableSourceFactory
                 source,
                 parallelism,
                 table,
-                config.get(MySqlSourceOptions.HOSTNAME) + ":" + config.get(MySqlSourceOptions.PORT),
+                SourceHosts.from(config).describe(),
                 config.getOptional(MySqlSourceOptions.SERVER_ID).orElse(null),
                 context.getPhysicalRowDataType());
     }

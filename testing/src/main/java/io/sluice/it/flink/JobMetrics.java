@@ -119,6 +119,37 @@ public final class JobMetrics {
         return values;
     }
 
+    /**
+     * The values of the metric {@code name} (e.g. {@code sluice.serverUuid}, a text gauge) in every
+     * subtask that has it, as text; empty before the store has them.
+     */
+    public static List<String> texts(URI rest, JobID job, String name)
+            throws IOException, InterruptedException {
+        String base = rest.toString().replaceAll("/$", "") + "/jobs/" + job;
+        List<String> values = new ArrayList<>();
+        for (JsonNode vertex : get(base).path("vertices")) {
+            String vertexUrl = base + "/vertices/" + vertex.path("id").asText();
+            for (JsonNode metric : get(vertexUrl + "/subtasks/metrics")) {
+                String id = metric.path("id").asText();
+                if (!id.endsWith("." + name)) {
+                    continue;
+                }
+                for (int subtask = 0; subtask < vertex.path("parallelism").asInt(); subtask++) {
+                    String url =
+                            vertexUrl
+                                    + "/subtasks/"
+                                    + subtask
+                                    + "/metrics?get="
+                                    + URLEncoder.encode(id, StandardCharsets.UTF_8);
+                    for (JsonNode value : get(url)) {
+                        values.add(value.path("value").asText());
+                    }
+                }
+            }
+        }
+        return values;
+    }
+
     private static JsonNode get(String url) throws IOException, InterruptedException {
         return JSON.readTree(JobExceptions.body(url));
     }

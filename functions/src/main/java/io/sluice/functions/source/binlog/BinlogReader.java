@@ -6,6 +6,7 @@ import io.sluice.functions.source.MySqlSourceOptions;
 import io.sluice.functions.source.SourceSetupException;
 import io.sluice.functions.source.StatementLoggedChanges;
 import io.sluice.functions.source.internal.ColumnTypeStyle;
+import io.sluice.functions.source.internal.SourceHosts;
 import io.sluice.functions.source.internal.SourceJdbc;
 import io.sluice.functions.source.internal.SourceServerCheck;
 import io.sluice.functions.source.internal.SourceTls;
@@ -108,6 +109,11 @@ public final class BinlogReader implements AutoCloseable {
          */
         default void connectedTo(long serverId, String uuid, boolean moved) {}
 
+        /** The same, with the {@code host:port} the connection went to; by default the above. */
+        default void connectedTo(long serverId, String uuid, String address, boolean moved) {
+            connectedTo(serverId, uuid, moved);
+        }
+
         /**
          * The reader has read every byte the server sent so far and is about to wait for more: what
          * was given out before has no successor yet, so an output that holds entries back to pass
@@ -116,10 +122,6 @@ public final class BinlogReader implements AutoCloseable {
         default void caughtUp() {}
     }
 
-    private final String host;
-    private final int port;
-    private final String user;
-    private final String password;
     private final long clientServerId;
     private final Duration heartbeatInterval;
     private final Duration readTimeout;
@@ -130,8 +132,14 @@ public final class BinlogReader implements AutoCloseable {
     private final String statementLoggedChangesKey;
     private final TableDecoders decoders;
     private final Output out;
-    private final SourceJdbc jdbc;
+
+    /** The hosts to read, in the order they are tried ({@link SourceJdbc#chosen()}). */
+    private final SourceJdbc source;
+
     private final SourceTls tls;
+
+    /** The host the reader connects to now, alone: the one {@code source} chose last. */
+    private volatile SourceJdbc jdbc;
 
     private volatile boolean closed;
     private volatile BinaryLogClient client;
@@ -140,10 +148,6 @@ public final class BinlogReader implements AutoCloseable {
     private String connectedServer;
 
     private BinlogReader(Builder builder, TableDecoders decoders, Output out) {
-        this.host = builder.host;
-        this.port = builder.port;
-        this.user = builder.user;
-        this.password = builder.password;
         this.clientServerId = builder.serverId;
         this.heartbeatInterval = builder.heartbeatInterval;
         this.readTimeout =
@@ -158,11 +162,32 @@ public final class BinlogReader implements AutoCloseable {
         this.decoders = Objects.requireNonNull(decoders, "decoders");
         this.out = Objects.requireNonNull(out, "out");
         this.tls = builder.tls;
-        this.jdbc = SourceJdbc.of(host, port, user, password, tls);
+        this.source =
+                SourceJdbc.of(
+                        builder.hosts != null
+                                ? builder.hosts
+                                : SourceHosts.single(builder.host, builder.port),
+                        builder.user,
+                        builder.password,
+                        tls);
+        this.jdbc = source;
     }
 
     public static Builder builder(String host, int port, String user, String password) {
         return new Builder(host, port, user, password);
+    }
+
+    /**
+     * A reader of the hosts of {@code source}, as its user and with its TLS: with a list, each
+     * (re)connect goes to the host {@link SourceJdbc#chosen()} names then (the first writable, or
+     * with allow-replica the first that answers), and the checks of {@link BinlogServer} judge
+     * whether the reader may go on there.
+     */
+    public static Builder builder(SourceJdbc source) {
+        Builder builder =
+                new Builder(source.host(), source.port(), source.user(), source.password());
+        builder.hosts = source.hosts();
+        return builder.tls(source.tls());
     }
 
     /**
@@ -177,6 +202,15 @@ public final class BinlogReader implements AutoCloseable {
      *     cannot be read (the message says where)
      */
     public void run(BinlogPosition start) {
+        try {
+            jdbc = source.chosen();
+        } catch (SQLException e) {
+            // None of the list may be read now: may change (a promotion), a restart may help.
+            throw new BinlogReaderException(
+                    String.format(
+                            "The binlog reader cannot start at %s: %s", start, e.getMessage()),
+                    e);
+        }
         boolean moved = startServer(start).isOtherThan(start);
         SourceServerCheck.forBinlogReader(
                         jdbc,
@@ -216,10 +250,9 @@ public final class BinlogReader implements AutoCloseable {
             if (failures > reconnectAttempts) {
                 throw new BinlogReaderException(
                         String.format(
-                                "Lost the binlog connection to %s:%d and could not resume at %s"
+                                "Lost the binlog connection to %s and could not resume at %s"
                                         + " in %d attempts (reconnectAttempts): %s%s",
-                                host,
-                                port,
+                                jdbc.address(),
                                 tracking.last(),
                                 reconnectAttempts,
                                 connection.lost,
@@ -227,10 +260,9 @@ public final class BinlogReader implements AutoCloseable {
                         connection.lost);
             }
             LOG.warn(
-                    "The binlog connection to {}:{} was lost ({}); resuming at {} (attempt {} of"
+                    "The binlog connection to {} was lost ({}); resuming at {} (attempt {} of"
                             + " {}){}",
-                    host,
-                    port,
+                    jdbc.address(),
                     connection.lost == null ? "closed by the server" : connection.lost.toString(),
                     tracking.last(),
                     failures,
@@ -326,16 +358,37 @@ public final class BinlogReader implements AutoCloseable {
     private Ended connect(
             BinlogPosition resume, boolean mariaDb, BinlogEvents events, Tracking tracking) {
         Ended ended = new Ended();
-        String address = host + ":" + port;
+        SourceJdbc at;
+        try {
+            at = source.chosen();
+        } catch (SQLException e) {
+            ended.lost = e; // no host of the list may be read now: retried as a lost connection
+            return ended;
+        }
+        if (!at.address().equals(jdbc.address())) {
+            LOG.warn(
+                    "The binlog reader connects to {}, the first host of {} it may read now,"
+                            + " instead of {}",
+                    at.address(),
+                    source.address(),
+                    jdbc.address());
+        }
+        jdbc = at;
+        String address = at.address();
         ReaderClient binlog =
                 new ReaderClient(
-                        host,
-                        port,
-                        user,
-                        password,
+                        at.host(),
+                        at.port(),
+                        at.user(),
+                        at.password(),
                         mariaDb ? resume.gtids() : "",
                         BinlogServer.query(mariaDb, resume.gtids()),
-                        row -> onServer(BinlogServer.of(mariaDb, row, address), resume, events));
+                        row ->
+                                onServer(
+                                        BinlogServer.of(mariaDb, row, address),
+                                        address,
+                                        resume,
+                                        events));
         binlog.setServerId(clientServerId);
         tls.configure(binlog);
         binlog.setKeepAlive(false);
@@ -415,7 +468,8 @@ public final class BinlogReader implements AutoCloseable {
      * on at {@code resume} there if that is the server it was read from, or if the server has its
      * GTIDs ({@link BinlogServer#resume}, which throws otherwise); then says where it is.
      */
-    private void onServer(BinlogServer server, BinlogPosition resume, BinlogEvents events) {
+    private void onServer(
+            BinlogServer server, String address, BinlogPosition resume, BinlogEvents events) {
         server.resume(resume);
         String identity = server.identity();
         String before = connectedServer != null ? connectedServer : resume.binlogServer();
@@ -433,7 +487,7 @@ public final class BinlogReader implements AutoCloseable {
         }
         connectedServer = identity;
         events.readingFrom(identity);
-        out.connectedTo(server.serverId(), server.uuid(), moved);
+        out.connectedTo(server.serverId(), server.uuid(), address, moved);
     }
 
     private static void disconnect(BinaryLogClient binlog) {
@@ -455,11 +509,10 @@ public final class BinlogReader implements AutoCloseable {
             throw new IllegalArgumentException(
                     String.format(
                             "The binlog reader's start GTID set '%s' is %s, but the server at"
-                                    + " %s:%d is %s; it takes %s",
+                                    + " %s is %s; it takes %s",
                             start.gtids(),
                             mariaDbSyntax ? "MariaDB's (domain-server-sequence)" : "not MariaDB's",
-                            host,
-                            port,
+                            jdbc.address(),
                             mariaDb ? "MariaDB" : "MySQL",
                             mariaDb
                                     ? "its GTID position, e.g. @@gtid_binlog_pos: 0-1-42,1-2-7"
@@ -620,8 +673,8 @@ public final class BinlogReader implements AutoCloseable {
         }
 
         @Override
-        public void connectedTo(long serverId, String uuid, boolean moved) {
-            out.connectedTo(serverId, uuid, moved);
+        public void connectedTo(long serverId, String uuid, String address, boolean moved) {
+            out.connectedTo(serverId, uuid, address, moved);
         }
 
         private void moved(BinlogPosition to) {
@@ -648,6 +701,7 @@ public final class BinlogReader implements AutoCloseable {
         private String statementLoggedChangesKey =
                 "source." + MySqlSourceOptions.STATEMENT_LOGGED_CHANGES.key();
         private SourceTls tls = SourceTls.DISABLED;
+        private SourceHosts hosts;
 
         private Builder(String host, int port, String user, String password) {
             this.host = Objects.requireNonNull(host, "host");

@@ -17,10 +17,11 @@ import org.apache.flink.runtime.metrics.MetricNames;
  * statements of captured tables that the binlog held as text and the reader passed over ({@code
  * source.statement-logged-changes} skip), whose rows are missing; {@code serverId} and {@code
  * serverUuid} (MySQL; "" on MariaDB), the server the binlog connection is on (0 and "" before the
- * first); {@code failovers}, how often the reader moved to another server and went on there by
- * GTID; {@code reconnects}, how often it connected again after its binlog connection was lost or
- * refused (a steady count with no failover is a network or server problem, or another replica with
- * this reader's server id).
+ * first); {@code sourceHost}, the {@code host:port} it is connected to (with a list of hosts, the
+ * one it chose; "" before the first); {@code failovers}, how often the reader moved to another
+ * server and went on there by GTID; {@code reconnects}, how often it connected again after its
+ * binlog connection was lost or refused (a steady count with no failover is a network or server
+ * problem, or another replica with this reader's server id).
  */
 final class BinlogReaderMetrics {
 
@@ -38,6 +39,7 @@ final class BinlogReaderMetrics {
     static final String SERVER_UUID = "serverUuid";
     static final String FAILOVERS = "failovers";
     static final String RECONNECTS = "reconnects";
+    static final String SOURCE_HOST = "sourceHost";
 
     private final Counter skippedStatements;
     private final Counter failovers;
@@ -46,6 +48,7 @@ final class BinlogReaderMetrics {
     private volatile long fetchDelay = UNDEFINED;
     private volatile long serverId;
     private volatile String serverUuid = "";
+    private volatile String sourceHost = "";
 
     private BinlogReaderMetrics(Counter skippedStatements, Counter failovers, Counter reconnects) {
         this.skippedStatements = skippedStatements;
@@ -64,6 +67,7 @@ final class BinlogReaderMetrics {
                 MetricNames.CURRENT_FETCH_EVENT_TIME_LAG, (Gauge<Long>) () -> metrics.fetchDelay);
         sluice.gauge(SERVER_ID, (Gauge<Long>) () -> metrics.serverId);
         sluice.gauge(SERVER_UUID, (Gauge<String>) () -> metrics.serverUuid);
+        sluice.gauge(SOURCE_HOST, (Gauge<String>) () -> metrics.sourceHost);
         return metrics;
     }
 
@@ -71,7 +75,8 @@ final class BinlogReaderMetrics {
      * A binlog connection is on this server; {@code moved}: another one than before. Called on the
      * reading thread, once per connection.
      */
-    void connectedTo(long serverId, String uuid, boolean moved) {
+    void connectedTo(long serverId, String uuid, String address, boolean moved) {
+        this.sourceHost = address;
         if (connected) {
             reconnects.inc();
         }

@@ -15,10 +15,11 @@ import java.util.TreeMap;
  * <p>A position's file and position belong to the binlog of one server ({@link
  * BinlogPosition#binlogServer()}): another server's file of the same name is another binlog. On
  * another server only the GTID set says where to go on, and only if that server has every GTID of
- * it (MySQL: {@code GTID_SUBSET} of {@code @@gtid_executed}; MariaDB: {@code @@gtid_binlog_pos} at
- * or past each domain's sequence number). Transactions the server has beyond the set, its own (a
- * promoted replica's new server UUID or domain) among them, follow from their beginning: the server
- * sends what the set lacks.
+ * it (MySQL: {@code GTID_SUBSET} of {@code @@gtid_executed}; MariaDB: {@code @@gtid_binlog_state}
+ * at or past the set's sequence number in each domain for the set's server id there, so that a
+ * replica promoted before it applied the set, numbering on from where it stopped, does not pass).
+ * Transactions the server has beyond the set, its own (a promoted replica's new server UUID or
+ * domain) among them, follow from their beginning: the server sends what the set lacks.
  */
 final class BinlogServer {
 
@@ -27,6 +28,10 @@ final class BinlogServer {
     private final String uuid;
     private final String binlogGtids;
     private final String missingFromMySql;
+
+    /** MariaDB's {@code @@gtid_binlog_state}: the last GTID per domain and server id. */
+    private final String binlogState;
+
     private final String address;
 
     private BinlogServer(
@@ -35,7 +40,9 @@ final class BinlogServer {
             String uuid,
             String binlogGtids,
             String missingFromMySql,
+            String binlogState,
             String address) {
+        this.binlogState = binlogState;
         this.mariaDb = mariaDb;
         this.serverId = serverId;
         this.uuid = uuid;
@@ -50,7 +57,8 @@ final class BinlogServer {
      */
     static String query(boolean mariaDb, String gtids) {
         if (mariaDb) {
-            return "SELECT @@server_id, '', IFNULL(@@gtid_binlog_pos, ''), ''";
+            return "SELECT @@server_id, '', IFNULL(@@gtid_binlog_pos, ''),"
+                    + " IFNULL(@@gtid_binlog_state, '')";
         }
         String quoted = "'" + gtids.replace("'", "").replace("\\", "") + "'";
         return "SELECT @@server_id, @@server_uuid, IFNULL(@@gtid_executed, ''),"
@@ -61,18 +69,20 @@ final class BinlogServer {
 
     /** The server that {@link #query}'s row describes, at {@code address}. */
     static BinlogServer of(boolean mariaDb, String[] row, String address) {
+        String last = row[3].replace("\n", "").trim();
         return new BinlogServer(
                 mariaDb,
                 Long.parseLong(row[0].trim()),
                 row[1].trim(),
                 row[2].replace("\n", "").trim(),
-                row[3].replace("\n", "").trim(),
+                mariaDb ? "" : last,
+                mariaDb ? last : "",
                 address);
     }
 
     /** A server that could not be asked: other than none. */
     static BinlogServer unknown() {
-        return new BinlogServer(false, 0, "", "", "", "");
+        return new BinlogServer(false, 0, "", "", "", "", "");
     }
 
     /**
@@ -159,9 +169,19 @@ final class BinlogServer {
         }
         Map<Long, Long> ours = lastPerDomain(gtids);
         Map<Long, Long> theirs = lastPerDomain(binlogGtids);
+        // A later sequence number of another server in the domain is not ours: a replica promoted
+        // before it applied ours goes on numbering from where it stopped, and may pass it.
+        Map<String, Long> state = lastPerDomainAndServer(binlogState);
         List<String> missing = new ArrayList<>();
         for (Map.Entry<Long, Long> domain : ours.entrySet()) {
             Long last = theirs.get(domain.getKey());
+            String gtid = gtidOf(gtids, domain.getKey());
+            if (!binlogState.isEmpty() && gtid.split("-").length == 3) {
+                Long ofServer = state.get(domain.getKey() + "-" + gtid.split("-")[1]);
+                if (ofServer == null || ofServer < domain.getValue()) {
+                    last = ofServer;
+                }
+            }
             if (last == null || last < domain.getValue()) {
                 missing.add(
                         String.format(
@@ -185,6 +205,18 @@ final class BinlogServer {
             }
         }
         return "";
+    }
+
+    /** The last sequence number per {@code domain-server} of a GTID state. */
+    private static Map<String, Long> lastPerDomainAndServer(String gtids) {
+        Map<String, Long> last = new TreeMap<>();
+        for (String gtid : gtids.split(",")) {
+            String[] parts = gtid.trim().split("-");
+            if (parts.length == 3) {
+                last.merge(parts[0] + "-" + parts[1], Long.parseLong(parts[2]), Math::max);
+            }
+        }
+        return last;
     }
 
     private static Map<Long, Long> lastPerDomain(String gtids) {

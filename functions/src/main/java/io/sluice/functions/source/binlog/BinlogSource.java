@@ -12,6 +12,7 @@ import io.sluice.functions.source.NewTables;
 import io.sluice.functions.source.StatementLoggedChanges;
 import io.sluice.functions.source.internal.DelegatingSource;
 import io.sluice.functions.source.internal.HookedMySqlSource;
+import io.sluice.functions.source.internal.SourceJdbc;
 import io.sluice.functions.source.internal.SourceProgress;
 import io.sluice.functions.source.internal.StallWatchingSourceReader;
 import io.sluice.serializers.event.ChangeEvent;
@@ -45,6 +46,7 @@ public final class BinlogSource
     private final StatementLoggedChanges statementLoggedChanges;
     private final String statementLoggedChangesKey;
     private final BinlogSourceReader.OnDemand onDemand;
+    private final SourceJdbc hosts;
 
     private BinlogSource(
             HookedMySqlSource<ChangeEvent> flinkCdc,
@@ -56,9 +58,11 @@ public final class BinlogSource
             String stallTimeoutKey,
             StatementLoggedChanges statementLoggedChanges,
             String statementLoggedChangesKey,
-            BinlogSourceReader.OnDemand onDemand) {
+            BinlogSourceReader.OnDemand onDemand,
+            SourceJdbc hosts) {
         super(flinkCdc);
         this.onDemand = onDemand;
+        this.hosts = hosts;
         this.flinkCdc = flinkCdc;
         this.timestampZone = timestampZone;
         this.heartbeatInterval = heartbeatInterval;
@@ -89,6 +93,8 @@ public final class BinlogSource
      * @param signalTableKey that option's key, for messages
      * @param onDemandChunkSize rows per chunk of an on-demand snapshot
      * @param newTables what a table that appears while the job runs gets
+     * @param hosts the source's hosts ({@code hostname}): Flink CDC's configuration has the one
+     *     chosen at job start, the binlog reader chooses again on each reconnect
      */
     public static BinlogSource of(
             HookedMySqlSource<ChangeEvent> flinkCdc,
@@ -103,7 +109,8 @@ public final class BinlogSource
             String signalTable,
             String signalTableKey,
             int onDemandChunkSize,
-            NewTables newTables) {
+            NewTables newTables,
+            SourceJdbc hosts) {
         if (signalTable != null) {
             SnapshotSignals.of(signalTable, signalTableKey); // fails at build time, not in the job
         }
@@ -123,7 +130,8 @@ public final class BinlogSource
                 statementLoggedChanges,
                 statementLoggedChangesKey,
                 new BinlogSourceReader.OnDemand(
-                        signalTable, signalTableKey, onDemandChunkSize, newTables));
+                        signalTable, signalTableKey, onDemandChunkSize, newTables),
+                hosts);
     }
 
     /**
@@ -145,6 +153,7 @@ public final class BinlogSource
                         databases,
                         statementLoggedChanges,
                         statementLoggedChangesKey,
+                        hosts,
                         progress,
                         onDemand);
         SourceReader<ChangeEvent, MySqlSplit> reader = binlog;

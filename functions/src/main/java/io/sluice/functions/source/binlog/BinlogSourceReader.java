@@ -31,7 +31,6 @@ import io.sluice.functions.source.internal.MemoizedTableFilter;
 import io.sluice.functions.source.internal.ServerCollations;
 import io.sluice.functions.source.internal.SourceJdbc;
 import io.sluice.functions.source.internal.SourceProgress;
-import io.sluice.functions.source.internal.SourceTls;
 import io.sluice.serializers.event.ChangeEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -90,6 +89,8 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
     /** The on-demand snapshots' state as of the last entry emitted. */
     private OnDemandState onDemand = OnDemandState.EMPTY;
 
+    private final SourceJdbc hosts;
+
     private MySqlBinlogSplit split;
 
     /**
@@ -122,9 +123,11 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
             List<String> databases,
             StatementLoggedChanges statementLoggedChanges,
             String statementLoggedChangesKey,
+            SourceJdbc hosts,
             SourceProgress progress,
             OnDemand onDemandSettings) {
         this.context = context;
+        this.hosts = hosts;
         this.onDemandSettings = onDemandSettings;
         this.onDemandMetrics = OnDemandMetrics.register(context.metricGroup().addGroup("sluice"));
         this.progress = progress;
@@ -316,15 +319,8 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
     private void read() {
         ServerCollations collations = null;
         try {
-            // The source's TLS settings travel in Flink CDC's config as Debezium's.
-            SourceTls tls = SourceTls.fromDebezium(config.getDbzProperties());
-            SourceJdbc jdbc =
-                    SourceJdbc.of(
-                            config.getHostname(),
-                            config.getPort(),
-                            config.getUsername(),
-                            config.getPassword(),
-                            tls);
+            // The hosts of the list, not Flink CDC's one: the host chosen at job start.
+            SourceJdbc jdbc = hosts;
             MemoizedTableFilter filter =
                     new MemoizedTableFilter(
                             config.getTableFilter()::test, MemoizedTableFilter.MAX_TABLES);
@@ -355,13 +351,8 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
                             collations::ofColumn);
             handover.put(null, start, tables.snapshot());
             BinlogReader binlog =
-                    BinlogReader.builder(
-                                    config.getHostname(),
-                                    config.getPort(),
-                                    config.getUsername(),
-                                    config.getPassword())
+                    BinlogReader.builder(hosts)
                             .serverId(config.getServerIdRange().getServerId(subtask()))
-                            .tls(tls)
                             .heartbeatInterval(heartbeatInterval)
                             // source.include-queries, which Flink CDC's reader takes as this.
                             .includeQueries(
@@ -604,8 +595,8 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
         }
 
         @Override
-        public void connectedTo(long serverId, String uuid, boolean moved) {
-            metrics.connectedTo(serverId, uuid, moved);
+        public void connectedTo(long serverId, String uuid, String address, boolean moved) {
+            metrics.connectedTo(serverId, uuid, address, moved);
         }
 
         /** The statement's event if schema changes are emitted and it is on what is captured. */

@@ -192,6 +192,9 @@ public final class SourceServerCheck implements Serializable {
         if (!sluiceReader) {
             return List.of();
         }
+        if (jdbc.hosts().isList()) {
+            return hostNotes();
+        }
         try (Connection connection = jdbc.connect();
                 Statement statement = connection.createStatement()) {
             boolean mariaDb = text(statement, "SELECT VERSION()").contains("mariadb");
@@ -232,6 +235,70 @@ public final class SourceServerCheck implements Serializable {
         }
     }
 
+    /** The same checks on {@code host} alone. */
+    private SourceServerCheck on(SourceJdbc host) {
+        return new SourceServerCheck(
+                host,
+                mode,
+                startFile,
+                tableFilters,
+                tableEntries,
+                serverTimeZone,
+                chunkKeys,
+                includeQueries,
+                sluiceReader,
+                prefix,
+                startFileSource);
+    }
+
+    /**
+     * What {@code ./sluice validate} says of each host of a list: whether it answers, is writable
+     * or read-only, has GTIDs on and logs what it replicates.
+     */
+    private List<String> hostNotes() {
+        List<String> notes = new ArrayList<>();
+        List<SourceHosts.Host> hosts = jdbc.hosts().hosts();
+        for (int i = 0; i < hosts.size(); i++) {
+            SourceJdbc host = jdbc.alone(hosts.get(i));
+            String said;
+            try (Connection connection = host.connect();
+                    Statement statement = connection.createStatement()) {
+                boolean mariaDb = text(statement, "SELECT VERSION()").contains("mariadb");
+                String readOnly = SourceJdbc.readOnly(connection);
+                String gtids =
+                        mariaDb || "on".equals(text(statement, "SELECT @@global.gtid_mode"))
+                                ? "GTIDs on"
+                                : "GTIDs off";
+                said =
+                        String.format(
+                                "reachable, %s, %s, %s",
+                                readOnly.isEmpty() ? "writable" : "read-only (" + readOnly + ")",
+                                gtids,
+                                logReplicated(statement, mariaDb));
+            } catch (SQLException e) {
+                said = "not reachable: " + firstLine(e.getMessage());
+            }
+            notes.add(
+                    String.format(
+                            "host %d of %d in '%s', %s: %s",
+                            i + 1, hosts.size(), jdbc.hosts().hostnameKey(), host.address(), said));
+        }
+        return notes;
+    }
+
+    /** {@code log_slave_updates=ON} or the like. */
+    private static String logReplicated(Statement statement, boolean mariaDb) throws SQLException {
+        String name = mariaDb ? "log_slave_updates" : "log_replica_updates";
+        String logged;
+        try {
+            logged = text(statement, "SELECT @@global." + name);
+        } catch (SQLException e) {
+            name = "log_slave_updates"; // MySQL before 8.0.26
+            logged = text(statement, "SELECT @@global." + name);
+        }
+        return name + ("1".equals(logged) || "on".equals(logged) ? "=ON" : "=OFF");
+    }
+
     private static void throwIfAny(List<String> problems) {
         if (!problems.isEmpty()) {
             throw new SourceSetupException(String.join("\n", problems));
@@ -256,6 +323,19 @@ public final class SourceServerCheck implements Serializable {
     }
 
     private List<String> problems(boolean freshStart, boolean firstStart) {
+        if (jdbc.hosts().isList()) {
+            // The checks run on the host the job would read now, as one.
+            SourceJdbc chosen;
+            try {
+                chosen = jdbc.chosen();
+            } catch (SQLException e) {
+                if (firstStart) {
+                    return List.of(e.getMessage());
+                }
+                throw new IllegalStateException(e.getMessage(), e); // a promotion may come
+            }
+            return on(chosen).problems(freshStart, firstStart);
+        }
         List<String> problems = new ArrayList<>();
         try (Connection connection = jdbc.connect();
                 Statement statement = connection.createStatement()) {

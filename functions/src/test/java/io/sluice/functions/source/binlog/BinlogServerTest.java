@@ -49,6 +49,25 @@ class BinlogServerTest {
     }
 
     @Test
+    void aPromotedReplicaNumberedPastTheSetButWithoutItIsRefused() {
+        // It stopped replicating at 0-1-5, was promoted and wrote 0-2-6 to 0-2-150.
+        BinlogServer promoted =
+                BinlogServer.of(
+                        true, new String[] {"2", "", "0-2-150", "0-1-5,0-2-150"}, "db:3306");
+        BinlogPosition at = BinlogPosition.of("mysql-bin.000009", 4, 0, 0, "0-1-134", 1, "1");
+        assertThatThrownBy(() -> promoted.resume(at))
+                .isInstanceOf(SourceSetupException.class)
+                .hasMessageContaining(
+                        "lacks 0-1-134 (domain 0, sequence numbers 6 to 134; its binlog ends at"
+                                + " 0-2-150)");
+        // One that applied it goes on.
+        BinlogServer caughtUp =
+                BinlogServer.of(
+                        true, new String[] {"2", "", "0-2-150", "0-1-134,0-2-150"}, "db:3306");
+        assertThatCode(() -> caughtUp.resume(at)).doesNotThrowAnyException();
+    }
+
+    @Test
     void anotherServerWithoutAGtidSetIsRefusedNotGuessed() {
         BinlogServer other = mariaDb(2, "0-2-3");
         // The same file name exists on the other server: still another binlog.

@@ -166,7 +166,8 @@ class StallWatchingSourceReaderTest {
                 null,
                 "source.signal.table",
                 4096,
-                NewTables.STREAM_ONLY);
+                NewTables.STREAM_ONLY,
+                SourceJdbc.from(OptionSection.unprefixed(config)));
     }
 
     /** Polls {@code reader} as a task does for {@code duration}; the number of polls. */
