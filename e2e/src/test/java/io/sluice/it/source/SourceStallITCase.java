@@ -66,8 +66,10 @@ class SourceStallITCase {
         JobClient job = start(mariaDb, database, topic, "source.reader=" + reader);
         try (Connection root = mariaDb.connect(database);
                 Statement lock = root.createStatement()) {
-            // Twenty chunks, about one a second: once the first rows are out, a later chunk's
-            // query meets the lock and waits for it, and so does the source reader.
+            // Two hundred chunks of ten rows, each a query and a binlog backfill, take seconds
+            // (twenty of a hundred went by before the first rows were out): once the first rows
+            // are out, a later chunk's query meets the lock and waits for it, and so does the
+            // source reader.
             long deadline = System.nanoTime() + WAIT.toNanos();
             while (KAFKA.server().count(topic, "read_uncommitted", Duration.ofMillis(100)) == 0) {
                 assertThat(System.nanoTime()).as("first snapshot rows").isLessThan(deadline);
@@ -207,7 +209,7 @@ class SourceStallITCase {
                 new ArrayList<>(
                         List.of(
                                 "job.checkpoint-interval=1s",
-                                "source.snapshot.chunk-size=100",
+                                "source.snapshot.chunk-size=10",
                                 "source.stall-timeout=" + STALL_TIMEOUT,
                                 "source.heartbeat-interval=" + HEARTBEAT,
                                 "parallelism.source=1",
