@@ -87,9 +87,10 @@ class ServerIdITCase {
             assertThat(reconnects(first.getJobID())).as("reconnects of the first job").isZero();
             assertThat(reconnects(second.getJobID())).as("reconnects of the second job").isZero();
         } finally {
-            JobCancellation.cancel(first);
-            if (second != null) {
-                JobCancellation.cancel(second);
+            if (second == null) {
+                JobCancellation.cancel(first);
+            } else {
+                JobCancellation.cancel(first, second);
             }
         }
     }
