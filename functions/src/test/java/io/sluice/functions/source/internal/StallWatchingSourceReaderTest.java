@@ -22,7 +22,6 @@ import io.sluice.functions.config.OptionSection;
 import io.sluice.functions.source.ChangeEventDeserializationSchema;
 import io.sluice.functions.source.MySqlSourceFactory;
 import io.sluice.functions.source.MySqlSourceOptions;
-import io.sluice.functions.source.NewTables;
 import io.sluice.functions.source.SourceStalledException;
 import io.sluice.functions.source.StartupMode;
 import io.sluice.functions.source.StatementLoggedChanges;
@@ -163,10 +162,6 @@ class StallWatchingSourceReaderTest {
                 "source.stall-timeout",
                 StatementLoggedChanges.FAIL,
                 "source.statement-logged-changes",
-                null,
-                "source.signal.table",
-                4096,
-                NewTables.STREAM_ONLY,
                 SourceJdbc.from(OptionSection.unprefixed(config)));
     }
 
