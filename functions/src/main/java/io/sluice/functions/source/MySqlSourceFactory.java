@@ -78,6 +78,17 @@ public final class MySqlSourceFactory {
                                 timestampZone(config),
                                 config.get(MySqlSourceOptions.INCLUDE_QUERIES),
                                 SourceJdbc.from(config)));
+        if (config.get(MySqlSourceOptions.READER) != SourceReaderKind.SLUICE
+                && config.getOptional(MySqlSourceOptions.SIGNAL_TABLE).isPresent()) {
+            // Signals are read by Sluice's binlog reader alone: refused rather than ignored.
+            throw new IllegalArgumentException(
+                    String.format(
+                            "'%s' needs '%s' = 'sluice' (on-demand snapshots are Sluice's reader's),"
+                                    + " but it is '%s'",
+                            config.key(MySqlSourceOptions.SIGNAL_TABLE),
+                            config.key(MySqlSourceOptions.READER),
+                            config.get(MySqlSourceOptions.READER)));
+        }
         Source<ChangeEvent, ?, ?> reading =
                 config.get(MySqlSourceOptions.READER) == SourceReaderKind.SLUICE
                         ? sluiceReader(config, flinkCdc)
@@ -105,6 +116,10 @@ public final class MySqlSourceFactory {
                 config.key(MySqlSourceOptions.STALL_TIMEOUT),
                 config.get(MySqlSourceOptions.STATEMENT_LOGGED_CHANGES),
                 config.key(MySqlSourceOptions.STATEMENT_LOGGED_CHANGES),
+                config.getOptional(MySqlSourceOptions.SIGNAL_TABLE).orElse(null),
+                config.key(MySqlSourceOptions.SIGNAL_TABLE),
+                config.get(MySqlSourceOptions.ON_DEMAND_CHUNK_SIZE),
+                config.get(MySqlSourceOptions.NEW_TABLES),
                 SourceJdbc.from(config));
     }
 

@@ -221,6 +221,42 @@ public final class MySqlSourceOptions {
                                     + " sluice.statementLoggedChangesSkipped: its rows are then"
                                     + " missing from the output.");
 
+    public static final ConfigOption<String> SIGNAL_TABLE =
+            ConfigOptions.key("signal.table")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "A table, as database.table, whose INSERTs are signals to the"
+                                    + " running job, as Debezium's signal table: columns id, type"
+                                    + " and data; type execute-snapshot with data"
+                                    + " {\"data-collections\": [\"db.table\"],"
+                                    + " \"additional-condition\": \"...\"} queues an"
+                                    + " on-demand snapshot of each table, stop-snapshot drops them"
+                                    + " (all, without data-collections). Its changes are not"
+                                    + " emitted. Only with reader sluice; none by default.");
+
+    public static final ConfigOption<Integer> ON_DEMAND_CHUNK_SIZE =
+            ConfigOptions.key("snapshot.on-demand.chunk-size")
+                    .intType()
+                    .defaultValue(4096)
+                    .withDescription(
+                            "Rows per chunk of an on-demand snapshot: each chunk is one SELECT"
+                                    + " between two reads of the binlog's end, held in memory"
+                                    + " until the binlog reader passes the second.");
+
+    public static final ConfigOption<NewTables> NEW_TABLES =
+            ConfigOptions.key("new-tables")
+                    .enumType(NewTables.class)
+                    .defaultValue(NewTables.STREAM_ONLY)
+                    .withDescription(
+                            "What reader sluice does with a table matching source.tables that is"
+                                    + " created (or renamed into a captured name) while the job"
+                                    + " runs: stream-only (the default, as Debezium) captures its"
+                                    + " changes from that DDL on; snapshot also queues an"
+                                    + " on-demand snapshot of it, so rows it held before (a table"
+                                    + " renamed into place, a copy) are read; ignore leaves it"
+                                    + " out.");
+
     public static final ConfigOption<SourceReaderKind> READER =
             ConfigOptions.key("reader")
                     .enumType(SourceReaderKind.class)

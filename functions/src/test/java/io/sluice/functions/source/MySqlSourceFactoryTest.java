@@ -96,6 +96,25 @@ class MySqlSourceFactoryTest {
     }
 
     @Test
+    void theSignalTableIsSluicesReadersAndNamedAsDatabaseDotTable() {
+        Configuration sluice = readerOptions("sluice");
+        sluice.set(MySqlSourceOptions.SIGNAL_TABLE, "shop.sluice_signal");
+        assertThat(MySqlSourceFactory.changeEventSource(source(sluice))).isNotNull();
+
+        Configuration flinkCdc = readerOptions("flink-cdc");
+        flinkCdc.set(MySqlSourceOptions.SIGNAL_TABLE, "shop.sluice_signal");
+        assertThatThrownBy(() -> MySqlSourceFactory.changeEventSource(source(flinkCdc)))
+                .hasMessageContaining("'source.signal.table' needs 'source.reader' = 'sluice'")
+                .hasMessageContaining("but it is 'flink-cdc'");
+
+        Configuration unqualified = readerOptions("sluice");
+        unqualified.set(MySqlSourceOptions.SIGNAL_TABLE, "sluice_signal");
+        assertThatThrownBy(() -> MySqlSourceFactory.changeEventSource(source(unqualified)))
+                .hasMessageContaining("'source.signal.table' names the signal table as")
+                .hasMessageContaining("got 'sluice_signal'");
+    }
+
+    @Test
     void missingCompanionOptionIsNamedWithTheMode() {
         assertThatThrownBy(() -> MySqlSourceFactory.startupOptions(source(mode("binlog-position"))))
                 .hasMessageContaining("Option 'source.startup.binlog-file'")

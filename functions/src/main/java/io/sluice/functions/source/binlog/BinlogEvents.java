@@ -23,6 +23,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * The binlog reader's event handling on one connection's thread: table maps, transactions and their
@@ -87,6 +88,9 @@ final class BinlogEvents {
 
     /** The text of the statement whose rows come next, until a row takes it; null when none. */
     private String statement;
+
+    /** Where the reader is between transactions, built only when an output asks. */
+    private final Supplier<BinlogPosition> between = this::heartbeatPosition;
 
     /**
      * @param start where to resume; {@code gtids} is its GTID set, or one the server gave for it
@@ -164,6 +168,7 @@ final class BinlogEvents {
                 }
                 file = rotate.getBinlogFilename();
                 next = rotate.getBinlogPosition();
+                between();
                 return;
             case HEARTBEAT:
                 out.heartbeat(heartbeatPosition());
@@ -245,6 +250,14 @@ final class BinlogEvents {
                     openIfNeeded(at);
                     rows(header, data);
                 }
+        }
+        between();
+    }
+
+    /** Tells the output where the reader is when it is between transactions. */
+    private void between() {
+        if (!inTransaction) {
+            out.betweenTransactions(file, next, between);
         }
     }
 

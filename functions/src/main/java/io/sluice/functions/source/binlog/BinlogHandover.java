@@ -29,6 +29,12 @@ final class BinlogHandover {
         final ChangeEvent[] changes;
         final TableSchemas.State[] schemas;
 
+        /**
+         * An on-demand snapshot's entry: a chunk's rows (emitted together, so that no checkpoint
+         * falls among them) and the snapshots' state after it; null for the rest.
+         */
+        final OnDemandSnapshots.Entry[] snapshots;
+
         /** The position after the entry, or its transaction's when {@link #events} is >= 0. */
         private final BinlogPosition[] positions;
 
@@ -42,6 +48,7 @@ final class BinlogHandover {
             events = new long[capacity];
             rows = new long[capacity];
             schemas = new TableSchemas.State[capacity];
+            snapshots = new OnDemandSnapshots.Entry[capacity];
         }
 
         /** The position after entry {@code i}. */
@@ -55,12 +62,14 @@ final class BinlogHandover {
                 BinlogPosition position,
                 long events,
                 long rows,
-                @Nullable TableSchemas.State schemas) {
+                @Nullable TableSchemas.State schemas,
+                @Nullable OnDemandSnapshots.Entry snapshot) {
             this.changes[i] = change;
             this.positions[i] = position;
             this.events[i] = events;
             this.rows[i] = rows;
             this.schemas[i] = schemas;
+            this.snapshots[i] = snapshot;
         }
 
         /** Entries {@code from..from+count} of {@code source} after this one's. */
@@ -70,6 +79,7 @@ final class BinlogHandover {
             System.arraycopy(source.events, from, events, size, count);
             System.arraycopy(source.rows, from, rows, size, count);
             System.arraycopy(source.schemas, from, schemas, size, count);
+            System.arraycopy(source.snapshots, from, snapshots, size, count);
             size += count;
         }
 
@@ -77,6 +87,7 @@ final class BinlogHandover {
             Arrays.fill(changes, 0, size, null);
             Arrays.fill(positions, 0, size, null);
             Arrays.fill(schemas, 0, size, null);
+            Arrays.fill(snapshots, 0, size, null);
             size = 0;
         }
     }
@@ -107,7 +118,16 @@ final class BinlogHandover {
             @Nullable ChangeEvent change,
             BinlogPosition after,
             @Nullable TableSchemas.State schemas) {
-        stage(change, after, -1, 0, schemas);
+        stage(change, after, -1, 0, schemas, null);
+        flush();
+    }
+
+    /**
+     * Called by the reader's thread (or, while it waits, by the thread that holds its output): an
+     * on-demand snapshot's entry, at {@code after}, handed over with those added before it.
+     */
+    void put(OnDemandSnapshots.Entry snapshot, BinlogPosition after) {
+        stage(null, after, -1, 0, null, snapshot);
         flush();
     }
 
@@ -117,7 +137,7 @@ final class BinlogHandover {
      * next {@link #flush} (or when the staged entries fill a batch).
      */
     void add(ChangeEvent change, BinlogPosition transaction, long events, long rows) {
-        stage(change, transaction, events, rows, null);
+        stage(change, transaction, events, rows, null, null);
     }
 
     private void stage(
@@ -125,11 +145,12 @@ final class BinlogHandover {
             BinlogPosition position,
             long events,
             long rows,
-            @Nullable TableSchemas.State schemas) {
+            @Nullable TableSchemas.State schemas,
+            @Nullable OnDemandSnapshots.Entry snapshot) {
         if (staged.size == capacity) {
             flush();
         }
-        staged.set(staged.size++, change, position, events, rows, schemas);
+        staged.set(staged.size++, change, position, events, rows, schemas, snapshot);
     }
 
     /**

@@ -23,6 +23,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * Sluice's binlog reader: one binlog connection from a {@link BinlogPosition} on, each row change
@@ -92,6 +93,14 @@ public final class BinlogReader implements AutoCloseable {
 
         /** The server's heartbeat on an idle connection: the reader is at {@code at}. */
         default void heartbeat(BinlogPosition at) {}
+
+        /**
+         * The reader is between transactions, before the event at {@code next} of {@code file}:
+         * every change before that point was given out, none after it. {@code position} builds the
+         * position to resume from there (only when asked: it costs a GTID set's text).
+         */
+        default void betweenTransactions(
+                String file, long next, Supplier<BinlogPosition> position) {}
 
         /**
          * A binlog connection is on the server with {@code serverId} and (MySQL) {@code uuid}, ""
@@ -656,6 +665,11 @@ public final class BinlogReader implements AutoCloseable {
         @Override
         public void caughtUp() {
             out.caughtUp();
+        }
+
+        @Override
+        public void betweenTransactions(String file, long next, Supplier<BinlogPosition> position) {
+            out.betweenTransactions(file, next, position);
         }
 
         @Override

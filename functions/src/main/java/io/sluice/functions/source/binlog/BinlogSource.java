@@ -8,6 +8,7 @@ import org.apache.flink.cdc.connectors.mysql.source.assigners.state.PendingSplit
 import org.apache.flink.cdc.connectors.mysql.source.split.MySqlSplit;
 import org.apache.flink.connector.base.source.reader.SourceReaderBase;
 
+import io.sluice.functions.source.NewTables;
 import io.sluice.functions.source.StatementLoggedChanges;
 import io.sluice.functions.source.internal.DelegatingSource;
 import io.sluice.functions.source.internal.HookedMySqlSource;
@@ -44,6 +45,7 @@ public final class BinlogSource
     private final String stallTimeoutKey;
     private final StatementLoggedChanges statementLoggedChanges;
     private final String statementLoggedChangesKey;
+    private final BinlogSourceReader.OnDemand onDemand;
     private final SourceJdbc hosts;
 
     private BinlogSource(
@@ -56,8 +58,10 @@ public final class BinlogSource
             String stallTimeoutKey,
             StatementLoggedChanges statementLoggedChanges,
             String statementLoggedChangesKey,
+            BinlogSourceReader.OnDemand onDemand,
             SourceJdbc hosts) {
         super(flinkCdc);
+        this.onDemand = onDemand;
         this.hosts = hosts;
         this.flinkCdc = flinkCdc;
         this.timestampZone = timestampZone;
@@ -85,6 +89,10 @@ public final class BinlogSource
      * @param statementLoggedChanges what a change of a captured table that the binlog holds as a
      *     statement does
      * @param statementLoggedChangesKey that option's key, for messages
+     * @param signalTable the signal table as database.table, null for none
+     * @param signalTableKey that option's key, for messages
+     * @param onDemandChunkSize rows per chunk of an on-demand snapshot
+     * @param newTables what a table that appears while the job runs gets
      * @param hosts the source's hosts ({@code hostname}): Flink CDC's configuration has the one
      *     chosen at job start, the binlog reader chooses again on each reconnect
      */
@@ -98,7 +106,19 @@ public final class BinlogSource
             String stallTimeoutKey,
             StatementLoggedChanges statementLoggedChanges,
             String statementLoggedChangesKey,
+            String signalTable,
+            String signalTableKey,
+            int onDemandChunkSize,
+            NewTables newTables,
             SourceJdbc hosts) {
+        if (signalTable != null) {
+            SnapshotSignals.of(signalTable, signalTableKey); // fails at build time, not in the job
+        }
+        if (onDemandChunkSize < 1) {
+            throw new IllegalArgumentException(
+                    "The on-demand snapshot's chunk size must be at least 1, got "
+                            + onDemandChunkSize);
+        }
         return new BinlogSource(
                 flinkCdc,
                 timestampZone,
@@ -109,6 +129,8 @@ public final class BinlogSource
                 stallTimeoutKey,
                 statementLoggedChanges,
                 statementLoggedChangesKey,
+                new BinlogSourceReader.OnDemand(
+                        signalTable, signalTableKey, onDemandChunkSize, newTables),
                 hosts);
     }
 
@@ -132,7 +154,8 @@ public final class BinlogSource
                         statementLoggedChanges,
                         statementLoggedChangesKey,
                         hosts,
-                        progress);
+                        progress,
+                        onDemand);
         SourceReader<ChangeEvent, MySqlSplit> reader = binlog;
         IntSupplier splits = binlog::assignedSplits;
         if (snapshotFirst) {

@@ -23,6 +23,7 @@ import io.debezium.connector.mysql.MySqlConnection;
 import io.debezium.relational.Table;
 import io.debezium.relational.TableId;
 import io.sluice.functions.source.MySqlSourceOptions;
+import io.sluice.functions.source.NewTables;
 import io.sluice.functions.source.StatementLoggedChanges;
 import io.sluice.functions.source.internal.ChangeRecordConverter;
 import io.sluice.functions.source.internal.DdlClassifier;
@@ -82,6 +83,11 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
     private final BinlogSplitAssembly assembly;
     private final SourceProgress progress;
     private final BinlogReaderMetrics metrics;
+    private final OnDemandMetrics onDemandMetrics;
+    private final OnDemand onDemandSettings;
+
+    /** The on-demand snapshots' state as of the last entry emitted. */
+    private OnDemandState onDemand = OnDemandState.EMPTY;
 
     private final SourceJdbc hosts;
 
@@ -103,8 +109,10 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
 
     private MySqlBinlogSplit checkpointed;
     private BinlogPosition checkpointedAt;
+    private OnDemandState checkpointedOnDemand;
     private Thread thread;
     private volatile BinlogReader reader;
+    private volatile OnDemandSnapshots onDemandSnapshots;
     private volatile boolean closing;
 
     BinlogSourceReader(
@@ -116,9 +124,12 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
             StatementLoggedChanges statementLoggedChanges,
             String statementLoggedChangesKey,
             SourceJdbc hosts,
-            SourceProgress progress) {
+            SourceProgress progress,
+            OnDemand onDemandSettings) {
         this.context = context;
         this.hosts = hosts;
+        this.onDemandSettings = onDemandSettings;
+        this.onDemandMetrics = OnDemandMetrics.register(context.metricGroup().addGroup("sluice"));
         this.progress = progress;
         this.metrics = BinlogReaderMetrics.register(context.metricGroup());
         this.config = config;
@@ -199,6 +210,7 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
                                 complete.getTotalFinishedSplitSize(),
                                 complete.isSuspended())
                         : complete;
+        onDemand = OnDemandState.of(split.getStartingOffset().getOffset());
         thread = new Thread(this::read, "sluice-binlog-reader-" + context.getIndexOfSubtask());
         thread.setDaemon(true);
         thread.start();
@@ -214,20 +226,32 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
         for (int i = 0; i < batch.size; i++) {
             ChangeEvent change = batch.changes[i];
             if (change != null) {
-                long time = change.executeTime();
-                if (time > 0) {
-                    output.collect(change, time);
-                } else {
-                    output.collect(change);
-                }
+                collect(output, change);
             }
             if (batch.schemas[i] != null) {
                 schemas = batch.schemas[i];
+            }
+            OnDemandSnapshots.Entry snapshot = batch.snapshots[i];
+            if (snapshot != null) {
+                // A chunk's rows in one go: no checkpoint falls among them.
+                for (ChangeEvent row : snapshot.rows) {
+                    collect(output, row);
+                }
+                onDemand = snapshot.state;
             }
         }
         position = batch.after(batch.size - 1);
         handover.recycle(batch);
         return InputStatus.MORE_AVAILABLE;
+    }
+
+    private static void collect(ReaderOutput<ChangeEvent> output, ChangeEvent change) {
+        long time = change.executeTime();
+        if (time > 0) {
+            output.collect(change, time);
+        } else {
+            output.collect(change);
+        }
     }
 
     /** How many splits this reader holds: the binlog split, once given. */
@@ -244,9 +268,12 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
         if (position == null) {
             return List.of(split);
         }
-        if (checkpointed == null || !position.equals(checkpointedAt)) {
-            checkpointed = SplitSchemas.checkpoint(split, position, schemas);
+        if (checkpointed == null
+                || !position.equals(checkpointedAt)
+                || onDemand != checkpointedOnDemand) {
+            checkpointed = SplitSchemas.checkpoint(split, position, schemas, onDemand);
             checkpointedAt = position;
+            checkpointedOnDemand = onDemand;
         }
         return List.of(checkpointed);
     }
@@ -279,6 +306,10 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
         if (running != null) {
             running.close();
         }
+        OnDemandSnapshots snapshots = onDemandSnapshots;
+        if (snapshots != null) {
+            snapshots.close();
+        }
         if (thread != null) {
             thread.join(TimeUnit.SECONDS.toMillis(30));
         }
@@ -293,8 +324,22 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
             MemoizedTableFilter filter =
                     new MemoizedTableFilter(
                             config.getTableFilter()::test, MemoizedTableFilter.MAX_TABLES);
+            SnapshotSignals signals =
+                    onDemandSettings.signalTable == null
+                            ? null
+                            : SnapshotSignals.of(
+                                    onDemandSettings.signalTable, onDemandSettings.signalTableKey);
+            OnDemandSnapshots[] snapshots = new OnDemandSnapshots[1];
+            // The signal table is read (its rows are signals, not emitted); a table that appeared
+            // while the job ran is left out with new-tables: ignore.
             BiPredicate<String, String> captured =
-                    (database, table) -> filter.isIncluded(new TableId(database, null, table));
+                    (database, table) ->
+                            (filter.isIncluded(new TableId(database, null, table))
+                                            || (signals != null
+                                                    && signals.name()
+                                                            .equals(database + "." + table)))
+                                    && (snapshots[0] == null
+                                            || !snapshots[0].ignores(database, table));
             TableSchemas tables = SplitSchemas.of(split, jdbc, captured, timestampZone);
             collations = new ServerCollations(jdbc);
             SnapshotHandOver handOver =
@@ -315,7 +360,15 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
                                             config.getDbzProperties().getProperty("include.query")))
                             .statementLoggedChanges(
                                     statementLoggedChanges, statementLoggedChangesKey)
-                            .build(tables, new Output(tables, captured, handOver));
+                            .build(
+                                    tables,
+                                    onDemand(
+                                            new Output(tables, captured, handOver),
+                                            tables,
+                                            captured,
+                                            jdbc,
+                                            signals,
+                                            snapshots));
             reader = binlog;
             if (closing) {
                 return;
@@ -327,9 +380,84 @@ public final class BinlogSourceReader implements SourceReader<ChangeEvent, MySql
                 handover.fail(t);
             }
         } finally {
+            // Its worker ends with the reading thread, also when close() ran before it was
+            // built: a worker left waiting keeps the job's class loader on the TaskManager.
+            OnDemandSnapshots snapshots = onDemandSnapshots;
+            if (snapshots != null) {
+                snapshots.close();
+            }
             if (collations != null) {
                 collations.close();
             }
+        }
+    }
+
+    /**
+     * The reader's output, behind the on-demand snapshots (which emit into the handover too) only
+     * when something can ask for one: a signal table, new tables other than stream-only, or a
+     * checkpoint taken mid-snapshot. Otherwise the output is the reader's own, unwrapped.
+     */
+    private BinlogReader.Output onDemand(
+            Output output,
+            TableSchemas tables,
+            BiPredicate<String, String> captured,
+            SourceJdbc jdbc,
+            SnapshotSignals signals,
+            OnDemandSnapshots[] holder) {
+        OnDemandState restored = OnDemandState.of(split.getStartingOffset().getOffset());
+        if (signals == null
+                && onDemandSettings.newTables == NewTables.STREAM_ONLY
+                && restored.queue().isEmpty()
+                && restored.ignored().isEmpty()) {
+            return output;
+        }
+        OnDemandSnapshots.Sink sink =
+                new OnDemandSnapshots.Sink() {
+                    @Override
+                    public void snapshot(OnDemandSnapshots.Entry entry, BinlogPosition at) {
+                        handover.put(entry, at);
+                    }
+
+                    @Override
+                    public void fail(Throwable cause) {
+                        if (!closing) {
+                            handover.fail(cause);
+                        }
+                    }
+                };
+        OnDemandSnapshots snapshots =
+                new OnDemandSnapshots(
+                        output,
+                        sink,
+                        tables,
+                        captured,
+                        jdbc,
+                        timestampZone,
+                        onDemandSettings.chunkSize,
+                        signals,
+                        onDemandSettings.newTables,
+                        onDemandMetrics,
+                        restored,
+                        "sluice-on-demand-snapshot-" + subtask());
+        holder[0] = snapshots;
+        onDemandSnapshots = snapshots;
+        return snapshots;
+    }
+
+    /** The on-demand snapshots' settings: the signal table, the chunk size, new tables. */
+    static final class OnDemand implements java.io.Serializable {
+        private static final long serialVersionUID = 1L;
+
+        final String signalTable;
+        final String signalTableKey;
+        final int chunkSize;
+        final NewTables newTables;
+
+        OnDemand(String signalTable, String signalTableKey, int chunkSize, NewTables newTables) {
+            this.signalTable = signalTable;
+            this.signalTableKey = signalTableKey;
+            this.chunkSize = chunkSize;
+            this.newTables = newTables;
         }
     }
 

@@ -153,6 +153,22 @@ public final class RowsEventDecoder {
         }
     }
 
+    /**
+     * A row read by a snapshot query, as an INSERT like the initial snapshot's rows: {@code values}
+     * in the raw form rows events carry ({@link RawRowsDeserializer}), rendered by the same
+     * renderers, so that the row reads as the binlog's images of it do.
+     *
+     * @param readTime when the row was read, epoch milliseconds
+     * @throws ChangeEventConversionException if a value cannot be rendered (the message names the
+     *     column)
+     */
+    public ChangeEvent snapshotRow(Serializable[] values, long readTime) {
+        return ChangeEvent.builder(schema, ChangeType.INSERT)
+                .executeTime(readTime)
+                .after(image(values))
+                .build();
+    }
+
     private ChangeEvent.Builder event(ChangeType type, RowsEventOrigin origin, int row) {
         return ChangeEvent.builder(schema, type)
                 .executeTime(origin.executeTime())

@@ -81,8 +81,18 @@ public final class SplitSchemas {
      */
     public static MySqlBinlogSplit checkpoint(
             MySqlBinlogSplit split, BinlogPosition position, TableSchemas.State schemas) {
+        return checkpoint(split, position, schemas, OnDemandState.EMPTY);
+    }
+
+    /** The same, with the on-demand snapshots' state ({@link OnDemandState#KEY}) when any. */
+    static MySqlBinlogSplit checkpoint(
+            MySqlBinlogSplit split,
+            BinlogPosition position,
+            TableSchemas.State schemas,
+            OnDemandState onDemand) {
         Map<String, String> offset = new HashMap<>(position.toBinlogOffset().getOffset());
         offset.put(SCHEMAS_KEY, EVERY_TABLE);
+        onDemand.into(offset);
         return new MySqlBinlogSplit(
                 split.splitId(),
                 new BinlogOffset(offset),

@@ -22,6 +22,7 @@ import io.sluice.functions.config.OptionSection;
 import io.sluice.functions.source.ChangeEventDeserializationSchema;
 import io.sluice.functions.source.MySqlSourceFactory;
 import io.sluice.functions.source.MySqlSourceOptions;
+import io.sluice.functions.source.NewTables;
 import io.sluice.functions.source.SourceStalledException;
 import io.sluice.functions.source.StartupMode;
 import io.sluice.functions.source.StatementLoggedChanges;
@@ -162,6 +163,10 @@ class StallWatchingSourceReaderTest {
                 "source.stall-timeout",
                 StatementLoggedChanges.FAIL,
                 "source.statement-logged-changes",
+                null,
+                "source.signal.table",
+                4096,
+                NewTables.STREAM_ONLY,
                 SourceJdbc.from(OptionSection.unprefixed(config)));
     }
 
