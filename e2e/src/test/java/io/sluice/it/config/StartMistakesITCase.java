@@ -16,6 +16,7 @@ import io.sluice.it.flink.FlinkMiniCluster;
 import io.sluice.it.server.DatabaseServer;
 import io.sluice.it.server.FreePorts;
 import io.sluice.it.server.KafkaExtension;
+import io.sluice.it.server.LoopbackProxy;
 import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
 import io.sluice.it.server.MySqlExtension;
@@ -28,21 +29,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.PrintStream;
-import java.net.BindException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -204,7 +196,7 @@ class StartMistakesITCase {
     void aDatabaseThatGoesAwayAfterTheFirstStartStaysRecoverable() throws Exception {
         MariaDbServer server = MARIADB.server();
         String database = server.createDatabase("goesaway", "ddl/counters.sql");
-        try (Forwarder forwarder = new Forwarder(server.host(), server.port())) {
+        try (LoopbackProxy forwarder = new LoopbackProxy(server.port())) {
             Configuration config =
                     EmbeddedJobs.config(
                             server,
@@ -347,118 +339,5 @@ class StartMistakesITCase {
         assertThat(report + root)
                 .as("no password in any message")
                 .doesNotContain(server.cdcPassword());
-    }
-
-    /**
-     * Forwards TCP connections from a loopback port to the database, until closed: then the port
-     * refuses connections, as a database that went away does.
-     */
-    private static final class Forwarder implements AutoCloseable {
-
-        private final ServerSocket listener;
-        private final List<Socket> sockets = new CopyOnWriteArrayList<>();
-
-        /**
-         * Holds the port once the forwarder went away, bound but not listening, so connections are
-         * refused and no other server (another test JVM's) can take the port meanwhile.
-         */
-        private Socket reserved;
-
-        Forwarder(String host, int port) throws IOException {
-            listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-            Thread acceptor =
-                    new Thread(
-                            () -> {
-                                while (!listener.isClosed()) {
-                                    try {
-                                        Socket client = listener.accept();
-                                        Socket upstream = new Socket(host, port);
-                                        sockets.add(client);
-                                        sockets.add(upstream);
-                                        pipe(client, upstream);
-                                        pipe(upstream, client);
-                                    } catch (IOException e) {
-                                        // Closed: no more connections.
-                                    }
-                                }
-                            },
-                            "forwarder-" + listener.getLocalPort());
-            acceptor.setDaemon(true);
-            acceptor.start();
-        }
-
-        int port() {
-            return listener.getLocalPort();
-        }
-
-        private static void pipe(Socket from, Socket to) {
-            Thread thread =
-                    new Thread(
-                            () -> {
-                                try (InputStream in = from.getInputStream();
-                                        OutputStream out = to.getOutputStream()) {
-                                    in.transferTo(out);
-                                } catch (IOException e) {
-                                    // One side closed.
-                                } finally {
-                                    closeQuietly(from);
-                                    closeQuietly(to);
-                                }
-                            });
-            thread.setDaemon(true);
-            thread.start();
-        }
-
-        private static void closeQuietly(Socket socket) {
-            try {
-                socket.close();
-            } catch (IOException e) {
-                // Already closed.
-            }
-        }
-
-        /** Stops forwarding: the port refuses connections from now on. */
-        void goAway() throws IOException {
-            if (reserved != null) {
-                return;
-            }
-            int port = listener.getLocalPort();
-            listener.close();
-            for (Socket socket : sockets) {
-                try {
-                    socket.setSoLinger(true, 0); // Reset: nothing left on the port.
-                } catch (IOException e) {
-                    // Closed already.
-                }
-                closeQuietly(socket);
-            }
-            // The kernel may hold the port for a moment after the last connection on it ends.
-            for (int attempt = 1; ; attempt++) {
-                Socket socket = new Socket();
-                socket.setReuseAddress(true);
-                try {
-                    socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
-                    reserved = socket;
-                    return;
-                } catch (BindException e) {
-                    socket.close();
-                    if (attempt == 200) {
-                        throw e;
-                    }
-                    try {
-                        Thread.sleep(50);
-                    } catch (InterruptedException interrupted) {
-                        Thread.currentThread().interrupt();
-                        throw e;
-                    }
-                }
-            }
-        }
-
-        @Override
-        public void close() throws IOException {
-            goAway();
-            reserved.close();
-        }
     }
 }

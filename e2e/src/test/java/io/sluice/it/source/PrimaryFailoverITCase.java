@@ -19,6 +19,7 @@ import io.sluice.it.flink.JobMetrics;
 import io.sluice.it.pipeline.Delivered;
 import io.sluice.it.server.DatabaseServer;
 import io.sluice.it.server.KafkaExtension;
+import io.sluice.it.server.LoopbackProxy;
 import io.sluice.it.server.MariaDbExtension;
 import io.sluice.it.server.MariaDbServer;
 import io.sluice.it.server.MySqlServer;
@@ -54,7 +55,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The database primary fails over while the job reads it through one address (a {@link
- * SwitchableProxy}, as a virtual IP or DNS name): a MariaDB primary and a replica started here
+ * LoopbackProxy}, as a virtual IP or DNS name): a MariaDB primary and a replica started here
  * ({@code MASTER_USE_GTID=slave_pos}, {@code log_slave_updates}; and a MySQL 8 pair, {@code
  * gtid_mode=ON}, {@code SOURCE_AUTO_POSITION=1}), a live load with primary-key changes ({@link
  * AuditedLoad}), the primary killed (or locked for a planned switchover) with a transaction open,
@@ -482,12 +483,12 @@ class PrimaryFailoverITCase {
     private static final class Replicated implements AutoCloseable {
         final DatabaseServer primary;
         final DatabaseServer replica;
-        final SwitchableProxy proxy;
+        final LoopbackProxy proxy;
         final String database;
         private final boolean mariaDb;
 
         private Replicated(
-                DatabaseServer primary, DatabaseServer replica, SwitchableProxy proxy, String db) {
+                DatabaseServer primary, DatabaseServer replica, LoopbackProxy proxy, String db) {
             this.mariaDb = primary.kind() == DatabaseServer.Kind.MARIADB;
             this.primary = primary;
             this.replica = replica;
@@ -535,7 +536,7 @@ class PrimaryFailoverITCase {
             }
             String database = primary.createDatabase(prefix, null);
             primary.execute(database, AuditedLoad.TABLES.split(";"));
-            return new Replicated(primary, replica, new SwitchableProxy(primary.port()), database);
+            return new Replicated(primary, replica, new LoopbackProxy(primary.port()), database);
         }
 
         /** The job, from the primary's binlog end, through the proxy. */
