@@ -187,16 +187,7 @@ public final class SluiceBench {
         say(
                 "loading the %s backlog: %d row changes over %d connections ...",
                 workload.name(), args.rows, args.connections);
-        long loadMillis =
-                LoadDriver.run(
-                        source.jdbcUrl(database),
-                        source.rootUser(),
-                        source.rootPassword(),
-                        workload,
-                        args.connections,
-                        args.rows,
-                        Long.MAX_VALUE / 4,
-                        stats);
+        long loadMillis = loadRows(database, stats);
         BinlogPosition end = position();
         report.load(stats, loadMillis, start, end);
         say(
@@ -292,16 +283,7 @@ public final class SluiceBench {
         BinlogPosition start = position();
         LoadStats stats = new LoadStats(false);
         say("filling %d rows into %d tables ...", args.rows, workload.tables().size());
-        long loadMillis =
-                LoadDriver.run(
-                        source.jdbcUrl(database),
-                        source.rootUser(),
-                        source.rootPassword(),
-                        workload,
-                        args.connections,
-                        args.rows,
-                        Long.MAX_VALUE / 4,
-                        stats);
+        long loadMillis = loadRows(database, stats);
         report.load(stats, loadMillis, start, position());
         Variant variant = matrix().get(0);
         if (args.warmup > 0) {
@@ -1204,5 +1186,18 @@ public final class SluiceBench {
                     + " partition(s), "
                     + guarantee;
         }
+    }
+
+    /** Writes {@code args.rows} row changes of the workload into {@code database}; its millis. */
+    private long loadRows(String database, LoadStats stats) throws Exception {
+        return LoadDriver.run(
+                source.jdbcUrl(database),
+                source.rootUser(),
+                source.rootPassword(),
+                workload,
+                args.connections,
+                args.rows,
+                Long.MAX_VALUE / 4,
+                stats);
     }
 }
