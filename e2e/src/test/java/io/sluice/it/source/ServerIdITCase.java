@@ -123,10 +123,10 @@ class ServerIdITCase {
                             "'source.server-id'");
         } finally {
             // One of the two failed on purpose.
-            for (JobClient job : second == null ? List.of(first) : List.of(first, second)) {
-                if (!job.getJobStatus().get(30, TimeUnit.SECONDS).isGloballyTerminalState()) {
-                    job.cancel().get(1, TimeUnit.MINUTES);
-                }
+            if (second == null) {
+                JobCancellation.cancelRunning(first);
+            } else {
+                JobCancellation.cancelRunning(first, second);
             }
         }
     }

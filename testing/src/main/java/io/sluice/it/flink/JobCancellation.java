@@ -41,6 +41,19 @@ public final class JobCancellation {
         }
     }
 
+    /** Cancels each job that still runs, for jobs one of which a test made fail on purpose. */
+    public static void cancelRunning(JobClient... jobs) throws Exception {
+        try {
+            for (JobClient job : jobs) {
+                if (!job.getJobStatus().get(30, TimeUnit.SECONDS).isGloballyTerminalState()) {
+                    job.cancel().get(1, TimeUnit.MINUTES);
+                }
+            }
+        } finally {
+            awaitPoolsCleared();
+        }
+    }
+
     private static void cancelOne(JobClient job) throws Exception {
         JobStatus status = job.getJobStatus().get(30, TimeUnit.SECONDS);
         if (status == JobStatus.FAILED) {
